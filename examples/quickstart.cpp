@@ -1,0 +1,22 @@
+// The README's example: catalogue types, compile-time facts and formatted figures.
+#include <iostream>
+#include <shardplan/shardplan.hpp>
+
+using namespace shardplan;
+using chip = hardware::h100_sxm;
+using model = models::llama3_70b;
+
+constexpr double params = static_cast<double>(parameters(model::shape).total);
+constexpr bytes weights = params * 2.0 * byte;                    // bf16: 2 bytes a parameter
+static_assert(weights > chip::figures.memory);                    // does not fit one H100
+static_assert(memory_intensity(chip::figures).value() > 290.0);   // C/W_hbm = 295 FLOP/byte
+
+int main() {
+  std::cout << model::shape.name << ": " << format(weights) << " of bf16 weights\n"
+            << chip::figures.name << ": " << format(chip::figures.memory) << " at "
+            << format(chip::figures.memory_bandwidth) << ", "
+            << format(chip::figures.peak_bf16) << " bf16\n";
+}
+// Output:
+// LLaMA-3 70B: 141 GB of bf16 weights
+// H100 SXM: 80 GB at 3.35 TB/s, 989 TFLOP/s bf16

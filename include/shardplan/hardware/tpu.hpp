@@ -1,0 +1,155 @@
+// Google Cloud TPU chips: tpu_v4p, tpu_v5e, tpu_v5p, tpu_v6e and tpu7x, as chip_figures.
+#pragma once
+
+#include "../units.hpp"
+#include "chip.hpp"
+
+// Sources, cited per figure by their tag:
+//   [gc-v4]    Google Cloud TPU docs, "TPU v4" page, system architecture table
+//              (docs.cloud.google.com/tpu/docs/v4).
+//   [gc-v5e]   Google Cloud TPU docs, "TPU v5e" page, chip and pod specification tables
+//              (docs.cloud.google.com/tpu/docs/v5e).
+//   [gc-v5p]   Google Cloud TPU docs, "TPU v5p" page, specification table
+//              (docs.cloud.google.com/tpu/docs/v5p).
+//   [gc-v6e]   Google Cloud TPU docs, "TPU v6e" page, specification table
+//              (docs.cloud.google.com/tpu/docs/v6e).
+//   [gc-7x]    Google Cloud TPU docs, "TPU7x (Ironwood)" page, the v5p / v6e / TPU7x comparison
+//              table (docs.cloud.google.com/tpu/docs/tpu7x).
+//   [book]     J. Austin et al., "How to Scale Your Model" (jax-ml/scaling-book), chapter
+//              tpus.md, section "TPU specs": the chip table, the ICI table and the PCIe / DCN
+//              sentence under it; roofline.md and tpus.md for the VPU description.
+//
+// ICI links: the book's one-way per-link figures are about 90% of what Google's per-chip
+// totals give (v5p: 1200 GB/s bidirectional per chip over 6 links = 100 GB/s one-way per link;
+// book 9.0e10). We use the book's figures throughout because the book's collective-cost
+// thresholds (C / W_ici = 2550 on v5p, "2200" on v5e) are built on them; override
+// `scale_up_link_bandwidth` to use Google's nominal link rate.
+
+namespace shardplan::hardware {
+
+/// Cloud TPU v4 ("v4p" in the book): two TensorCores, 32 GiB HBM2, 3D torus, pods of 4096 chips.
+struct tpu_v4p {
+  static constexpr chip_figures figures = {
+      .name = "tpu v4p",
+      .kind = chip_kind::tpu,
+      // No published VPU rate for v4; fp32 matmuls run as multi-pass bf16 on the MXU.
+      .peak_fp32 = 0.0 * flop / second,
+      .peak_bf16 = 275.0 * tera * flop / second,  // [gc-v4] "275 teraflops (bf16 or int8)"; [book] 2.75e14
+      .peak_int8 = 275.0 * tera * flop / second,  // [gc-v4] same rate as bf16; [book] 2.75e14
+      .memory = 32.0 * gibi * byte,                // [gc-v4] "32 GiB"; the book writes 32GB
+      .memory_bandwidth = 1200.0 * giga * byte / second,  // [gc-v4] 1200 GBps; [book] 1.2e12
+      .scale_up = scale_up_kind::torus_3d,        // [gc-v4] 3D mesh, torus on whole-cube slices
+      .scale_up_link_bandwidth = 4.5e10 * byte / second,  // [book] ICI table, one-way per link
+      .scale_up_links = 6,                        // [book] 3D torus: 6 nearest neighbours
+      // [book] "DCN bandwidth is typically about 6.25e9 bytes/s per TPU" (no v4-specific figure).
+      .scale_out_bandwidth = 6.25e9 * byte / second,
+      .host_link_bandwidth = 16.0 * giga * byte / second,  // [book] "v4 PCIe link is 16GB/s each way"
+      // Host memory per chip: not in the sources we checked; left at zero.
+  };
+};
+
+/// Cloud TPU v5e: one TensorCore, 16 GB HBM2, 2D torus, pods of 16x16 = 256 chips, 8 chips per host.
+struct tpu_v5e {
+  static constexpr chip_figures figures = {
+      .name = "tpu v5e",
+      .kind = chip_kind::tpu,
+      // [book] VPU: 8 sublanes x 128 lanes x 4 ALUs = 4096 fp32 ALUs per core; one core at
+      // about 1.5 GHz (MXU paragraph) => 4096 x 1.5e9 = 6.1e12 FLOP/s (derived, not published).
+      .peak_fp32 = 4096.0 * 1.5e9 * flop / second,
+      .peak_bf16 = 197.0 * tera * flop / second,  // [gc-v5e] 197 TFLOPs; [book] 1.97e14
+      // [gc-v5e] 393 TOPs. The book writes 3.94e14 (2 x 1.97e14); Google's 393 is 2 x 196.6
+      // (4 MXUs x 128 x 128 MACs x 2 x 1.5 GHz), so we keep Google's figure.
+      .peak_int8 = 393.0 * tera * flop / second,
+      .memory = 16.0 * giga * byte,  // [gc-v5e] "16 GB"; [book] 16GB
+      // Sources disagree: [gc-v5e] chip table "819 GBps", another revision of the same page
+      // "800 GiBps" (= 859 GB/s), [book] 8.2e11 (8.1e11 in older revisions). We choose Google's
+      // 819 GB/s; the book's C/W = 240 becomes 1.97e14 / 8.19e11 = 240.5.
+      .memory_bandwidth = 819.0 * giga * byte / second,
+      .scale_up = scale_up_kind::torus_2d,                // [gc-v5e] 2D torus
+      .scale_up_link_bandwidth = 4.5e10 * byte / second,  // [book] ICI table, one-way per link
+      .scale_up_links = 4,                                // [gc-v5e] "ICI ports per chip: 4"
+      // [gc-v5e] "2 x 100 Gbps NIC" per 8-chip host = 25 Gb/s = 3.125e9 B/s per chip; [book] 3.125e9.
+      .scale_out_bandwidth = 2.0 * 100.0 * giga * bits * byte / second / 8.0,
+      .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
+      .host_memory = 512.0 * gibi * byte / 8.0,       // [gc-v5e] "DRAM per host 512 GiB", 8 chips
+  };
+};
+
+/// Cloud TPU v5p: two TensorCores, 95 GiB HBM2e, 3D torus, pods of 8960 chips (16x20x28).
+struct tpu_v5p {
+  static constexpr chip_figures figures = {
+      .name = "tpu v5p",
+      .kind = chip_kind::tpu,
+      // [book] VPU: 4096 ALUs per core at about 1.75 GHz = 7e12 per core ("about 7e12 FLOPs/s
+      // per core"), two cores per chip => 2 x 4096 x 1.75e9 = 1.43e13 (derived).
+      .peak_fp32 = 2.0 * 4096.0 * 1.75e9 * flop / second,
+      .peak_bf16 = 459.0 * tera * flop / second,  // [gc-v5p] 459 TFLOPs; [book] 4.59e14
+      .peak_fp8 = 459.0 * tera * flop / second,   // [gc-v5p] "Peak compute per chip (FP8) 459"
+      .peak_int8 = 918.0 * tera * flop / second,  // [book] 9.18e14 (Google's table lists no int8)
+      // Sources disagree: [gc-v5p] and [gc-7x] tables "HBM capacity per chip (GiB) 95", an older
+      // revision of [gc-v5p] "95 GB", [book] 96GB. We choose the current Google table, which
+      // states its unit: 95 GiB (= 102.0e9 B).
+      .memory = 95.0 * gibi * byte,
+      // [gc-v5p] 2765 GBps (one revision says "2575 GiBps", the same rate); [book] rounds to 2.8e12.
+      .memory_bandwidth = 2765.0 * giga * byte / second,
+      .scale_up = scale_up_kind::torus_3d,                // [gc-v5p] 3D torus
+      .scale_up_link_bandwidth = 9.0e10 * byte / second,  // [book] ICI table, one-way per link
+      .scale_up_links = 6,                                // [book] 3D torus: 6 nearest neighbours
+      // [gc-v5p] "DCN bandwidth per chip (Gbps) 50" = 6.25e9 B/s; [book] 6.25e9.
+      .scale_out_bandwidth = 50.0 * giga * bits * byte / second,
+      .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
+      .host_memory = 448.0 * giga * byte / 4.0,       // [gc-v5p] "RAM (GB) (4-chip VM) 448"
+  };
+};
+
+/// Cloud TPU v6e (Trillium): one TensorCore with 256x256 MXUs, 32 GB HBM, 2D torus, 16x16 pods.
+struct tpu_v6e {
+  static constexpr chip_figures figures = {
+      .name = "tpu v6e",
+      .kind = chip_kind::tpu,
+      .peak_fp32 = 0.0 * flop / second,  // no published VPU rate
+      // Sources disagree: [gc-v6e] 918 TFLOPs, [book] table 9.20e14, [book] roofline.md 9.1e14.
+      // We choose Google's 918.
+      .peak_bf16 = 918.0 * tera * flop / second,
+      .peak_fp8 = 918.0 * tera * flop / second,    // [gc-7x] "Peak compute per chip (FP8)" v6e: 918
+      .peak_int8 = 1836.0 * tera * flop / second,  // [gc-v6e] 1836 TOPs; [book] 1.84e15
+      .memory = 32.0 * giga * byte,                // [gc-v6e] "32 GB"; [book] 32GB
+      .memory_bandwidth = 1638.0 * giga * byte / second,  // [gc-v6e] 1638 GBps; [book] 1.6e12
+      .scale_up = scale_up_kind::torus_2d,                // [gc-v6e] 2D torus
+      .scale_up_link_bandwidth = 9.0e10 * byte / second,  // [book] ICI table, one-way per link
+      .scale_up_links = 4,                                // [gc-v6e] "ICI ports per chip: 4"
+      // [gc-7x] "DCN bandwidth per chip (Gbps)" v6e: 100 = 12.5e9 B/s; [book] 12.5e9.
+      .scale_out_bandwidth = 100.0 * giga * bits * byte / second,
+      .host_link_bandwidth = 3.2e10 * byte / second,  // [book] PCIe "3.2e10 on v6e" (PCIe Gen5, [gc-v6e])
+      // Sources disagree: [gc-v6e] "DRAM per host 1536 GiB" for 8 chips (192 GiB per chip),
+      // [gc-7x] "RAM (GB) (4-chip VM) 720" (180 GB per chip). We choose the full host: 192 GiB.
+      .host_memory = 1536.0 * gibi * byte / 8.0,
+  };
+};
+
+/// TPU7x (Ironwood): two TensorCores, 192 GiB HBM3e, 3D torus, pods of 9216 chips.
+struct tpu7x {
+  static constexpr chip_figures figures = {
+      .name = "tpu7x",
+      .kind = chip_kind::tpu,
+      .peak_fp32 = 0.0 * flop / second,  // no published VPU rate
+      // Sources disagree: [gc-7x] 2307 TFLOPs, [book] 2.30e15. We choose Google's 2307.
+      .peak_bf16 = 2307.0 * tera * flop / second,
+      .peak_fp8 = 4614.0 * tera * flop / second,  // [gc-7x] 4614 TFLOPs
+      .peak_int8 = 4.61e15 * flop / second,       // [book] int8 column 4.61e15 (Google lists FP8 only)
+      .memory = 192.0 * gibi * byte,              // [gc-7x] "HBM capacity per chip (GiB) 192"; [book] 192GB
+      // Sources disagree: [gc-7x] 7380 GB/s, [book] 7.4e12. We choose Google's 7380.
+      .memory_bandwidth = 7380.0 * giga * byte / second,
+      .scale_up = scale_up_kind::torus_3d,  // [gc-7x] "shares many similarities with TPU v5p"; 4x4x4 cubes
+      // [book] ICI table 9.0e10 one-way per link; [gc-7x] 1200 GB/s bidirectional per chip.
+      .scale_up_link_bandwidth = 9.0e10 * byte / second,
+      .scale_up_links = 6,  // 3D torus: 6 nearest neighbours
+      // [gc-7x] "DCN bandwidth per chip (Gbps) 100" = 12.5e9 B/s; [book] 12.5e9.
+      .scale_out_bandwidth = 100.0 * giga * bits * byte / second,
+      // Assumption: no source gives TPU7x's host link; we take the v6e figure (3.2e10, [book]).
+      .host_link_bandwidth = 3.2e10 * byte / second,
+      .host_memory = 960.0 * giga * byte / 4.0,  // [gc-7x] "RAM (GB) (4-chip VM) 960"
+  };
+};
+
+}  // namespace shardplan::hardware

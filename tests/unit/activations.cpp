@@ -1,0 +1,89 @@
+// Tests of activations.hpp against Korthikanti et al. 2022 (arXiv:2205.05198), Table 2 and Sec. 4.
+#include <doctest/doctest.h>
+
+#include <shardplan/activations.hpp>
+
+using namespace shardplan;
+
+namespace {
+
+// A GPT layer as Korthikanti et al. assume it: MHA, a plain 4h GeLU MLP, dropout.
+// Their Table 3 "GPT-3 175B" row: a = 96, h = 12288, s = 2048; we take b = 1 and t = 8.
+constexpr model_shape gpt{.name = "gpt",
+                          .layers = 96,
+                          .d_model = 12288,
+                          .d_ff = 4 * 12288,
+                          .heads = 96,
+                          .kv_heads = 96,
+                          .head_dim = 128,
+                          .vocab = 51200,
+                          .gated_mlp = false};
+constexpr double s = 2048, b = 1, h = 12288, a = 96, t = 8;
+
+activation_inputs korthikanti(recompute_kind r, std::int64_t tp, bool sp) {
+  return {.micro_batch = 1, .seq_len = 2048, .tensor_parallel = tp, .sequence_parallel = sp,
+          .recompute = {r}, .activation_bytes = 2.0, .dropout = true};
+}
+
+double bytes_of(recompute_kind r, std::int64_t tp, bool sp) {
+  return layer_activation_bytes(gpt, layer_kind::dense, korthikanti(r, tp, sp)).value();
+}
+
+}  // namespace
+
+TEST_CASE("no parallelism keeps sbh(34 + 5as/h) bytes per layer (Korthikanti Eq. 1)") {
+  CHECK(bytes_of(recompute_kind::none, 1, false) ==
+        doctest::Approx(s * b * h * (34 + 5 * a * s / h)));
+}
+
+TEST_CASE("tensor parallelism leaves 10sbh replicated (Korthikanti Eq. 2)") {
+  CHECK(bytes_of(recompute_kind::none, 8, false) ==
+        doctest::Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
+}
+
+TEST_CASE("sequence parallelism divides everything by t (Korthikanti Eq. 4)") {
+  CHECK(bytes_of(recompute_kind::none, 8, true) ==
+        doctest::Approx(s * b * h * (34 + 5 * a * s / h) / t));
+}
+
+TEST_CASE("selective recomputation drops the attention score terms (Korthikanti Table 2)") {
+  CHECK(bytes_of(recompute_kind::selective, 8, false) == doctest::Approx(s * b * h * (10 + 24 / t)));
+  CHECK(bytes_of(recompute_kind::selective, 8, true) == doctest::Approx(s * b * h * 34 / t));
+}
+
+TEST_CASE("full recomputation keeps the 2sbh layer input (Korthikanti Table 2)") {
+  CHECK(bytes_of(recompute_kind::full, 8, false) == doctest::Approx(2 * s * b * h));
+}
+
+TEST_CASE("the book's checkpoints scheme keeps n bf16 vectors of d_model per token") {
+  // How to Scale Your Model, applied-training.md: 4 checkpoints per layer cost 2·D·B·4 bytes.
+  auto in = korthikanti(recompute_kind::checkpoints, 1, false);
+  in.recompute.checkpoints_per_layer = 4;
+  CHECK(layer_activation_bytes(gpt, layer_kind::dense, in).value() ==
+        doctest::Approx(2 * h * s * b * 4));
+}
+
+TEST_CASE("grouped-query attention stores smaller keys and values") {
+  // LLaMA-3 70B shape (h 8192, 64 heads, 8 KV heads, head 128, SwiGLU 28672), no dropout,
+  // selective recompute, no tensor parallelism. Per token: norm inputs 2·2h, attention and MLP
+  // inputs 2·2h; Q and attention output 2·2·a·d_h; K and V 2·2·kv·d_h; SwiGLU 3·2·f.
+  constexpr model_shape llama{.name = "llama", .layers = 80, .d_model = 8192, .d_ff = 28672,
+                              .heads = 64, .kv_heads = 8, .head_dim = 128, .vocab = 128256};
+  const double per_token = 8 * 8192.0 + 4 * 64 * 128.0 + 4 * 8 * 128.0 + 6 * 28672.0;
+  activation_inputs in{.micro_batch = 2, .seq_len = 4096};
+  CHECK(layer_activation_bytes(llama, layer_kind::dense, in).value() ==
+        doctest::Approx(per_token * 2 * 4096));
+}
+
+TEST_CASE("a mixture-of-experts layer stores top-k routed and the shared experts' activations") {
+  // A small MoE: h 1024, 8 experts of width 512, top-2, one shared expert, gated.
+  constexpr model_shape moe{.name = "moe", .layers = 4, .d_model = 1024, .d_ff = 4096,
+                            .heads = 8, .kv_heads = 8, .head_dim = 128, .vocab = 1000,
+                            .moe = {.experts = 8, .top_k = 2, .shared_experts = 1,
+                                    .expert_d_ff = 512}};
+  activation_inputs in{.micro_batch = 1, .seq_len = 100};
+  const double attention_and_norms = 8 * 1024.0 + 4 * 8 * 128.0 + 4 * 8 * 128.0;
+  const double experts = (2 + 1) * 6 * 512.0 + 2 * 2 * 1024.0 + 4 * 8.0;
+  CHECK(layer_activation_bytes(moe, layer_kind::moe, in).value() ==
+        doctest::Approx((attention_and_norms + experts) * 100));
+}
