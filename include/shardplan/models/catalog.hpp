@@ -13,10 +13,11 @@ namespace shardplan::models {
 
 /// Every preset, as `hana::type`s: iterate with `hana::for_each(models::all, [](auto t) { using M =
 /// typename decltype(t)::type; ... })`.
-inline constexpr auto all = boost::hana::tuple_t<
-    gpt3_175b, megatron_gpt_1_7b, megatron_gpt_3_6b, megatron_gpt_7_5b, megatron_gpt_18b,
-    megatron_gpt_39b, megatron_gpt_76b, megatron_gpt_145b, megatron_gpt_310b, megatron_gpt_530b,
-    megatron_gpt_1t, llama2_7b, llama2_13b, llama2_70b, llama3_8b, llama3_70b, llama3_405b,
-    mixtral_8x7b, deepseek_v3>;
+inline constexpr auto all =
+    boost::hana::tuple_t<gpt3_175b, megatron_gpt_1_7b, megatron_gpt_3_6b, megatron_gpt_7_5b,
+                         megatron_gpt_18b, megatron_gpt_39b, megatron_gpt_76b, megatron_gpt_145b,
+                         megatron_gpt_310b, megatron_gpt_530b, megatron_gpt_1t, llama2_7b,
+                         llama2_13b, llama2_70b, llama3_8b, llama3_70b, llama3_405b, mixtral_8x7b,
+                         deepseek_v3>;
 
 }  // namespace shardplan::models

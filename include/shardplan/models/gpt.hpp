@@ -9,9 +9,9 @@
 namespace shardplan::models {
 
 /// GPT-3 175B. Brown et al. 2020, "Language Models are Few-Shot Learners" (arXiv:2005.14165),
-/// Table 2.1: 96 layers, d_model 12288, 96 heads of 128, context 2048; Sec. 2.1: GPT-2's architecture
-/// (pre-LayerNorm, learned positions, biases, d_ff = 4·d_model, output tied to the input embedding)
-/// and GPT-2's BPE vocabulary of 50,257 tokens.
+/// Table 2.1: 96 layers, d_model 12288, 96 heads of 128, context 2048; Sec. 2.1: GPT-2's
+/// architecture (pre-LayerNorm, learned positions, biases, d_ff = 4·d_model, output tied to the
+/// input embedding) and GPT-2's BPE vocabulary of 50,257 tokens.
 struct gpt3_175b {
   static constexpr model_shape shape = {
       .name = "gpt3-175b",

@@ -56,7 +56,8 @@ struct llama2_70b {
 
 /// LLaMA-3 8B. Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783) Table 3:
 /// 32 layers, model dim 4096, FFN dim 14336, 32 heads, 8 KV heads; vocabulary 128,256 tokens
-/// (128K BPE plus 256 reserved special tokens; Hugging Face `meta-llama/Meta-Llama-3-8B` config.json).
+/// (128K BPE plus 256 reserved special tokens; Hugging Face `meta-llama/Meta-Llama-3-8B`
+/// config.json).
 struct llama3_8b {
   static constexpr model_shape shape = {
       .name = "llama3-8b",

@@ -8,8 +8,7 @@
 
 namespace shardplan {
 
-// --- parts of a shape
-// ------------------------------------------------------------------------------
+// --- parts of a shape ----------------------------------------------------------------------------
 
 /// True when the shape uses multi-head latent attention (`mla.kv_lora_rank > 0`).
 constexpr bool has_mla(const model_shape& s) { return s.mla.kv_lora_rank > 0; }
@@ -92,8 +91,7 @@ constexpr std::int64_t router_parameters(const model_shape& s) {
   return s.moe.experts * s.d_model + (s.moe.router_bias ? s.moe.experts : 0);
 }
 
-// --- counts
-// ----------------------------------------------------------------------------------------
+// --- counts --------------------------------------------------------------------------------------
 
 /// Exact parameter counts of a model: element counts as 64-bit integers, not bytes.
 ///
@@ -104,16 +102,16 @@ constexpr std::int64_t router_parameters(const model_shape& s) {
 struct parameter_counts {
   std::int64_t total = 0;   ///< every parameter of the model
   std::int64_t active = 0;  ///< used by one token (see above)
-  std::int64_t active_without_embeddings =
-      0;                       ///< `active` less `embedding` and `position_embedding`
+  /// `active` less `embedding` and `position_embedding`.
+  std::int64_t active_without_embeddings = 0;
   std::int64_t embedding = 0;  ///< input token table, plus the output projection unless tied
   std::int64_t position_embedding = 0;   ///< learned absolute positions (0 with RoPE)
   std::int64_t attention_per_layer = 0;  ///< projections and their biases (MLA: and its two norms)
-  std::int64_t dense_mlp_per_layer =
-      0;                              ///< one dense MLP of width d_ff with its biases (0 if none)
-  std::int64_t expert = 0;            ///< one expert (routed or shared) with its biases
-  std::int64_t router_per_layer = 0;  ///< one router's weight and optional bias
-  std::int64_t moe_per_layer = 0;     ///< router + every routed expert + shared experts
+  /// One dense MLP of width d_ff with its biases (0 if the model has none).
+  std::int64_t dense_mlp_per_layer = 0;
+  std::int64_t expert = 0;                ///< one expert (routed or shared) with its biases
+  std::int64_t router_per_layer = 0;      ///< one router's weight and optional bias
+  std::int64_t moe_per_layer = 0;         ///< router + every routed expert + shared experts
   std::int64_t moe_active_per_layer = 0;  ///< router + `top_k` routed experts + shared experts
   std::int64_t norms_per_layer = 0;       ///< the norms before attention and before the MLP
   std::int64_t final_norm = 0;            ///< the norm before the output projection
@@ -193,7 +191,7 @@ constexpr bool kv_heads_divide_heads(std::int64_t heads, std::int64_t kv_heads) 
   return kv_heads <= 0 || heads % kv_heads == 0;
 }
 constexpr bool dense_mlp_has_width(std::int64_t dense_layers, std::int64_t d_ff) {
-  return dense_layers <= 0 || d_ff > 0;
+  return dense_layers <= 0 || d_ff != 0;  // a negative d_ff is the rule above's
 }
 constexpr bool mla_complete(std::int64_t kv_lora_rank, std::int64_t q_lora_rank,
                             std::int64_t qk_nope_head_dim, std::int64_t qk_rope_head_dim,
@@ -207,14 +205,14 @@ constexpr bool mla_complete(std::int64_t kv_lora_rank, std::int64_t q_lora_rank,
 constexpr bool moe_fields_need_experts(std::int64_t experts, std::int64_t top_k,
                                        std::int64_t shared_experts, std::int64_t expert_d_ff,
                                        std::int64_t dense_layers, bool router_bias) {
-  return experts != 0 || (top_k == 0 && shared_experts == 0 && expert_d_ff == 0 &&
-                          dense_layers == 0 && !router_bias);
+  return experts != 0 || (top_k <= 0 && shared_experts <= 0 && expert_d_ff <= 0 &&
+                          dense_layers <= 0 && !router_bias);
 }
 constexpr bool top_k_within_experts(std::int64_t top_k, std::int64_t experts) {
-  return experts <= 0 || (top_k >= 1 && top_k <= experts);
+  return experts <= 0 || top_k < 0 || (top_k >= 1 && top_k <= experts);
 }
 constexpr bool experts_have_width(std::int64_t experts, std::int64_t expert_d_ff) {
-  return experts <= 0 || expert_d_ff > 0;
+  return experts <= 0 || expert_d_ff != 0;
 }
 constexpr bool dense_layers_within_layers(std::int64_t dense_layers, std::int64_t layers) {
   return dense_layers <= layers;
@@ -345,7 +343,7 @@ struct dense_layers_within_layers {
 };
 }  // namespace model_checks
 
-// --- checked entry points ----------------------------------------------------------------------
+// --- checked entry points ------------------------------------------------------------------------
 
 /// `Model::shape` after checking every shape rule at compile time. A broken rule stops compilation
 /// with `"shardplan: <rule>"` and a trait that shows the numbers.
