@@ -49,9 +49,9 @@ enum class layer_kind : std::uint8_t { dense, moe };
 /// the shape, element by element, with e bytes per activation element:
 /// - attention: Q (a·d_h), K and V (kv·d_h each), the attention output (a·d_h); with eager
 ///   attention (`recompute_kind::none`) the softmax output (e·a·s), plus with dropout its 1-byte
-///   mask and the dropout output (e·a·s), per token; MLA stores its query and KV latents (replicated
-///   under tensor parallelism, as they are computed before the head split) and per-head K/V after
-///   the up-projection;
+///   mask and the dropout output (e·a·s), per token; MLA stores its query and KV latents
+///   (replicated under tensor parallelism, as they are computed before the head split) and per-head
+///   K/V after the up-projection;
 /// - MLP: the activation function's input(s) and output: plain 2·e·f, gated (gate, up, product)
 ///   3·e·f per token; a mixture-of-experts layer does this for top_k routed experts and every
 ///   shared expert of width expert_d_ff, stores the dispatched token copy (e·h per routed

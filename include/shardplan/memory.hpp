@@ -14,7 +14,7 @@ namespace shardplan {
 
 /// Pipeline schedules. Their in-flight micro-batches set the first stage's activation memory.
 enum class pipeline_schedule : std::uint8_t {
-  gpipe,        ///< all forwards, then all backwards (Huang et al. 2019): every micro-batch in flight
+  gpipe,  ///< all forwards, then all backwards (Huang et al. 2019): every micro-batch in flight
   one_f_one_b,  ///< PipeDream-Flush 1F1B (Narayanan et al. 2021): p micro-batches in flight
   interleaved,  ///< interleaved 1F1B with v virtual stages per device (Narayanan et al. 2021)
   zero_bubble,  ///< ZB-H1 (Qi et al. 2024): 1F1B's memory, a third of its bubble
@@ -91,9 +91,11 @@ constexpr double layers_in_flight(const model_shape& m, const training_setup& t)
   const double mb = static_cast<double>(micro_batches(t));
   if (d.pipeline == 1) return stage_layers;
   switch (d.schedule) {
-    case pipeline_schedule::gpipe: return stage_layers * mb;
+    case pipeline_schedule::gpipe:
+      return stage_layers * mb;
     case pipeline_schedule::one_f_one_b:
-    case pipeline_schedule::zero_bubble: return stage_layers * std::min(p, mb);
+    case pipeline_schedule::zero_bubble:
+      return stage_layers * std::min(p, mb);
     case pipeline_schedule::interleaved:
       return stage_layers * std::min(p, mb) *
              (1.0 + (p - 1.0) / (p * static_cast<double>(d.virtual_stages)));
@@ -146,9 +148,10 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   const double norms = static_cast<double>(c.norms_per_layer);
   const double dense_layer = attention + norms + static_cast<double>(c.dense_mlp_per_layer) / t;
   const double shared = static_cast<double>(m.moe.shared_experts * c.expert) / t;
-  const double moe_dense_part = attention + norms + static_cast<double>(c.router_per_layer) + shared;
-  const double routed = static_cast<double>(m.moe.experts * c.expert) /
-                        static_cast<double>(d.expert) / t;
+  const double moe_dense_part =
+      attention + norms + static_cast<double>(c.router_per_layer) + shared;
+  const double routed =
+      static_cast<double>(m.moe.experts * c.expert) / static_cast<double>(d.expert) / t;
   return {embeddings + static_cast<double>(dense_layers) * dense_layer +
               static_cast<double>(moe_layers) * moe_dense_part,
           static_cast<double>(moe_layers) * routed};
@@ -161,7 +164,7 @@ struct memory_breakdown {
   bytes master_weights{};
   bytes optimizer{};
   bytes activations{};
-  bytes buffers{};   ///< gathered ZeRO-3 layers, their gradients, logits, pipeline send buffers
+  bytes buffers{};  ///< gathered ZeRO-3 layers, their gradients, logits, pipeline send buffers
   bytes reserve{};
   bytes total{};
 
@@ -228,8 +231,9 @@ constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, sta
   double total = 0.0;
   if (d.zero_stage >= 3) {
     const double largest_layer =
-        static_cast<double>(c.attention_per_layer + std::max(c.dense_mlp_per_layer,
-                                                             c.moe_per_layer / d.expert)) / tp;
+        static_cast<double>(c.attention_per_layer +
+                            std::max(c.dense_mlp_per_layer, c.moe_per_layer / d.expert)) /
+        tp;
     total += largest_layer * (2.0 * t.precision.parameter_bytes + t.precision.gradient_bytes);
   }
   if (stage == stage_position::last || d.pipeline == 1)

@@ -40,16 +40,21 @@ constexpr placement_levels levels_of(const system_figures& s) {
     const network_level& ici = s.levels[0];
     for (std::int64_t i = 0; i < s.torus.rank; ++i) {
       const auto k = static_cast<std::size_t>(i);
-      out.level[out.count++] = {names[k], ici.link, s.torus.extent[k],
-                                scale_up_axis_bandwidth(s.chip), ici.hop_latency,
-                                s.torus.wraps[k], true, false};
+      out.level[out.count++] = {names[k],
+                                ici.link,
+                                s.torus.extent[k],
+                                scale_up_axis_bandwidth(s.chip),
+                                ici.hop_latency,
+                                s.torus.wraps[k],
+                                true,
+                                false};
     }
     first = 1;
   }
   for (std::int64_t i = first; i < s.level_count; ++i) {
     const network_level& l = s.levels[static_cast<std::size_t>(i)];
-    out.level[out.count++] = {l.name, l.link, l.degree, l.unit_egress, l.hop_latency,
-                              false, false, l.in_network_reduction};
+    out.level[out.count++] = {l.name,        l.link, l.degree, l.unit_egress,
+                              l.hop_latency, false,  false,    l.in_network_reduction};
   }
   return out;
 }

@@ -88,29 +88,31 @@ constexpr axis_placement placement_of(const training_plan_values& p, std::size_t
 
 /// The rules a training plan obeys.
 enum class plan_rule : std::uint8_t {
-  mesh_within_system,         ///< a: mesh devices, b: system chips
-  axis_has_a_role,            ///< axis: the idle axis
-  axis_roles_compatible,      ///< axis: the axis used twice
-  axis_on_required_level,     ///< axis; a: chips the axis spans, b: chips the level holds
-  tensor_divides_heads,       ///< a: tensor, b: heads
-  tensor_divides_kv_heads,    ///< a: tensor, b: kv heads
-  tensor_divides_d_ff,        ///< a: tensor, b: d_ff (or expert d_ff)
-  stages_divide_layers,       ///< a: pipeline × virtual stages, b: layers
-  expert_needs_moe,           ///< a: expert degree
-  expert_divides_experts,     ///< a: expert degree, b: experts
+  mesh_within_system,            ///< a: mesh devices, b: system chips
+  axis_has_a_role,               ///< axis: the idle axis
+  axis_roles_compatible,         ///< axis: the axis used twice
+  axis_on_required_level,        ///< axis; a: chips the axis spans, b: chips the level holds
+  tensor_divides_heads,          ///< a: tensor, b: heads
+  tensor_divides_kv_heads,       ///< a: tensor, b: kv heads
+  tensor_divides_d_ff,           ///< a: tensor, b: d_ff (or expert d_ff)
+  stages_divide_layers,          ///< a: pipeline × virtual stages, b: layers
+  expert_needs_moe,              ///< a: expert degree
+  expert_divides_experts,        ///< a: expert degree, b: experts
   tokens_divide_into_sequences,  ///< a: global tokens, b: sequence length
-  batch_divides,              ///< a: data × micro-batch, b: sequences per step
-  context_divides_sequence,   ///< a: context (twice it when load-balanced), b: sequence length
+  batch_divides,                 ///< a: data × micro-batch, b: sequences per step
+  context_divides_sequence,      ///< a: context (twice it when load-balanced), b: sequence length
   interleaving_needs_micro_batches,  ///< a: pipeline, b: micro-batches per replica
-  zero_stage_valid,           ///< a: the stage
-  fits_in_memory,             ///< a: bytes needed per device, b: bytes of memory per device
+  zero_stage_valid,                  ///< a: the stage
+  fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
 };
 
 /// The rule as a diagnostic states it.
 constexpr std::string_view rule_text(plan_rule r) {
   switch (r) {
-    case plan_rule::mesh_within_system: return "shardplan: the mesh has more devices than the system";
-    case plan_rule::axis_has_a_role: return "shardplan: every mesh axis must carry a parallelism";
+    case plan_rule::mesh_within_system:
+      return "shardplan: the mesh has more devices than the system";
+    case plan_rule::axis_has_a_role:
+      return "shardplan: every mesh axis must carry a parallelism";
     case plan_rule::axis_roles_compatible:
       return "shardplan: tensor, context and pipeline parallelism each need an axis of their own";
     case plan_rule::axis_on_required_level:
@@ -137,7 +139,8 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::interleaving_needs_micro_batches:
       return "shardplan: the interleaved schedule needs micro-batches in multiples of the "
              "pipeline stages";
-    case plan_rule::zero_stage_valid: return "shardplan: the zero stage must be 0, 1, 2 or 3";
+    case plan_rule::zero_stage_valid:
+      return "shardplan: the zero stage must be 0, 1, 2 or 3";
     case plan_rule::fits_in_memory:
       return "shardplan: the plan needs more memory per device than the chip has";
   }
@@ -172,8 +175,9 @@ struct plan_violations {
 /// Whether context parallelism uses the load-balanced ring (2·cp chunks per sequence).
 inline constexpr bool context_load_balanced = true;
 
-/// Checks every rule. Rules that need sound inputs (memory needs a batch that divides) are
-/// skipped when a rule before them is broken.
+/// Checks every rule. Memory, which needs a batch that divides into micro-batches, is checked
+/// whenever the batch rules hold, so that one build reports a divisibility and a memory problem
+/// together.
 constexpr plan_violations check(const training_plan_values& p) {
   plan_violations v;
   const model_shape& m = p.model;
@@ -196,11 +200,12 @@ constexpr plan_violations check(const training_plan_values& p) {
       const axis_placement where = placement_of(p, i);
       const std::int64_t holds = level < 0 ? 0 : capacity(levels, level);
       if (level < 0 || where.last_level > level)
-        v.add(plan_rule::axis_on_required_level, as_double(where.inner * a.size),
-              as_double(holds), a.name);
+        v.add(plan_rule::axis_on_required_level, as_double(where.inner * a.size), as_double(holds),
+              a.name);
     }
   }
-  if (m.heads % d.tensor != 0) v.add(plan_rule::tensor_divides_heads, as_double(d.tensor), as_double(m.heads));
+  if (m.heads % d.tensor != 0)
+    v.add(plan_rule::tensor_divides_heads, as_double(d.tensor), as_double(m.heads));
   if (m.mla.kv_lora_rank == 0 && m.kv_heads % d.tensor != 0)
     v.add(plan_rule::tensor_divides_kv_heads, as_double(d.tensor), as_double(m.kv_heads));
   if (dense_layer_count(m) > 0 && m.d_ff % d.tensor != 0)
@@ -215,24 +220,28 @@ constexpr plan_violations check(const training_plan_values& p) {
     v.add(plan_rule::expert_divides_experts, as_double(d.expert), as_double(m.moe.experts));
   bool batch_sound = b.seq_len > 0 && b.micro_batch > 0 && b.global_tokens > 0;
   if (!batch_sound || b.global_tokens % b.seq_len != 0) {
-    v.add(plan_rule::tokens_divide_into_sequences, as_double(b.global_tokens), as_double(b.seq_len));
+    v.add(plan_rule::tokens_divide_into_sequences, as_double(b.global_tokens),
+          as_double(b.seq_len));
     batch_sound = false;
   } else if ((b.global_tokens / b.seq_len) % (d.data * b.micro_batch) != 0) {
     v.add(plan_rule::batch_divides, as_double(d.data * b.micro_batch),
           as_double(b.global_tokens / b.seq_len));
     batch_sound = false;
   }
-  const std::int64_t chunks_per_sequence = context_load_balanced && d.context > 1 ? 2 * d.context : d.context;
+  const std::int64_t chunks_per_sequence =
+      context_load_balanced && d.context > 1 ? 2 * d.context : d.context;
   if (b.seq_len % chunks_per_sequence != 0) {
-    v.add(plan_rule::context_divides_sequence, as_double(chunks_per_sequence), as_double(b.seq_len));
+    v.add(plan_rule::context_divides_sequence, as_double(chunks_per_sequence),
+          as_double(b.seq_len));
     batch_sound = false;
   }
   if (batch_sound && d.pipeline > 1 && d.schedule == pipeline_schedule::interleaved &&
       micro_batches(p.setup) % d.pipeline != 0)
     v.add(plan_rule::interleaving_needs_micro_batches, as_double(d.pipeline),
           as_double(micro_batches(p.setup)));
-  if (d.zero_stage < 0 || d.zero_stage > 3) v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
-  if (v.empty()) {
+  if (d.zero_stage < 0 || d.zero_stage > 3)
+    v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
+  if (batch_sound && d.zero_stage >= 0 && d.zero_stage <= 3) {
     const memory_breakdown mem = memory_per_device(m, p.setup);
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
@@ -248,9 +257,11 @@ inline std::string describe(const violation& x) {
   switch (x.rule) {
     case plan_rule::mesh_within_system:
       return "the mesh has " + n(x.a) + " devices but the system has " + n(x.b) + " chips";
-    case plan_rule::axis_has_a_role: return "mesh axis " + axis + " carries no parallelism";
+    case plan_rule::axis_has_a_role:
+      return "mesh axis " + axis + " carries no parallelism";
     case plan_rule::axis_roles_compatible:
-      return "mesh axis " + axis + " carries tensor, context or pipeline parallelism together "
+      return "mesh axis " + axis +
+             " carries tensor, context or pipeline parallelism together "
              "with another parallelism";
     case plan_rule::axis_on_required_level:
       return "mesh axis " + axis + " spans " + n(x.a) + " chips but its level holds " + n(x.b);
@@ -275,7 +286,8 @@ inline std::string describe(const violation& x) {
       return n(x.a) + " context chunks do not divide a sequence of " + n(x.b);
     case plan_rule::interleaving_needs_micro_batches:
       return n(x.b) + " micro-batches are not a multiple of " + n(x.a) + " pipeline stages";
-    case plan_rule::zero_stage_valid: return "zero stage " + n(x.a) + " does not exist";
+    case plan_rule::zero_stage_valid:
+      return "zero stage " + n(x.a) + " does not exist";
     case plan_rule::fits_in_memory:
       return "needs " + format(x.a * byte) + " per device against " + format(x.b * byte) +
              " of memory";

@@ -48,7 +48,8 @@ constexpr dimension_sharding dim(const training_plan_values& p, std::string_view
   return d;
 }
 
-constexpr tensor_sharding tensor(std::string_view name, std::initializer_list<dimension_sharding> dims) {
+constexpr tensor_sharding tensor(std::string_view name,
+                                 std::initializer_list<dimension_sharding> dims) {
   tensor_sharding t{name};
   for (const dimension_sharding& d : dims) t.dims[t.rank++] = d;
   return t;

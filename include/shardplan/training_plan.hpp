@@ -194,7 +194,9 @@ struct batch {
 namespace recompute {
 /// Keep every activation, eager attention's score matrices included.
 struct none {
-  static constexpr void apply(training_plan_values& p) { p.setup.recompute = {recompute_kind::none}; }
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {recompute_kind::none};
+  }
 };
 /// Recompute attention's softmax (Korthikanti et al.; what flash attention keeps).
 struct selective {
@@ -204,7 +206,9 @@ struct selective {
 };
 /// Keep only each layer's input.
 struct full {
-  static constexpr void apply(training_plan_values& p) { p.setup.recompute = {recompute_kind::full}; }
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {recompute_kind::full};
+  }
 };
 /// Keep N d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per layer").
 template <std::int64_t N>
@@ -241,8 +245,9 @@ struct with_dropout {
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.
 template <class T>
-concept PlanOptionSpec =
-    PrecisionSpec<T> || requires(training_plan_values& p) { T::apply(p); };
+concept PlanOptionSpec = PrecisionSpec<T> || requires(training_plan_values& p) {
+  T::apply(p);
+};
 
 namespace detail {
 
@@ -320,8 +325,12 @@ struct micro_batches { std::int64_t value; };
 struct zero_stage { std::int64_t value; };
 // clang-format on
 
-struct gigabytes_needed { std::int64_t value; };
-struct gigabytes_of_memory { std::int64_t value; };
+struct gigabytes_needed {
+  std::int64_t value;
+};
+struct gigabytes_of_memory {
+  std::int64_t value;
+};
 
 constexpr bool divides(std::int64_t a, std::int64_t b) { return a == 0 || b % a == 0; }
 
@@ -329,39 +338,69 @@ constexpr bool divides(std::int64_t a, std::int64_t b) { return a == 0 || b % a 
 constexpr std::int64_t whole(double x) { return static_cast<std::int64_t>(x); }
 
 template <devices D, chips C>
-struct mesh_fits_system { static constexpr bool value = D.value <= C.value; };
+struct mesh_fits_system {
+  static constexpr bool value = D.value <= C.value;
+};
 template <axis_index I>
-struct axis_carries_a_parallelism { static constexpr bool value = I.value < 0; };
+struct axis_carries_a_parallelism {
+  static constexpr bool value = I.value < 0;
+};
 template <axis_index I>
-struct axis_roles_are_compatible { static constexpr bool value = I.value < 0; };
+struct axis_roles_are_compatible {
+  static constexpr bool value = I.value < 0;
+};
 template <axis_index I, chips Spanned, chips LevelHolds>
-struct axis_fits_its_level { static constexpr bool value = Spanned.value <= LevelHolds.value; };
+struct axis_fits_its_level {
+  static constexpr bool value = Spanned.value <= LevelHolds.value;
+};
 template <tensor_parallel T, heads H>
-struct tensor_parallel_divides_heads { static constexpr bool value = divides(T.value, H.value); };
+struct tensor_parallel_divides_heads {
+  static constexpr bool value = divides(T.value, H.value);
+};
 template <tensor_parallel T, kv_heads K>
-struct tensor_parallel_divides_kv_heads { static constexpr bool value = divides(T.value, K.value); };
+struct tensor_parallel_divides_kv_heads {
+  static constexpr bool value = divides(T.value, K.value);
+};
 template <tensor_parallel T, mlp_width F>
-struct tensor_parallel_divides_mlp_width { static constexpr bool value = divides(T.value, F.value); };
+struct tensor_parallel_divides_mlp_width {
+  static constexpr bool value = divides(T.value, F.value);
+};
 template <pipeline_chunks P, layers L>
-struct pipeline_chunks_divide_layers { static constexpr bool value = divides(P.value, L.value); };
+struct pipeline_chunks_divide_layers {
+  static constexpr bool value = divides(P.value, L.value);
+};
 template <expert_parallel E>
-struct expert_parallel_needs_experts { static constexpr bool value = E.value == 0; };
+struct expert_parallel_needs_experts {
+  static constexpr bool value = E.value == 0;
+};
 template <expert_parallel E, experts N>
-struct expert_parallel_divides_experts { static constexpr bool value = divides(E.value, N.value); };
+struct expert_parallel_divides_experts {
+  static constexpr bool value = divides(E.value, N.value);
+};
 template <tokens T, sequence_length S>
 struct batch_is_whole_sequences {
   static constexpr bool value = S.value > 0 ? divides(S.value, T.value) : T.value == 0;
 };
 template <replicas_times_micro_batch R, sequences S>
-struct replicas_divide_batch { static constexpr bool value = divides(R.value, S.value); };
+struct replicas_divide_batch {
+  static constexpr bool value = divides(R.value, S.value);
+};
 template <context_chunks C, sequence_length S>
-struct context_divides_sequence { static constexpr bool value = divides(C.value, S.value); };
+struct context_divides_sequence {
+  static constexpr bool value = divides(C.value, S.value);
+};
 template <pipeline_stages P, micro_batches M>
-struct micro_batches_fill_interleaving { static constexpr bool value = divides(P.value, M.value); };
+struct micro_batches_fill_interleaving {
+  static constexpr bool value = divides(P.value, M.value);
+};
 template <zero_stage Z>
-struct zero_stage_exists { static constexpr bool value = Z.value >= 0 && Z.value <= 3; };
+struct zero_stage_exists {
+  static constexpr bool value = Z.value >= 0 && Z.value <= 3;
+};
 template <gigabytes_needed Needed, gigabytes_of_memory Memory>
-struct fits_in_device_memory { static constexpr bool value = Needed.value <= Memory.value; };
+struct fits_in_device_memory {
+  static constexpr bool value = Needed.value <= Memory.value;
+};
 
 /// The first violation of `rule`, or all zeros.
 constexpr violation first(const plan_violations& v, plan_rule rule) {
@@ -391,7 +430,9 @@ constexpr std::int64_t gigabytes_down(double b) { return static_cast<std::int64_
 
 }  // namespace plan_checks
 
-/// Fails compilation with every broken rule of `Plan`, each with its numbers.
+/// Fails compilation with every broken rule of `Plan`, each with its numbers. Each rule's
+/// static_assert sits in a class of its own so that clang, which stops at the first failed
+/// assertion of a class, reports every broken rule.
 template <class Plan>
 struct require_feasible {
   static constexpr const training_plan_values& p = Plan::values;
@@ -403,72 +444,118 @@ struct require_feasible {
   using r = plan_rule;
 
   // The mesh must fit on the system's chips.
-  static_assert(plan_checks::mesh_fits_system<plan_checks::devices{plan_checks::whole(x<r::mesh_within_system>.a)},
-                                              plan_checks::chips{plan_checks::whole(x<r::mesh_within_system>.b)}>::value,
-                "shardplan: the mesh has more devices than the system");
-  static_assert(plan_checks::axis_carries_a_parallelism<
-                    plan_checks::axis_index{ax<r::axis_has_a_role>}>::value,
-                "shardplan: every mesh axis must carry a parallelism");
-  static_assert(
-      plan_checks::axis_roles_are_compatible<
-          plan_checks::axis_index{ax<r::axis_roles_compatible>}>::value,
-      "shardplan: tensor, context and pipeline parallelism each need an axis of their own");
-  static_assert(plan_checks::axis_fits_its_level<
-                    plan_checks::axis_index{ax<r::axis_on_required_level>},
-                    plan_checks::chips{plan_checks::whole(x<r::axis_on_required_level>.a)},
-                    plan_checks::chips{plan_checks::whole(x<r::axis_on_required_level>.b)}>::value,
-                "shardplan: an axis claims more chips than the level it is placed on holds");
+  struct rule_1 {
+    static_assert(plan_checks::mesh_fits_system<
+                      plan_checks::devices{plan_checks::whole(x<r::mesh_within_system>.a)},
+                      plan_checks::chips{plan_checks::whole(x<r::mesh_within_system>.b)}>::value,
+                  "shardplan: the mesh has more devices than the system");
+  } rule_1_;
+  struct rule_2 {
+    static_assert(plan_checks::axis_carries_a_parallelism<plan_checks::axis_index{
+                      ax<r::axis_has_a_role>}>::value,
+                  "shardplan: every mesh axis must carry a parallelism");
+  } rule_2_;
+  struct rule_3 {
+    static_assert(
+        plan_checks::axis_roles_are_compatible<plan_checks::axis_index{
+            ax<r::axis_roles_compatible>}>::value,
+        "shardplan: tensor, context and pipeline parallelism each need an axis of their own");
+  } rule_3_;
+  struct rule_4 {
+    static_assert(
+        plan_checks::axis_fits_its_level<
+            plan_checks::axis_index{ax<r::axis_on_required_level>},
+            plan_checks::chips{plan_checks::whole(x<r::axis_on_required_level>.a)},
+            plan_checks::chips{plan_checks::whole(x<r::axis_on_required_level>.b)}>::value,
+        "shardplan: an axis claims more chips than the level it is placed on holds");
+  } rule_4_;
   // Megatron tensor parallelism splits whole heads, whole kv heads and the mlp width.
-  static_assert(plan_checks::tensor_parallel_divides_heads<
-                    plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_heads>.a)},
-                    plan_checks::heads{plan_checks::whole(x<r::tensor_divides_heads>.b)}>::value,
-                "shardplan: tensor parallelism must divide the attention heads");
-  static_assert(plan_checks::tensor_parallel_divides_kv_heads<
-                    plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_kv_heads>.a)},
-                    plan_checks::kv_heads{plan_checks::whole(x<r::tensor_divides_kv_heads>.b)}>::value,
-                "shardplan: tensor parallelism must divide the kv heads");
-  static_assert(plan_checks::tensor_parallel_divides_mlp_width<
-                    plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_d_ff>.a)},
-                    plan_checks::mlp_width{plan_checks::whole(x<r::tensor_divides_d_ff>.b)}>::value,
-                "shardplan: tensor parallelism must divide the mlp width");
-  static_assert(plan_checks::pipeline_chunks_divide_layers<
-                    plan_checks::pipeline_chunks{plan_checks::whole(x<r::stages_divide_layers>.a)},
-                    plan_checks::layers{plan_checks::whole(x<r::stages_divide_layers>.b)}>::value,
-                "shardplan: pipeline stages times virtual stages must divide the layers");
-  static_assert(plan_checks::expert_parallel_needs_experts<
-                    plan_checks::expert_parallel{plan_checks::whole(x<r::expert_needs_moe>.a)}>::value,
-                "shardplan: expert parallelism needs a mixture-of-experts model");
-  static_assert(plan_checks::expert_parallel_divides_experts<
-                    plan_checks::expert_parallel{plan_checks::whole(x<r::expert_divides_experts>.a)},
-                    plan_checks::experts{plan_checks::whole(x<r::expert_divides_experts>.b)}>::value,
-                "shardplan: expert parallelism must divide the experts");
-  static_assert(plan_checks::batch_is_whole_sequences<
-                    plan_checks::tokens{plan_checks::whole(x<r::tokens_divide_into_sequences>.a)},
-                    plan_checks::sequence_length{plan_checks::whole(x<r::tokens_divide_into_sequences>.b)}>::value,
-                "shardplan: the global batch must be whole sequences");
-  static_assert(plan_checks::replicas_divide_batch<
-                    plan_checks::replicas_times_micro_batch{plan_checks::whole(x<r::batch_divides>.a)},
-                    plan_checks::sequences{plan_checks::whole(x<r::batch_divides>.b)}>::value,
-                "shardplan: data parallelism times the micro-batch must divide the global batch");
-  static_assert(plan_checks::context_divides_sequence<
-                    plan_checks::context_chunks{plan_checks::whole(x<r::context_divides_sequence>.a)},
-                    plan_checks::sequence_length{plan_checks::whole(x<r::context_divides_sequence>.b)}>::value,
-                "shardplan: context parallelism must divide the sequence (twice over for a "
-                "load-balanced ring)");
-  static_assert(plan_checks::micro_batches_fill_interleaving<
-                    plan_checks::pipeline_stages{plan_checks::whole(x<r::interleaving_needs_micro_batches>.a)},
-                    plan_checks::micro_batches{plan_checks::whole(x<r::interleaving_needs_micro_batches>.b)}>::value,
-                "shardplan: the interleaved schedule needs micro-batches in multiples of the "
-                "pipeline stages");
-  static_assert(plan_checks::zero_stage_exists<
-                    plan_checks::zero_stage{plan_checks::whole(x<r::zero_stage_valid>.a)}>::value,
-                "shardplan: the zero stage must be 0, 1, 2 or 3");
+  struct rule_5 {
+    static_assert(
+        plan_checks::tensor_parallel_divides_heads<
+            plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_heads>.a)},
+            plan_checks::heads{plan_checks::whole(x<r::tensor_divides_heads>.b)}>::value,
+        "shardplan: tensor parallelism must divide the attention heads");
+  } rule_5_;
+  struct rule_6 {
+    static_assert(
+        plan_checks::tensor_parallel_divides_kv_heads<
+            plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_kv_heads>.a)},
+            plan_checks::kv_heads{plan_checks::whole(x<r::tensor_divides_kv_heads>.b)}>::value,
+        "shardplan: tensor parallelism must divide the kv heads");
+  } rule_6_;
+  struct rule_7 {
+    static_assert(
+        plan_checks::tensor_parallel_divides_mlp_width<
+            plan_checks::tensor_parallel{plan_checks::whole(x<r::tensor_divides_d_ff>.a)},
+            plan_checks::mlp_width{plan_checks::whole(x<r::tensor_divides_d_ff>.b)}>::value,
+        "shardplan: tensor parallelism must divide the mlp width");
+  } rule_7_;
+  struct rule_8 {
+    static_assert(
+        plan_checks::pipeline_chunks_divide_layers<
+            plan_checks::pipeline_chunks{plan_checks::whole(x<r::stages_divide_layers>.a)},
+            plan_checks::layers{plan_checks::whole(x<r::stages_divide_layers>.b)}>::value,
+        "shardplan: pipeline stages times virtual stages must divide the layers");
+  } rule_8_;
+  struct rule_9 {
+    static_assert(plan_checks::expert_parallel_needs_experts<plan_checks::expert_parallel{
+                      plan_checks::whole(x<r::expert_needs_moe>.a)}>::value,
+                  "shardplan: expert parallelism needs a mixture-of-experts model");
+  } rule_9_;
+  struct rule_10 {
+    static_assert(
+        plan_checks::expert_parallel_divides_experts<
+            plan_checks::expert_parallel{plan_checks::whole(x<r::expert_divides_experts>.a)},
+            plan_checks::experts{plan_checks::whole(x<r::expert_divides_experts>.b)}>::value,
+        "shardplan: expert parallelism must divide the experts");
+  } rule_10_;
+  struct rule_11 {
+    static_assert(plan_checks::batch_is_whole_sequences<
+                      plan_checks::tokens{plan_checks::whole(x<r::tokens_divide_into_sequences>.a)},
+                      plan_checks::sequence_length{
+                          plan_checks::whole(x<r::tokens_divide_into_sequences>.b)}>::value,
+                  "shardplan: the global batch must be whole sequences");
+  } rule_11_;
+  struct rule_12 {
+    static_assert(
+        plan_checks::replicas_divide_batch<
+            plan_checks::replicas_times_micro_batch{plan_checks::whole(x<r::batch_divides>.a)},
+            plan_checks::sequences{plan_checks::whole(x<r::batch_divides>.b)}>::value,
+        "shardplan: data parallelism times the micro-batch must divide the global batch");
+  } rule_12_;
+  struct rule_13 {
+    static_assert(
+        plan_checks::context_divides_sequence<
+            plan_checks::context_chunks{plan_checks::whole(x<r::context_divides_sequence>.a)},
+            plan_checks::sequence_length{
+                plan_checks::whole(x<r::context_divides_sequence>.b)}>::value,
+        "shardplan: context parallelism must divide the sequence (twice over for a "
+        "load-balanced ring)");
+  } rule_13_;
+  struct rule_14 {
+    static_assert(plan_checks::micro_batches_fill_interleaving<
+                      plan_checks::pipeline_stages{
+                          plan_checks::whole(x<r::interleaving_needs_micro_batches>.a)},
+                      plan_checks::micro_batches{
+                          plan_checks::whole(x<r::interleaving_needs_micro_batches>.b)}>::value,
+                  "shardplan: the interleaved schedule needs micro-batches in multiples of the "
+                  "pipeline stages");
+  } rule_14_;
+  struct rule_15 {
+    static_assert(plan_checks::zero_stage_exists<plan_checks::zero_stage{
+                      plan_checks::whole(x<r::zero_stage_valid>.a)}>::value,
+                  "shardplan: the zero stage must be 0, 1, 2 or 3");
+  } rule_15_;
   // Everything a device holds must fit in its memory.
-  static_assert(plan_checks::fits_in_device_memory<
-                    plan_checks::gigabytes_needed{plan_checks::gigabytes_up(x<r::fits_in_memory>.a)},
-                    plan_checks::gigabytes_of_memory{
-                        plan_checks::gigabytes_down(x<r::fits_in_memory>.b)}>::value,
-                "shardplan: the plan needs more memory per device than the chip has");
+  struct rule_16 {
+    static_assert(
+        plan_checks::fits_in_device_memory<
+            plan_checks::gigabytes_needed{plan_checks::gigabytes_up(x<r::fits_in_memory>.a)},
+            plan_checks::gigabytes_of_memory{
+                plan_checks::gigabytes_down(x<r::fits_in_memory>.b)}>::value,
+        "shardplan: the plan needs more memory per device than the chip has");
+  } rule_16_;
   static constexpr bool value = true;
 };
 
@@ -476,4 +563,4 @@ struct require_feasible {
 
 /// Fails the build, naming each broken rule with its numbers, unless `Plan` is feasible.
 #define SHARDPLAN_REQUIRE_FEASIBLE(...) \
-  static_assert(::shardplan::require_feasible<__VA_ARGS__>::value)
+  static_assert(sizeof(::shardplan::require_feasible<__VA_ARGS__>) > 0)
