@@ -25,14 +25,14 @@
 /// \endcode
 ///
 /// Sources, cited per figure by their tag:
-///   [a100-ds]  NVIDIA A100 Tensor Core GPU datasheet (rev. 4, 2021), SXM column; values as quoted
-///              by glennklockwood.com/garden/processors/A100 and the reference notes.
+///   [a100-ds]  NVIDIA A100 Tensor Core GPU datasheet (rev. 4, 2021), SXM column (sparse
+///              figures halved), as quoted by glennklockwood.com/garden/processors/A100.
 ///   [dgx-a100] NVIDIA DGX A100 datasheet: 8x A100, 8x 200 Gb/s HDR ConnectX-6 compute NICs,
 ///              1 TB (320 GB model) or 2 TB (640 GB model) system memory.
 ///   [h100-ds]  NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column (sparse figures halved);
 ///              exact dense rates per glennklockwood.com/garden/processors/h100.
-///   [dgx-h100] NVIDIA DGX H100 datasheet / DGX SuperPOD H100 reference architecture (RA-11333-001):
-///              8x 400 Gb/s ConnectX-7 compute NICs, 2 TB system memory.
+///   [dgx-h100] NVIDIA DGX H100 datasheet and DGX SuperPOD H100 reference architecture
+///              (RA-11333-001): 8x 400 Gb/s ConnectX-7 compute NICs, 2 TB system memory.
 ///   [h200-ds]  NVIDIA H200 Tensor Core GPU product page / datasheet, H200 SXM column.
 ///   [h800]     H800 SXM: the H100 SXM die and rates with NVLink cut to 400 GB/s (bidirectional);
 ///              DeepSeek, "Insights into DeepSeek-V3" (ISCA'25, arXiv:2505.09343), section 4,
@@ -51,18 +51,19 @@ struct a100_40gb {
   static constexpr chip_figures figures = {
       .name = "a100 sxm4 40gb",
       .kind = chip_kind::gpu,
-      .peak_fp32 = 19.5 * tera * flop / second,   // [a100-ds] FP32 19.5 TFLOPS
-      .peak_tf32 = 156.0 * tera * flop / second,  // [a100-ds] TF32 156 (312 sparse)
-      .peak_bf16 = 312.0 * tera * flop / second,  // [a100-ds] BF16 312 (624 sparse); [book] 3.1e14
-      .peak_fp16 = 312.0 * tera * flop / second,  // [a100-ds] FP16 312 (624 sparse)
-      .peak_int8 = 624.0 * tera * flop / second,  // [a100-ds] INT8 624 TOPS (1248 sparse)
+      .peak_fp32 = 19.5 * tera * flop / second,    // [a100-ds] FP32 19.5 TFLOPS
+      .peak_tf32 = 156.0 * tera * flop / second,   // [a100-ds] TF32 156 (312 sparse)
+      .peak_bf16 = 312.0 * tera * flop / second,   // [a100-ds] BF16 312 (624 sparse); [book] 3.1e14
+      .peak_fp16 = 312.0 * tera * flop / second,   // [a100-ds] FP16 312 (624 sparse)
+      .peak_int8 = 624.0 * tera * flop / second,   // [a100-ds] INT8 624 TOPS (1248 sparse)
       .peak_int4 = 1248.0 * tera * flop / second,  // [a100-ds] INT4 1248 TOPS (2496 sparse)
-      .memory = 40.0 * giga * byte,                       // [a100-ds] 40 GB HBM2
+      .memory = 40.0 * giga * byte,                // [a100-ds] 40 GB HBM2
       .memory_bandwidth = 1555.0 * giga * byte / second,  // [a100-ds] 1,555 GB/s
-      .scale_up = scale_up_kind::switched,                // NVSwitch gen 2, 6 per node ([book] NVLink table)
+      .scale_up = scale_up_kind::switched,  // NVSwitch gen 2, 6 per node ([book] NVLink table)
       .scale_up_link_bandwidth = 25.0 * giga * byte / second,  // [book] NVLink 3: 25 GB/s each way
       .scale_up_links = 12,  // [book] 12 ports; [a100-ds] "600 GB/s" = 12 x 25 x 2 directions
-      .scale_out_bandwidth = 200.0 * giga * bits * byte / second,  // [dgx-a100] 200 Gb/s HDR per GPU
+      // [dgx-a100] one 200 Gb/s HDR NIC per GPU.
+      .scale_out_bandwidth = 200.0 * giga * bits * byte / second,
       // PCIe Gen4 x16: 32 GB/s each way nominal ([a100-ds] "64 GB/s", both directions together).
       .host_link_bandwidth = 32.0 * giga * byte / second,
       .host_memory = 1024.0 * giga * byte / 8.0,  // [dgx-a100] 1 TB in the 320 GB DGX A100, 8 GPUs
@@ -74,9 +75,9 @@ struct a100_80gb {
   static constexpr chip_figures figures = [] {
     chip_figures f = a100_40gb::figures;
     f.name = "a100 sxm4 80gb";
-    f.memory = 80.0 * giga * byte;                        // [a100-ds] 80 GB HBM2e; [book] 80GB
+    f.memory = 80.0 * giga * byte;                       // [a100-ds] 80 GB HBM2e; [book] 80GB
     f.memory_bandwidth = 2039.0 * giga * byte / second;  // [a100-ds] 2,039 GB/s; [book] 2.0e12
-    f.host_memory = 2048.0 * giga * byte / 8.0;           // [dgx-a100] 2 TB in the 640 GB DGX A100
+    f.host_memory = 2048.0 * giga * byte / 8.0;          // [dgx-a100] 2 TB in the 640 GB DGX A100
     return f;
   }();
 };
@@ -96,13 +97,14 @@ struct h100_sxm {
       .peak_fp8 = 1978.9 * tera * flop / second,   // [h100-ds] FP8 3,958 sparse => 1,978.9 dense
       .peak_int8 = 1978.9 * tera * flop / second,  // [h100-ds] INT8 3,958 TOPS sparse
       .memory = 80.0 * giga * byte,                // [h100-ds] 80 GB HBM3
-      // Sources disagree: [h100-ds] 3.35 TB/s and the book's text 3.35TB/s; the book's table 3.4e12.
-      // We choose the datasheet's 3.35 TB/s (the book's C/W = 295 uses it).
+      // Sources disagree: [h100-ds] 3.35 TB/s and the book's text 3.35TB/s; the book's table
+      // 3.4e12. We choose the datasheet's 3.35 TB/s (the book's C/W = 295 uses it).
       .memory_bandwidth = 3.35 * tera * byte / second,
       .scale_up = scale_up_kind::switched,                     // 4 NVSwitch gen 3 per node ([book])
       .scale_up_link_bandwidth = 25.0 * giga * byte / second,  // [book] NVLink 4: 25 GB/s each way
       .scale_up_links = 18,  // [book] 18 ports = 450 GB/s egress; [h100-ds] "900 GB/s" both ways
-      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,  // [dgx-h100] 400 Gb/s CX7 per GPU
+      // [dgx-h100] one 400 Gb/s ConnectX-7 NIC per GPU; [book] 400 GB/s per node.
+      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,
       // PCIe Gen5 x16: 64 GB/s each way nominal ([h100-ds] "128 GB/s", both directions together).
       .host_link_bandwidth = 64.0 * giga * byte / second,
       .host_memory = 2048.0 * giga * byte / 8.0,  // [dgx-h100] 2 TB system memory, 8 GPUs
@@ -128,8 +130,8 @@ struct h200 {
   static constexpr chip_figures figures = [] {
     chip_figures f = h100_sxm::figures;  // [h200-ds] same FP32/TF32/BF16/FP8/INT8 rates as H100 SXM
     f.name = "h200 sxm";
-    f.memory = 141.0 * giga * byte;                       // [h200-ds] 141 GB HBM3e; [book] 141GB
-    f.memory_bandwidth = 4.8 * tera * byte / second;      // [h200-ds] 4.8 TB/s; [book] 4.8e12
+    f.memory = 141.0 * giga * byte;                   // [h200-ds] 141 GB HBM3e; [book] 141GB
+    f.memory_bandwidth = 4.8 * tera * byte / second;  // [h200-ds] 4.8 TB/s; [book] 4.8e12
     // NVLink 900 GB/s both ways [h200-ds] = 18 x 25 one-way (inherited); NIC and 2 TB host memory
     // per DGX H200 (inherited from the DGX H100 figures).
     return f;
@@ -143,22 +145,23 @@ struct b200 {
       .kind = chip_kind::gpu,
       // [bw-ds] HGX B200 FP32 75 TFLOPS; the book quotes 80 TFLOPs/s for "B200 vector fp32".
       .peak_fp32 = 75.0 * tera * flop / second,
-      .peak_tf32 = 1.1 * peta * flop / second,    // [bw-ds] TF32 2.2 PFLOPS sparse
-      .peak_bf16 = 2.25 * peta * flop / second,   // [bw-ds] FP16/BF16 4.5 sparse; [book] 2.3e15 / 2250e12
-      .peak_fp16 = 2.25 * peta * flop / second,   // [bw-ds] FP16/BF16 4.5 PFLOPS sparse
-      .peak_fp8 = 4.5 * peta * flop / second,     // [bw-ds] FP8/FP6 9 PFLOPS sparse; [book] 4.5e15
-      .peak_int8 = 4.5 * peta * flop / second,    // [bw-ds] INT8 9 POPS sparse
-      .peak_fp4 = 9.0 * peta * flop / second,     // [bw-ds] FP4 18 PFLOPS sparse; [book] 9.0e15
+      .peak_tf32 = 1.1 * peta * flop / second,   // [bw-ds] TF32 2.2 PFLOPS sparse
+      .peak_bf16 = 2.25 * peta * flop / second,  // [bw-ds] 4.5 sparse; [book] 2.3e15, 2250e12
+      .peak_fp16 = 2.25 * peta * flop / second,  // [bw-ds] FP16/BF16 4.5 PFLOPS sparse
+      .peak_fp8 = 4.5 * peta * flop / second,    // [bw-ds] FP8/FP6 9 PFLOPS sparse; [book] 4.5e15
+      .peak_int8 = 4.5 * peta * flop / second,   // [bw-ds] INT8 9 POPS sparse
+      .peak_fp4 = 9.0 * peta * flop / second,    // [bw-ds] FP4 18 PFLOPS sparse; [book] 9.0e15
       // Sources disagree: [bw-ds] and [dgx-b200] (1,440 GB / 8) give 180 GB; the launch spec and
       // [book] 192 GB. We choose 180 GB, what shipping HGX/DGX B200 boards carry.
       .memory = 180.0 * giga * byte,
-      // Sources disagree: [bw-ds] HGX B200 7.7 TB/s; [dgx-b200] 64 TB/s / 8 = 8 TB/s; [book] 8.0e12.
-      // We choose 8 TB/s (DGX datasheet; the book's C/W = 281 uses it).
+      // Sources disagree: [bw-ds] HGX B200 7.7 TB/s; [dgx-b200] 64 TB/s / 8 = 8 TB/s; [book]
+      // 8.0e12. We choose 8 TB/s (DGX datasheet; the book's C/W = 281 uses it).
       .memory_bandwidth = 8.0 * tera * byte / second,
       .scale_up = scale_up_kind::switched,                     // 2 NVSwitch gen 4 per node ([book])
       .scale_up_link_bandwidth = 50.0 * giga * byte / second,  // [book] NVLink 5: 50 GB/s each way
       .scale_up_links = 18,  // [book] 18 ports = 900 GB/s egress; [bw-ds] "1.8 TB/s" both ways
-      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,  // [dgx-b200] 400 Gb/s CX7 per GPU
+      // [dgx-b200] one 400 Gb/s ConnectX-7 NIC per GPU; [book] 400 GB/s per node.
+      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,
       // PCIe Gen5 x16: 64 GB/s each way nominal ([bw-ds] HGX B200 "PCIe Gen5: 128GB/s" both ways).
       .host_link_bandwidth = 64.0 * giga * byte / second,
       .host_memory = 2048.0 * giga * byte / 8.0,  // [dgx-b200] 2 TB system memory, 8 GPUs
@@ -170,7 +173,7 @@ struct gb200 {
   static constexpr chip_figures figures = {
       .name = "gb200",
       .kind = chip_kind::gpu,
-      .peak_fp32 = 80.0 * tera * flop / second,  // [nvl72] 5,760 TFLOPS / 72; [bw-ds] GB200 80 TFLOPS
+      .peak_fp32 = 80.0 * tera * flop / second,  // [nvl72] 5,760 TFLOPS / 72; [bw-ds] 80 TFLOPS
       .peak_tf32 = 1.25 * peta * flop / second,  // [bw-ds] TF32 2.5 PFLOPS sparse
       .peak_bf16 = 2.5 * peta * flop / second,   // [bw-ds] FP16/BF16 5 PFLOPS sparse
       .peak_fp16 = 2.5 * peta * flop / second,   // [bw-ds] FP16/BF16 5 PFLOPS sparse
@@ -181,7 +184,7 @@ struct gb200 {
       // some copies); GB200 superchip launch spec 384 GB / 2 = 192 GB. We choose 186 GB.
       .memory = 186.0 * giga * byte,
       .memory_bandwidth = 8.0 * tera * byte / second,  // [bw-ds] 8 TB/s; [nvl72] 576 TB/s / 72
-      .scale_up = scale_up_kind::switched,              // 18 NVSwitch chips per NVL72 rack ([book])
+      .scale_up = scale_up_kind::switched,             // 18 NVSwitch chips per NVL72 rack ([book])
       .scale_up_link_bandwidth = 50.0 * giga * byte / second,  // [book] NVLink 5: 50 GB/s each way
       .scale_up_links = 18,                                    // [book] 18 ports = 900 GB/s egress
       // [book] NVL72 node egress 4*18*400/8 = 3.6 TB/s = 72 x 400 Gb/s: 400 Gb/s per GPU.
@@ -189,7 +192,8 @@ struct gb200 {
       // Assumption: NVLink-C2C gives 900 GB/s both ways between Grace and its two GPUs; we take a
       // quarter of it, 225 GB/s one-way, per GPU.
       .host_link_bandwidth = 225.0 * giga * byte / second,
-      .host_memory = 480.0 * giga * byte / 2.0,  // GB200 superchip: up to 480 GB LPDDR5X per Grace, 2 GPUs
+      // GB200 superchip datasheet: up to 480 GB LPDDR5X per Grace CPU, shared by its 2 GPUs.
+      .host_memory = 480.0 * giga * byte / 2.0,
   };
 };
 

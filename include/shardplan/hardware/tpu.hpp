@@ -34,21 +34,23 @@ struct tpu_v4p {
       .kind = chip_kind::tpu,
       // No published VPU rate for v4; fp32 matmuls run as multi-pass bf16 on the MXU.
       .peak_fp32 = 0.0 * flop / second,
-      .peak_bf16 = 275.0 * tera * flop / second,  // [gc-v4] "275 teraflops (bf16 or int8)"; [book] 2.75e14
-      .peak_int8 = 275.0 * tera * flop / second,  // [gc-v4] same rate as bf16; [book] 2.75e14
-      .memory = 32.0 * gibi * byte,                // [gc-v4] "32 GiB"; the book writes 32GB
+      // [gc-v4] "275 teraflops (bf16 or int8)"; [book] 2.75e14 for both.
+      .peak_bf16 = 275.0 * tera * flop / second,
+      .peak_int8 = 275.0 * tera * flop / second,
+      .memory = 32.0 * gibi * byte,                       // [gc-v4] "32 GiB"; [book] 32GB
       .memory_bandwidth = 1200.0 * giga * byte / second,  // [gc-v4] 1200 GBps; [book] 1.2e12
-      .scale_up = scale_up_kind::torus_3d,        // [gc-v4] 3D mesh, torus on whole-cube slices
+      .scale_up = scale_up_kind::torus_3d,  // [gc-v4] 3D mesh, torus on whole-cube slices
       .scale_up_link_bandwidth = 4.5e10 * byte / second,  // [book] ICI table, one-way per link
-      .scale_up_links = 6,                        // [book] 3D torus: 6 nearest neighbours
+      .scale_up_links = 6,                                // [book] 3D torus: 6 nearest neighbours
       // [book] "DCN bandwidth is typically about 6.25e9 bytes/s per TPU" (no v4-specific figure).
       .scale_out_bandwidth = 6.25e9 * byte / second,
-      .host_link_bandwidth = 16.0 * giga * byte / second,  // [book] "v4 PCIe link is 16GB/s each way"
+      // [book] "The v4 PCIe link is 16GB/s each way".
+      .host_link_bandwidth = 16.0 * giga * byte / second,
       // Host memory per chip: not in the sources we checked; left at zero.
   };
 };
 
-/// Cloud TPU v5e: one TensorCore, 16 GB HBM2, 2D torus, pods of 16x16 = 256 chips, 8 chips per host.
+/// Cloud TPU v5e: one TensorCore, 16 GB HBM2, 2D torus, 16x16 pods, 8 chips per host.
 struct tpu_v5e {
   static constexpr chip_figures figures = {
       .name = "tpu v5e",
@@ -68,7 +70,8 @@ struct tpu_v5e {
       .scale_up = scale_up_kind::torus_2d,                // [gc-v5e] 2D torus
       .scale_up_link_bandwidth = 4.5e10 * byte / second,  // [book] ICI table, one-way per link
       .scale_up_links = 4,                                // [gc-v5e] "ICI ports per chip: 4"
-      // [gc-v5e] "2 x 100 Gbps NIC" per 8-chip host = 25 Gb/s = 3.125e9 B/s per chip; [book] 3.125e9.
+      // [gc-v5e] "2 x 100 Gbps NIC" per 8-chip host = 25 Gb/s = 3.125e9 B/s per chip;
+      // [book] 3.125e9.
       .scale_out_bandwidth = 2.0 * 100.0 * giga * bits * byte / second / 8.0,
       .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
       .host_memory = 512.0 * gibi * byte / 8.0,       // [gc-v5e] "DRAM per host 512 GiB", 8 chips
@@ -90,7 +93,8 @@ struct tpu_v5p {
       // revision of [gc-v5p] "95 GB", [book] 96GB. We choose the current Google table, which
       // states its unit: 95 GiB (= 102.0e9 B).
       .memory = 95.0 * gibi * byte,
-      // [gc-v5p] 2765 GBps (one revision says "2575 GiBps", the same rate); [book] rounds to 2.8e12.
+      // [gc-v5p] 2765 GBps (one revision says "2575 GiBps", the same rate); [book] rounds it
+      // to 2.8e12.
       .memory_bandwidth = 2765.0 * giga * byte / second,
       .scale_up = scale_up_kind::torus_3d,                // [gc-v5p] 3D torus
       .scale_up_link_bandwidth = 9.0e10 * byte / second,  // [book] ICI table, one-way per link
@@ -120,7 +124,8 @@ struct tpu_v6e {
       .scale_up_links = 4,                                // [gc-v6e] "ICI ports per chip: 4"
       // [gc-7x] "DCN bandwidth per chip (Gbps)" v6e: 100 = 12.5e9 B/s; [book] 12.5e9.
       .scale_out_bandwidth = 100.0 * giga * bits * byte / second,
-      .host_link_bandwidth = 3.2e10 * byte / second,  // [book] PCIe "3.2e10 on v6e" (PCIe Gen5, [gc-v6e])
+      // [book] PCIe "3.2e10 on v6e" (a PCIe Gen5 interface, [gc-v6e]).
+      .host_link_bandwidth = 3.2e10 * byte / second,
       // Sources disagree: [gc-v6e] "DRAM per host 1536 GiB" for 8 chips (192 GiB per chip),
       // [gc-7x] "RAM (GB) (4-chip VM) 720" (180 GB per chip). We choose the full host: 192 GiB.
       .host_memory = 1536.0 * gibi * byte / 8.0,
@@ -136,11 +141,12 @@ struct tpu7x {
       // Sources disagree: [gc-7x] 2307 TFLOPs, [book] 2.30e15. We choose Google's 2307.
       .peak_bf16 = 2307.0 * tera * flop / second,
       .peak_fp8 = 4614.0 * tera * flop / second,  // [gc-7x] 4614 TFLOPs
-      .peak_int8 = 4.61e15 * flop / second,       // [book] int8 column 4.61e15 (Google lists FP8 only)
-      .memory = 192.0 * gibi * byte,              // [gc-7x] "HBM capacity per chip (GiB) 192"; [book] 192GB
+      .peak_int8 = 4.61e15 * flop / second,       // [book] int8 4.61e15 (Google lists FP8 only)
+      .memory = 192.0 * gibi * byte,              // [gc-7x] "HBM capacity (GiB) 192"; [book] 192GB
       // Sources disagree: [gc-7x] 7380 GB/s, [book] 7.4e12. We choose Google's 7380.
       .memory_bandwidth = 7380.0 * giga * byte / second,
-      .scale_up = scale_up_kind::torus_3d,  // [gc-7x] "shares many similarities with TPU v5p"; 4x4x4 cubes
+      // [gc-7x] "shares many similarities with TPU v5p": a 3D torus of 4x4x4 cubes.
+      .scale_up = scale_up_kind::torus_3d,
       // [book] ICI table 9.0e10 one-way per link; [gc-7x] 1200 GB/s bidirectional per chip.
       .scale_up_link_bandwidth = 9.0e10 * byte / second,
       .scale_up_links = 6,  // 3D torus: 6 nearest neighbours
