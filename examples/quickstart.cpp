@@ -18,5 +18,5 @@ int main() {
             << format(chip::figures.peak_bf16) << " bf16\n";
 }
 // Output:
-// LLaMA-3 70B: 141 GB of bf16 weights
-// H100 SXM: 80 GB at 3.35 TB/s, 989 TFLOP/s bf16
+// llama3-70b: 141 GB of bf16 weights
+// h100 sxm: 80 GB at 3.35 TB/s, 989 TFLOP/s bf16

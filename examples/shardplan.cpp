@@ -88,11 +88,21 @@ int main(int argc, char** argv) {
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
   catalog->add_option("--format", format_name, "output format")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
+  auto is_command = [&app](const std::string& word) {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->get_name() == word) return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    std::cerr << "shardplan: unknown command '" << argv[1]
+              << "' (commands: catalog; see shardplan --help)\n";
+    return exit_bad_input;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::cerr << "shardplan: " << e.what() << "\n(run `shardplan --help` for usage)\n";
+    std::cerr << "shardplan: " << e.what() << " (see shardplan --help)\n";
     return exit_bad_input;
   }
   if (catalog->parsed()) return print_catalog(format_name);

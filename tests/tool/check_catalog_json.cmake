@@ -32,11 +32,11 @@ function(expect entry expected)
 endfunction()
 
 # Released Meta-Llama-3-8B checkpoint: 8,030,261,248 parameters (Hugging Face model card).
-find_entry(models "LLaMA-3 8B" llama)
+find_entry(models "llama3-8b" llama)
 expect("${llama}" 8030261248 parameters total)
 expect("${llama}" 8030261248 parameters active)
 # NVIDIA H100 SXM5 datasheet: 80 GB HBM3.
-find_entry(hardware "H100 SXM" h100)
+find_entry(hardware "h100 sxm" h100)
 expect("${h100}" 80000000000 memory_bytes)
 # Every chip has a memory size, a bandwidth and a bf16 peak.
 math(EXPR last "${chips} - 1")
