@@ -1,5 +1,5 @@
 // shardplan: plan how a large language model is split across accelerators, checked at compile time.
-// The umbrella header: units, hardware and systems, models, formatting and the catalogues.
+// The umbrella header: units, hardware and systems, models, formatting, catalogues and plans.
 #pragma once
 
 #include "units.hpp"
@@ -21,3 +21,10 @@
 #include "models/deepseek.hpp"
 #include "models/catalog.hpp"
 #include "catalog.hpp"
+#include "precision.hpp"
+#include "activations.hpp"
+#include "memory.hpp"
+#include "placement.hpp"
+#include "plan.hpp"
+#include "sharding.hpp"
+#include "training_plan.hpp"
