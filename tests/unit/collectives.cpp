@@ -1,0 +1,107 @@
+// Tests of collectives.hpp against How to Scale Your Model's worked answers (sharding.md, gpus.md).
+#include <doctest/doctest.h>
+
+#include <shardplan/collectives.hpp>
+#include <shardplan/hardware/systems.hpp>
+
+using namespace shardplan;
+
+namespace {
+
+seconds time_on(const system_figures& s, collective_kind k, bytes v, std::int64_t inner,
+                std::int64_t size, collective_options o = {}) {
+  return collective_time(k, v, network_of(levels_of(s), inner, size), o);
+}
+
+constexpr collective_options bandwidth_only{.latency = false};
+
+}  // namespace
+
+TEST_CASE("a bidirectional ring all-gathers V in V/W_ici whatever its size") {
+  // sharding.md: T = V / W_ici with W_ici = 2 x 4.5e10 on a v5e axis of 16 (it wraps).
+  const auto& s = systems::tpu_v5e_slice<16, 16>::figures;
+  const bytes v = 34e6 * byte;
+  CHECK(time_on(s, collective_kind::all_gather, v, 1, 16, bandwidth_only).value() ==
+        doctest::Approx(34e6 / 9e10));
+}
+
+TEST_CASE("pop quiz 2: all-gather over a 4-chip v5e axis without wraparound takes 560 us") {
+  // sharding.md Pop Quiz 2: bf16[2048, 8192] = 33.5 MB over Y = 4 of a {X: 8, Y: 4} v5e mesh;
+  // no wraparound (4 < 16): 3 · 8.4e6 / 4.5e10 = 560 us.
+  const auto& s = systems::tpu_v5e_slice<4, 8>::figures;
+  const bytes v = 2.0 * 2048 * 8192 * byte;
+  CHECK(time_on(s, collective_kind::all_gather, v, 1, 4, bandwidth_only).value() ==
+        doctest::Approx(3 * (v.value() / 4) / 4.5e10));
+  CHECK(time_on(s, collective_kind::all_gather, v, 1, 4).value() ==
+        doctest::Approx(560e-6).epsilon(0.01));
+}
+
+TEST_CASE("a small all-gather is latency-bound: about 3 us for 3 hops") {
+  // Pop Quiz 2, E = F = 256: a 32 kB shard, 3 hops of ~1 us.
+  const auto& s = systems::tpu_v5e_slice<4, 8>::figures;
+  CHECK(time_on(s, collective_kind::all_gather, 2.0 * 256 * 256 * byte, 1, 4).value() ==
+        doctest::Approx(3e-6));
+}
+
+TEST_CASE("q2 on a v4p 4x4x4: all-gathers over one and two axes, an all-reduce over a third") {
+  // sharding.md Q2, B = 1024, D = 4096 bf16, W_ici = 9e10 bidirectional, mesh {X 4, Y 4, Z 4}.
+  // AllGather_X([B_X, D_Y]): 2BD/(W·Y) = 23 us; AllGather_XY([B_X, D_Y]) = 2BD/(2W) = 46 us;
+  // AllReduce_Z([B_X, D_Y]{U_Z}) = 4BD/(XYW) = 11.6 us.
+  const auto& s = systems::tpu_v4p_slice<4, 4, 4>::figures;
+  const double bd2 = 2.0 * 1024 * 4096;
+  // Mesh (X, Y, Z) outermost first: Z innermost on ici-x, Y on ici-y, X on ici-z.
+  CHECK(time_on(s, collective_kind::all_gather, bd2 / 4 * byte, 16, 4, bandwidth_only).value() ==
+        doctest::Approx(23.3e-6).epsilon(0.01));
+  CHECK(time_on(s, collective_kind::all_gather, bd2 * byte, 4, 16, bandwidth_only).value() ==
+        doctest::Approx(46.6e-6).epsilon(0.01));
+  CHECK(time_on(s, collective_kind::all_reduce, bd2 / 16 * byte, 1, 4, bandwidth_only).value() ==
+        doctest::Approx(11.65e-6).epsilon(0.01));
+}
+
+TEST_CASE("inside an h100 node an all-gather runs at the gpu's 450 GB/s egress") {
+  // gpus.md: T = bytes·(N−1)/(N·W_GPU egress).
+  const auto& s = systems::dgx_h100_superpod<1>::figures;
+  CHECK(time_on(s, collective_kind::all_gather, 1e9 * byte, 1, 8, bandwidth_only).value() ==
+        doctest::Approx(1e9 * 7 / (8 * 450e9)));
+}
+
+TEST_CASE("across a superpod the leaf level bounds the all-gather at 413 GB/s") {
+  // gpus.md: bytes·max_i (D_i−1)/(D_i·W_i) with node 450e9·8/7, leaf 400e9·32/31 and spine
+  // 12.8e12·4/3: the minimum, 413 GB/s, sets the time.
+  const auto& s = systems::dgx_h100_superpod<128>::figures;
+  CHECK(time_on(s, collective_kind::all_gather, 1e9 * byte, 1, 1024, bandwidth_only).value() ==
+        doctest::Approx(1e9 / (400e9 * 32 / 31)));
+}
+
+TEST_CASE("an outer reduction over an array sharded on the node is cheaper by the node's size") {
+  // gpus.md: with the array also sharded over an inner axis Y = 8 spanning the node, the
+  // cross-node cost is bytes/W_node·D_node/max(D_node, Y): the 8 groups each move bytes/8 and
+  // share the node's 400 GB/s.
+  const auto& s = systems::dgx_h100_superpod<32>::figures;
+  const double bytes_total = 8e9;
+  CHECK(time_on(s, collective_kind::reduce_scatter, bytes_total / 8 * byte, 8, 32, bandwidth_only)
+            .value() == doctest::Approx(bytes_total * 31 / (32 * 8 * 50e9)));
+}
+
+TEST_CASE("sharp all-reduces at the egress, without the 2x of a ring") {
+  // gpus.md: T_SHARP AR = bytes / W_GPU egress.
+  const auto& s = systems::dgx_h100_superpod<1>::figures;
+  const collective_options sharp{.in_network_reduction = true, .latency = false};
+  CHECK(time_on(s, collective_kind::all_reduce, 1e9 * byte, 1, 8, sharp).value() ==
+        doctest::Approx(1e9 / 450e9));
+  CHECK(time_on(s, collective_kind::all_reduce, 1e9 * byte, 1, 8, bandwidth_only).value() ==
+        doctest::Approx(2 * 1e9 * 7 / (8 * 450e9)));
+}
+
+TEST_CASE("all-to-all: a quarter of an all-gather on a wrapping ring, B/(W·N) in a node") {
+  // sharding.md: V/(4·W_ici) on a bidirectional ring; gpus.md: B·(N−1)/(W·N²) in a node and
+  // B·(M−1)/(M²·W_node) across M nodes.
+  const auto& tpu = systems::tpu_v5e_slice<16, 16>::figures;
+  CHECK(time_on(tpu, collective_kind::all_to_all, 1e9 * byte, 1, 16, bandwidth_only).value() ==
+        doctest::Approx(1e9 / (4 * 9e10)));
+  const auto& gpu = systems::dgx_h100_superpod<2>::figures;
+  CHECK(time_on(gpu, collective_kind::all_to_all, 1e9 * byte, 1, 8, bandwidth_only).value() ==
+        doctest::Approx(1e9 * 7 / (64 * 450e9)));
+  CHECK(time_on(gpu, collective_kind::all_to_all, 1e9 * byte, 1, 16, bandwidth_only).value() ==
+        doctest::Approx(1e9 * 1 / (4 * 400e9)));
+}
