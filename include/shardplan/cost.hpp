@@ -54,14 +54,6 @@ constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training
   return forward * passes * byte;
 }
 
-/// Choices of the step-time model.
-struct step_assumptions {
-  attention_flops attention = attention_flops::causal;  ///< how attention FLOPs are counted
-  double efficiency = 0.0;  ///< fraction of peak; 0 means `default_efficiency(chip)`
-  bool overlap_data_parallel = true;  ///< gradient reduce / parameter gather hide under compute
-  bool overlap_context = true;        ///< ring-attention KV passes hide under attention compute
-  bool in_network_reduction = false;  ///< use SHARP where the switches have it
-};
 
 /// The traffic of one strategy on one mesh axis in one step: which collective, how often, the
 /// array each one moves (as `collective_time` sizes it), the bytes one device sends in the
@@ -140,7 +132,7 @@ constexpr flop_rate compute_peak(const training_plan_values& p) {
 ///   (p−1)/(3m) for ZB-H1;
 /// - optimizer: the update reads and writes master weights and optimizer states and reads
 ///   gradients and parameters once, from HBM.
-constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a = {}) {
+constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
   const model_shape& m = p.model;
   const training_setup& t = p.setup;
   const parallel_degrees& d = t.degrees;
@@ -296,6 +288,11 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   c.mfu = mfu(c.model_flops, c.step, devices, peak_rate);
   c.tokens_per_second_per_device = tokens / c.step.value() / devices;
   return c;
+}
+
+/// Estimates one training step with the plan's own assumptions.
+constexpr step_cost estimate_step(const training_plan_values& p) {
+  return estimate_step(p, p.assumptions);
 }
 
 }  // namespace shardplan

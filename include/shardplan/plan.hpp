@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "flops.hpp"
 #include "format.hpp"
 #include "hardware/system.hpp"
 #include "memory.hpp"
@@ -37,6 +38,15 @@ struct mesh_axis {
   std::string_view required_level;  ///< empty: wherever the mesh order puts it
 };
 
+/// Choices of the step-time model.
+struct step_assumptions {
+  attention_flops attention = attention_flops::causal;  ///< how attention FLOPs are counted
+  double efficiency = 0.0;  ///< fraction of peak; 0 means `default_efficiency(chip)`
+  bool overlap_data_parallel = true;  ///< gradient reduce / parameter gather hide under compute
+  bool overlap_context = true;        ///< ring-attention KV passes hide under attention compute
+  bool in_network_reduction = false;  ///< use SHARP where the switches have it
+};
+
 /// A training plan's values. The mesh lists axes outermost first; the last axis is innermost and
 /// lands on the fastest links.
 struct training_plan_values {
@@ -45,6 +55,7 @@ struct training_plan_values {
   std::array<mesh_axis, max_mesh_axes> axes{};
   std::size_t axis_count = 0;
   training_setup setup{};
+  step_assumptions assumptions{};  ///< how the step-time estimate counts and overlaps
 };
 
 /// Product of the sizes of the axes carrying `role` (1 when none does).

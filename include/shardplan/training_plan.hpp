@@ -7,6 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "bounds.hpp"
+#include "cost.hpp"
 #include "detail/fixed_string.hpp"
 #include "hardware/system.hpp"
 #include "models/parameters.hpp"
@@ -236,6 +238,37 @@ struct reserve {
   }
 };
 
+/// The fraction of peak the chip sustains on matmuls (default: `default_efficiency(chip)`).
+template <percent Efficiency>
+struct efficiency {
+  static_assert(Efficiency.value > 0.0 && Efficiency.value <= 100.0,
+                "shardplan: efficiency is a percentage between 0 and 100");
+  static constexpr void apply(training_plan_values& p) {
+    p.assumptions.efficiency = Efficiency.value / 100.0;
+  }
+};
+
+/// How the attention products count in FLOPs and MFU (default: causal, half of s x s).
+template <attention_flops Convention>
+struct attention_counted_as {
+  static constexpr void apply(training_plan_values& p) { p.assumptions.attention = Convention; }
+};
+
+/// Reduce in the network (SHARP) where the system's switches can.
+struct in_network_reduction {
+  static constexpr void apply(training_plan_values& p) {
+    p.assumptions.in_network_reduction = true;
+  }
+};
+
+/// Do not overlap data-parallel and context-parallel communication with compute.
+struct no_overlap {
+  static constexpr void apply(training_plan_values& p) {
+    p.assumptions.overlap_data_parallel = false;
+    p.assumptions.overlap_context = false;
+  }
+};
+
 /// Store dropout masks (as the Megatron-LM GPT recipe and Korthikanti et al. do).
 struct with_dropout {
   static constexpr void apply(training_plan_values& p) { p.setup.dropout = true; }
@@ -296,6 +329,15 @@ struct training_plan {
   static constexpr memory_breakdown memory_per_device() {
     return shardplan::memory_per_device(values.model, values.setup);
   }
+
+  /// The estimated cost of one step (an estimate: see `estimate_step`).
+  static constexpr step_cost step() { return estimate_step(values); }
+
+  /// Each data and tensor axis against its compute-bound threshold.
+  static constexpr plan_bounds bounds() { return bounds_of(values); }
+
+  /// Every data and tensor axis is compute-bound.
+  static constexpr bool compute_bound = bounds_of(values).compute_bound();
 };
 
 // --- diagnostics -------------------------------------------------------------------------------
