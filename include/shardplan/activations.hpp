@@ -35,6 +35,9 @@ struct activation_inputs {
   recompute_policy recompute{};
   double activation_bytes = 2.0;  ///< bytes of one stored activation element (bf16: 2)
   bool dropout = false;           ///< dropout after attention and MLP (1-byte masks)
+  /// Attention without a fused kernel materialises the s x s scores (Megatron-LM 2021-22);
+  /// a flash-attention kernel never stores them.
+  bool eager_attention = false;
 };
 
 /// Which feed-forward block a layer has.
@@ -48,8 +51,9 @@ enum class layer_kind : std::uint8_t { dense, moe };
 /// sequence parallelism divides those too. The generalisation below counts the same tensors from
 /// the shape, element by element, with e bytes per activation element:
 /// - attention: Q (a·d_h), K and V (kv·d_h each), the attention output (a·d_h); with eager
-///   attention (`recompute_kind::none`) the softmax output (e·a·s), plus with dropout its 1-byte
-///   mask and the dropout output (e·a·s), per token; MLA stores its query and KV latents
+///   attention and no recomputation the softmax output (e·a·s), plus with dropout its 1-byte
+///   mask and the dropout output (e·a·s), per token (selective recomputation and flash-attention
+///   kernels keep none of these); MLA stores its query and KV latents
 ///   (replicated under tensor parallelism, as they are computed before the head split) and per-head
 ///   K/V after the up-projection;
 /// - MLP: the activation function's input(s) and output: plain 2·e·f, gated (gate, up, product)
@@ -97,7 +101,7 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     const double kv = static_cast<double>(m.kv_heads);
     split += e * a * dh * 2.0 + 2.0 * e * kv * dh;  // Q and output; K and V
   }
-  if (in.recompute.kind == recompute_kind::none)
+  if (in.eager_attention && in.recompute.kind == recompute_kind::none)
     split += (e + mask + mask * e) * a * s;  // softmax output, dropout mask and output
 
   const double per_expert_token = (m.gated_mlp ? 3.0 : 2.0) * e;

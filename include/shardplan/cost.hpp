@@ -32,8 +32,9 @@ constexpr double default_efficiency(const chip_figures& chip) {
 /// functions, dropout, and with eager attention the softmax over the s x s scores) read and write
 /// per token in one training step, over all layers: per layer and forward pass e·(12·h + 4·f)
 /// plus e·4·a·s for eager attention (read and write of the scores in the fused
-/// scale-mask-softmax and in dropout), a backward pass of twice that, and one more forward with
-/// full recomputation. An estimate of the traffic, not a count of kernels: it is what makes small
+/// scale-mask-softmax and in dropout), a backward pass of twice that, and one more forward of
+/// what recomputation repeats (everything under full recomputation, the softmax under
+/// selective). An estimate of the traffic, not a count of kernels: it is what makes small
 /// models (h of a few thousand) slower than their matmuls alone.
 constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training_setup& t) {
   const double e = t.precision.activation_bytes;
@@ -41,17 +42,16 @@ constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training
   const double f = is_moe(m) ? static_cast<double>((m.moe.top_k + m.moe.shared_experts) *
                                                    m.moe.expert_d_ff)
                              : static_cast<double>(m.d_ff);
-  const bool eager = t.recompute.kind == recompute_kind::none ||
-                     t.recompute.kind == recompute_kind::full;
-  const double scores = eager ? 4.0 * static_cast<double>(m.heads) *
-                                    static_cast<double>(t.batch.seq_len)
-                              : 0.0;
-  const double forward = e * (12.0 * h + 4.0 * f + scores) * static_cast<double>(m.layers);
-  const double passes = t.recompute.kind == recompute_kind::full ||
-                                t.recompute.kind == recompute_kind::checkpoints
-                            ? 4.0
-                            : 3.0;
-  return forward * passes * byte;
+  const double scores = t.eager_attention ? 4.0 * static_cast<double>(m.heads) *
+                                               static_cast<double>(t.batch.seq_len)
+                                         : 0.0;
+  const double layers = static_cast<double>(m.layers);
+  const bool full = t.recompute.kind == recompute_kind::full ||
+                    t.recompute.kind == recompute_kind::checkpoints;
+  const bool selective = t.recompute.kind == recompute_kind::selective;
+  const double dense = e * (12.0 * h + 4.0 * f) * layers * (full ? 4.0 : 3.0);
+  const double softmax = e * scores * layers * (full || selective ? 4.0 : 3.0);
+  return (dense + softmax) * byte;
 }
 
 

@@ -63,6 +63,7 @@ struct training_setup {
   precision_policy precision{};
   memory_reserve reserve = default_reserve;
   bool dropout = false;
+  bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)
 };
 
 /// Sequences per step that one data-parallel replica processes.
@@ -202,7 +203,8 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
           .sequence_parallel = t.degrees.sequence_parallel,
           .recompute = t.recompute,
           .activation_bytes = t.precision.activation_bytes,
-          .dropout = t.dropout};
+          .dropout = t.dropout,
+          .eager_attention = t.eager_attention};
 }
 
 /// Activation bytes the first pipeline stage keeps at its peak: one layer's activations times

@@ -269,6 +269,13 @@ struct no_overlap {
   }
 };
 
+/// Attention without a fused kernel: the s x s scores are materialised, stored without
+/// recomputation and read and written by the softmax (Megatron-LM 2021-22, Korthikanti et al.).
+/// The default is a flash-attention kernel.
+struct eager_attention {
+  static constexpr void apply(training_plan_values& p) { p.setup.eager_attention = true; }
+};
+
 /// Store dropout masks (as the Megatron-LM GPT recipe and Korthikanti et al. do).
 struct with_dropout {
   static constexpr void apply(training_plan_values& p) { p.setup.dropout = true; }

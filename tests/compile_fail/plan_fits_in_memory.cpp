@@ -21,5 +21,5 @@ using plan = training_plan<
     mesh<axis<"dp", 64>, axis<"pp", 8>, axis<"tp", 8>>,
     zero<1, "dp">, pipeline<"pp", schedule::interleaved<5>>, tensor<"tp", sequence_parallel>,
     batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>,
-    recomputation, precision::bf16_mixed_adam>;
+    recomputation, eager_attention, precision::bf16_mixed_adam>;
 SHARDPLAN_REQUIRE_FEASIBLE(plan);

@@ -22,7 +22,7 @@ constexpr double s = 2048, b = 1, h = 12288, a = 96, t = 8;
 
 activation_inputs korthikanti(recompute_kind r, std::int64_t tp, bool sp) {
   return {.micro_batch = 1, .seq_len = 2048, .tensor_parallel = tp, .sequence_parallel = sp,
-          .recompute = {r}, .activation_bytes = 2.0, .dropout = true};
+          .recompute = {r}, .activation_bytes = 2.0, .dropout = true, .eager_attention = true};
 }
 
 double bytes_of(recompute_kind r, std::int64_t tp, bool sp) {

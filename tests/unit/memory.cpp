@@ -57,7 +57,7 @@ using megatron_plan = training_plan<
     mesh<axis<"dp", 8>, axis<"pp", 8>, axis<"tp", 8>>, data<"dp">, pipeline<"pp", Schedule>,
     std::conditional_t<Sp, tensor<"tp", sequence_parallel>, tensor<"tp">>,
     batch<global_sequences<512>, seq_len<2048>, micro_batch<1>>, Recompute,
-    precision::megatron_mixed_adam, with_dropout, reserve<gigabytes{0.0}>>;
+    precision::megatron_mixed_adam, with_dropout, eager_attention, reserve<gigabytes{0.0}>>;
 
 constexpr double s = 2048, b = 1, h = 12288, a = 96, t = 8, p = 8, layers = 96;
 

@@ -362,7 +362,7 @@ TEST_CASE("llama-3 70b replicated on 8 h100s breaks fits_in_memory by the model 
 TEST_CASE("eager attention without recomputation breaks fits_in_memory on the reference plan") {
   // Without recomputation every layer keeps its softmax output, 2·a·s²·b/t bytes: with 64 heads,
   // s = 8192 and t = 8 that is 1.07 GB a layer, beyond 80 GB over the first stage's layers.
-  using plan = llama_plan<64, 8, 5, reference_batch, recompute::none>;
+  using plan = llama_plan<64, 8, 5, reference_batch, recompute::none, eager_attention>;
   const violation x = only_violation(plan::violations);
   CHECK(x.rule == plan_rule::fits_in_memory);
   const double scores_per_layer = 2.0 * 64 * 8192.0 * 8192.0 / 8;
@@ -393,7 +393,7 @@ TEST_CASE("a divisibility and a memory problem are reported together") {
   // layers x 8 micro-batches in flight on the first stage exceed 80 GB.
   using plan =
       llama_plan<32, 16, 5, batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<2>>,
-                 recompute::none>;
+                 recompute::none, eager_attention>;
   REQUIRE(plan::violations.count == 2);
   CHECK(plan::violations.items[0].rule == plan_rule::tensor_divides_kv_heads);
   CHECK(plan::violations.items[1].rule == plan_rule::fits_in_memory);
