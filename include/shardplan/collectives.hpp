@@ -49,7 +49,8 @@ struct axis_network {
 };
 
 /// The levels an axis of `size` devices, inside axes of `inner` devices, crosses. At level i a
-/// group spans D_i = min(inner·size, S_i) / max(inner, S_{i−1}) units of the level below.
+/// group spans D_i = ⌈min(inner·size, S_i) / max(inner, S_{i−1})⌉ units of the level below
+/// (rounded up: a group strided by 280 chips over units of 160 still crosses the level above).
 constexpr axis_network network_of(const placement_levels& levels, std::int64_t inner,
                                   std::int64_t size) {
   axis_network n{size, inner};
@@ -58,7 +59,9 @@ constexpr axis_network network_of(const placement_levels& levels, std::int64_t i
     const auto k = static_cast<std::int64_t>(i);
     const std::int64_t below = capacity(levels, k - 1);
     const std::int64_t here = capacity(levels, k);
-    const std::int64_t degree = std::min(outer, here) / std::max(inner, below);
+    const std::int64_t span = std::min(outer, here);
+    const std::int64_t unit = std::max(inner, below);
+    const std::int64_t degree = (span + unit - 1) / unit;
     if (degree > 1)
       n.uses[n.count++] = {levels.level[i], degree, below, std::max<std::int64_t>(1, below / inner)};
   }

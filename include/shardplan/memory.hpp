@@ -32,6 +32,7 @@ struct parallel_degrees {
   std::int64_t pipeline = 1;
   pipeline_schedule schedule = pipeline_schedule::one_f_one_b;
   std::int64_t virtual_stages = 1;  ///< model chunks per device (interleaved schedule)
+  bool uneven_stages = false;       ///< stages may hold ceil or floor of layers / (p·v)
   std::int64_t expert = 1;
 };
 

@@ -56,6 +56,8 @@ struct training_plan_values {
   std::size_t axis_count = 0;
   training_setup setup{};
   step_assumptions assumptions{};  ///< how the step-time estimate counts and overlaps
+  std::int64_t unknown_axes = 0;   ///< axis names strategies gave that the mesh does not have
+  std::string_view unknown_axis;   ///< the first of them
 };
 
 /// Product of the sizes of the axes carrying `role` (1 when none does).
@@ -99,9 +101,12 @@ constexpr axis_placement placement_of(const training_plan_values& p, std::size_t
 
 /// The rules a training plan obeys.
 enum class plan_rule : std::uint8_t {
+  strategy_axes_in_mesh,         ///< a: unknown names; axis: the first
+  axis_names_unique,             ///< axis: the repeated name
   mesh_within_system,            ///< a: mesh devices, b: system chips
   axis_has_a_role,               ///< axis: the idle axis
   axis_roles_compatible,         ///< axis: the axis used twice
+  required_level_exists,         ///< axis: the axis whose level the system lacks
   axis_on_required_level,        ///< axis; a: chips the axis spans, b: chips the level holds
   tensor_divides_heads,          ///< a: tensor, b: heads
   tensor_divides_kv_heads,       ///< a: tensor, b: kv heads
@@ -109,6 +114,7 @@ enum class plan_rule : std::uint8_t {
   stages_divide_layers,          ///< a: pipeline × virtual stages, b: layers
   expert_needs_moe,              ///< a: expert degree
   expert_divides_experts,        ///< a: expert degree, b: experts
+  batch_given,                   ///< a: global tokens, b: sequence length, c: micro-batch
   tokens_divide_into_sequences,  ///< a: global tokens, b: sequence length
   batch_divides,                 ///< a: data × micro-batch, b: sequences per step
   context_divides_sequence,      ///< a: context (twice it when load-balanced), b: sequence length
@@ -120,6 +126,13 @@ enum class plan_rule : std::uint8_t {
 /// The rule as a diagnostic states it.
 constexpr std::string_view rule_text(plan_rule r) {
   switch (r) {
+    case plan_rule::strategy_axes_in_mesh:
+      return "shardplan: a strategy names an axis the mesh does not have";
+    case plan_rule::axis_names_unique: return "shardplan: mesh axis names must be unique";
+    case plan_rule::required_level_exists:
+      return "shardplan: an axis is placed on a level the system does not have";
+    case plan_rule::batch_given:
+      return "shardplan: the batch needs positive global tokens, sequence length and micro-batch";
     case plan_rule::mesh_within_system:
       return "shardplan: the mesh has more devices than the system";
     case plan_rule::axis_has_a_role:
@@ -164,6 +177,7 @@ struct violation {
   double a = 0.0;
   double b = 0.0;
   std::string_view axis;
+  double c = 0.0;
 };
 
 inline constexpr std::size_t max_violations = 24;
@@ -172,8 +186,9 @@ inline constexpr std::size_t max_violations = 24;
 struct plan_violations {
   std::array<violation, max_violations> items{};
   std::size_t count = 0;
-  constexpr void add(plan_rule r, double a = 0.0, double b = 0.0, std::string_view axis = {}) {
-    if (count < max_violations) items[count++] = {r, a, b, axis};
+  constexpr void add(plan_rule r, double a = 0.0, double b = 0.0, std::string_view axis = {},
+                     double c = 0.0) {
+    if (count < max_violations) items[count++] = {r, a, b, axis, c};
   }
   constexpr bool empty() const { return count == 0; }
   constexpr bool has(plan_rule r) const {
@@ -196,12 +211,21 @@ constexpr plan_violations check(const training_plan_values& p) {
   const batch_settings& b = p.setup.batch;
   const auto as_double = [](std::int64_t x) { return static_cast<double>(x); };
 
+  // A misspelt axis leaves the intended axis idle: report the name, not the idle axis.
+  const bool axes_known = p.unknown_axes == 0;
+  if (!axes_known)
+    v.add(plan_rule::strategy_axes_in_mesh, as_double(p.unknown_axes), 0.0, p.unknown_axis);
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (p.axes[i].name == p.axes[k].name)
+        v.add(plan_rule::axis_names_unique, 0.0, 0.0, p.axes[i].name);
   if (mesh_devices(p) > p.system.chips)
     v.add(plan_rule::mesh_within_system, as_double(mesh_devices(p)), as_double(p.system.chips));
   const placement_levels levels = levels_of(p.system);
   for (std::size_t i = 0; i < p.axis_count; ++i) {
     const mesh_axis& a = p.axes[i];
-    if (a.roles == 0) v.add(plan_rule::axis_has_a_role, as_double(a.size), 0.0, a.name);
+    if (a.roles == 0 && axes_known)
+      v.add(plan_rule::axis_has_a_role, as_double(a.size), 0.0, a.name);
     const int owners = ((a.roles & role_tensor) ? 1 : 0) + ((a.roles & role_context) ? 1 : 0) +
                        ((a.roles & role_pipeline) ? 1 : 0) +
                        ((a.roles & (role_data | role_zero | role_expert)) ? 1 : 0);
@@ -209,28 +233,34 @@ constexpr plan_violations check(const training_plan_values& p) {
     if (!a.required_level.empty()) {
       const std::int64_t level = find_level(levels, a.required_level);
       const axis_placement where = placement_of(p, i);
-      const std::int64_t holds = level < 0 ? 0 : capacity(levels, level);
-      if (level < 0 || where.last_level > level)
-        v.add(plan_rule::axis_on_required_level, as_double(where.inner * a.size), as_double(holds),
-              a.name);
+      if (level < 0) {
+        v.add(plan_rule::required_level_exists, 0.0, 0.0, a.name);
+      } else if (where.last_level > level) {
+        v.add(plan_rule::axis_on_required_level, as_double(where.inner * a.size),
+              as_double(capacity(levels, level)), a.name);
+      }
     }
   }
   if (m.heads % d.tensor != 0)
     v.add(plan_rule::tensor_divides_heads, as_double(d.tensor), as_double(m.heads));
-  if (m.mla.kv_lora_rank == 0 && m.kv_heads % d.tensor != 0)
+  // Multi-query attention replicates its one KV head on every tensor-parallel rank (PaLM).
+  if (m.mla.kv_lora_rank == 0 && m.kv_heads % d.tensor != 0 && m.kv_heads != 1)
     v.add(plan_rule::tensor_divides_kv_heads, as_double(d.tensor), as_double(m.kv_heads));
   if (dense_layer_count(m) > 0 && m.d_ff % d.tensor != 0)
     v.add(plan_rule::tensor_divides_d_ff, as_double(d.tensor), as_double(m.d_ff));
   if (is_moe(m) && m.moe.expert_d_ff % d.tensor != 0)
     v.add(plan_rule::tensor_divides_d_ff, as_double(d.tensor), as_double(m.moe.expert_d_ff));
   const std::int64_t chunks = d.pipeline * d.virtual_stages;
-  if (m.layers % chunks != 0)
+  if (d.uneven_stages ? m.layers < chunks : m.layers % chunks != 0)
     v.add(plan_rule::stages_divide_layers, as_double(chunks), as_double(m.layers));
   if (d.expert > 1 && !is_moe(m)) v.add(plan_rule::expert_needs_moe, as_double(d.expert));
   if (is_moe(m) && m.moe.experts % d.expert != 0)
     v.add(plan_rule::expert_divides_experts, as_double(d.expert), as_double(m.moe.experts));
   bool batch_sound = b.seq_len > 0 && b.micro_batch > 0 && b.global_tokens > 0;
-  if (!batch_sound || b.global_tokens % b.seq_len != 0) {
+  if (!batch_sound) {
+    v.add(plan_rule::batch_given, as_double(b.global_tokens), as_double(b.seq_len), {},
+          as_double(b.micro_batch));
+  } else if (b.global_tokens % b.seq_len != 0) {
     v.add(plan_rule::tokens_divide_into_sequences, as_double(b.global_tokens),
           as_double(b.seq_len));
     batch_sound = false;
@@ -252,7 +282,7 @@ constexpr plan_violations check(const training_plan_values& p) {
           as_double(micro_batches(p.setup)));
   if (d.zero_stage < 0 || d.zero_stage > 3)
     v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
-  if (batch_sound && d.zero_stage >= 0 && d.zero_stage <= 3) {
+  if (batch_sound && axes_known && d.zero_stage >= 0 && d.zero_stage <= 3) {
     const memory_breakdown mem = memory_per_device(m, p.setup);
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
@@ -266,6 +296,14 @@ inline std::string describe(const violation& x) {
   auto n = [](double d) { return detail::significant(d, 6); };
   const std::string axis = "'" + std::string(x.axis) + "'";
   switch (x.rule) {
+    case plan_rule::strategy_axes_in_mesh:
+      return "a strategy names mesh axis " + axis + ", which the mesh does not have";
+    case plan_rule::axis_names_unique: return "the mesh names axis " + axis + " twice";
+    case plan_rule::required_level_exists:
+      return "mesh axis " + axis + " is placed on a level the system does not have";
+    case plan_rule::batch_given:
+      return "the batch has " + n(x.a) + " tokens in sequences of " + n(x.b) +
+             " and micro-batches of " + n(x.c) + "; all must be positive";
     case plan_rule::mesh_within_system:
       return "the mesh has " + n(x.a) + " devices but the system has " + n(x.b) + " chips";
     case plan_rule::axis_has_a_role:
@@ -283,7 +321,8 @@ inline std::string describe(const violation& x) {
     case plan_rule::tensor_divides_d_ff:
       return "tensor parallelism " + n(x.a) + " does not divide the mlp width " + n(x.b);
     case plan_rule::stages_divide_layers:
-      return n(x.a) + " pipeline chunks do not divide " + n(x.b) + " layers";
+      return n(x.a) + " pipeline chunks do not divide " + n(x.b) +
+             " layers (uneven_stages allows a ragged split)";
     case plan_rule::expert_needs_moe:
       return "expert parallelism " + n(x.a) + " on a dense model";
     case plan_rule::expert_divides_experts:

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: a strategy names an axis the mesh does not have
+// EXPECT: shardplan: a strategy names an axis the mesh does not have@@strategies_name_mesh_axes<[a-z_:]*{1}>
 // Rule: every axis a strategy names is an axis of the mesh; a typo ("mp" for "tp") must not
 // silently drop the strategy. The twin names "tp".
 #include <shardplan/hardware/systems.hpp>

@@ -164,15 +164,56 @@ TEST_CASE("an axis outside the tensor axis is measured with the axes inside it")
   CHECK(check(p).empty());
 }
 
-TEST_CASE("a level the system does not have holds no chips") {
+TEST_CASE("a level the system does not have breaks required_level_exists") {
   // "ici-x" names a TPU torus axis; a DGX system has node, leaf, spine (and core).
   training_plan_values p = reference_values();
   p.axes[2].required_level = "ici-x";
   const violation x = only_violation(check(p));
-  CHECK(x.rule == plan_rule::axis_on_required_level);
-  CHECK(x.a == 8);
-  CHECK(x.b == 0);
-  CHECK(describe(x) == "mesh axis 'tp' spans 8 chips but its level holds 0");
+  CHECK(x.rule == plan_rule::required_level_exists);
+  CHECK(x.axis == "tp");
+  CHECK(describe(x) == "mesh axis 'tp' is placed on a level the system does not have");
+}
+
+TEST_CASE("a strategy naming an axis the mesh lacks breaks strategy_axes_in_mesh alone") {
+  // "mp" for "tp": the tp axis is left idle, which is not reported separately, and memory is
+  // not checked for a plan whose strategies are incomplete.
+  using plan = training_plan<models::llama3_70b, systems::dgx_h100_superpod<512>,
+                             mesh<axis<"dp", 64>, axis<"pp", 8>, axis<"tp", 8>>, zero<1, "dp">,
+                             pipeline<"pp", schedule::interleaved<5>>, tensor<"mp">,
+                             batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>>;
+  const violation x = only_violation(plan::violations);
+  CHECK(x.rule == plan_rule::strategy_axes_in_mesh);
+  CHECK(x.axis == "mp");
+  CHECK(describe(x) == "a strategy names mesh axis 'mp', which the mesh does not have");
+}
+
+TEST_CASE("two axes with one name break axis_names_unique") {
+  training_plan_values p = reference_values();
+  p.axes[1].name = "dp";
+  const plan_violations v = check(with_degrees(p));
+  REQUIRE(v.count >= 1);
+  CHECK(v.items[0].rule == plan_rule::axis_names_unique);
+  CHECK(describe(v.items[0]) == "the mesh names axis 'dp' twice");
+}
+
+TEST_CASE("multi-query attention replicates its kv head across tensor ranks") {
+  // PaLM 540B: 48 heads, one kv head, 12-way tensor parallelism (Chowdhery et al. 2022).
+  training_plan_values p = reference_values();
+  p.model.kv_heads = 1;
+  CHECK_FALSE(check(p).has(plan_rule::tensor_divides_kv_heads));
+}
+
+TEST_CASE("uneven stages let 126 layers sit on 16 stages (llama 3 405b)") {
+  // Dubey et al. 2024 (LLaMA 3), Sec. 3.3: 126 layers on 16 pipeline stages.
+  training_plan_values p = reference_values();
+  p.model.layers = 126;
+  p.setup.degrees.virtual_stages = 1;
+  p.setup.degrees.schedule = pipeline_schedule::one_f_one_b;
+  CHECK(check(p).has(plan_rule::stages_divide_layers));
+  p.setup.degrees.uneven_stages = true;
+  CHECK_FALSE(check(p).has(plan_rule::stages_divide_layers));
+  // The fullest stage holds ceil(126 / 8) = 16 layers.
+  CHECK(layers_per_stage(p.model, p.setup.degrees) == 16);
 }
 
 TEST_CASE("tensor parallelism 256 on deepseek-v3's 128 heads breaks tensor_divides_heads alone") {
@@ -219,7 +260,7 @@ TEST_CASE("24 interleaved chunks of llama-3 70b's 80 layers break stages_divide_
   CHECK(x.rule == plan_rule::stages_divide_layers);
   CHECK(x.a == 8 * 3);
   CHECK(x.b == 80);
-  CHECK(describe(x) == "24 pipeline chunks do not divide 80 layers");
+  CHECK(describe(x) == "24 pipeline chunks do not divide 80 layers (uneven_stages allows a ragged split)");
 }
 
 TEST_CASE("expert parallelism on a dense model breaks expert_needs_moe") {
@@ -253,13 +294,23 @@ TEST_CASE("16,000,000 tokens in sequences of 8192 break tokens_divide_into_seque
   CHECK(describe(x) == "16000000 tokens are not whole sequences of 8192");
 }
 
-TEST_CASE("a plan without a batch breaks tokens_divide_into_sequences with zeros") {
+TEST_CASE("a plan without a batch breaks batch_given") {
   training_plan_values p = reference_values();
   p.setup.batch = {};
   const violation x = only_violation(check(p));
-  CHECK(x.rule == plan_rule::tokens_divide_into_sequences);
+  CHECK(x.rule == plan_rule::batch_given);
   CHECK(x.a == 0);
   CHECK(x.b == 0);
+  CHECK(describe(x) ==
+        "the batch has 0 tokens in sequences of 0 and micro-batches of 1; all must be positive");
+}
+
+TEST_CASE("a micro-batch of 0 breaks batch_given") {
+  training_plan_values p = reference_values();
+  p.setup.batch.micro_batch = 0;
+  const violation x = only_violation(check(p));
+  CHECK(x.rule == plan_rule::batch_given);
+  CHECK(x.c == 0);
 }
 
 TEST_CASE("2000 sequences over 64 replicas break batch_divides") {

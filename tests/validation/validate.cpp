@@ -137,7 +137,7 @@ struct maxtext_32b {
 using meg21_1_7b =
     training_plan<models::megatron_gpt_1_7b, systems::dgx_a100_superpod<4>, mesh<axis<"dp", 32>>,
                   data<"dp">, batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>,
-                  recompute::full, precision::megatron_mixed_adam, with_dropout>;
+                  recompute::full, precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [2] Same table, row 1T: TP=8 PP=64 MBS=1 GBS=3072, 3072 GPUs (384 nodes), DDP=local (no
 // gradient overlap), full recompute; the script sets no virtual stages, so 1F1B. "163" TFLOP/s.
@@ -145,7 +145,7 @@ using meg21_1t =
     training_plan<models::megatron_gpt_1t, systems::nvlink_fat_tree<hardware::a100_80gb, 384>,
                   mesh<axis<"dp", 6>, axis<"pp", 64>, axis<"tp", 8>>, data<"dp">, pipeline<"pp">,
                   tensor<"tp">, batch<global_sequences<3072>, seq_len<2048>, micro_batch<1>>,
-                  recompute::full, precision::megatron_mixed_adam, with_dropout>;
+                  recompute::full, precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [3] Korthikanti et al. 2022 (arXiv:2205.05198) Table 3 and 5: GPT-3 175B, TP8 PP8, 64 GPUs,
 // GBS 64, MBS 1, interleaved m = 3, no data parallelism. 18.13 s (full recompute) and 13.75 s
@@ -155,7 +155,7 @@ using kor22_175b =
     training_plan<models::megatron_gpt<96, 12288, 96>, systems::dgx_a100_superpod<8>,
                   mesh<axis<"pp", 8>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
                   Tensor, batch<global_sequences<64>, seq_len<2048>, micro_batch<1>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [4] Same paper: MT-NLG 530B (105 layers, h 20480, 128 heads), TP8 PP35, 280 GPUs, GBS 280,
 // m = 3. 49.05 s (full) and 37.83 s (SP + selective).
@@ -164,7 +164,7 @@ using kor22_530b =
     training_plan<models::megatron_gpt_530b, systems::dgx_a100_superpod<35>,
                   mesh<axis<"pp", 35>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
                   Tensor, batch<global_sequences<280>, seq_len<2048>, micro_batch<1>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [4b] Same paper, Sec. 6.3: 530B at 8-way data parallelism (2240 GPUs, 280 nodes), batch per
 // model instance constant (GBS 2240), SP + selective, "we do not use any overlapping of gradient
@@ -174,7 +174,7 @@ using kor22_530b_dp8 =
                   mesh<axis<"dp", 8>, axis<"pp", 35>, axis<"tp", 8>>, data<"dp">,
                   pipeline<"pp", schedule::interleaved<3>>, tensor<"tp", sequence_parallel>,
                   batch<global_sequences<2240>, seq_len<2048>, micro_batch<1>>,
-                  recompute::selective, precision::megatron_mixed_adam, with_dropout>;
+                  recompute::selective, precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [A3] Same paper, 22B (48 layers, h 6144, 64 heads) on one DGX node: TP8, GBS 4, MBS 4.
 // 1.42 s (full) and 1.10 s (SP + selective).
@@ -182,7 +182,7 @@ template <class Tensor, class Recompute>
 using kor22_22b = training_plan<models::megatron_gpt<48, 6144, 64>, systems::dgx_a100_superpod<1>,
                                 mesh<axis<"tp", 8>>, Tensor,
                                 batch<global_sequences<4>, seq_len<2048>, micro_batch<4>>,
-                                Recompute, precision::megatron_mixed_adam, with_dropout>;
+                                Recompute, precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [A3] Same paper, 1T (128 layers, h 25600, 160 heads): TP8 PP64, 512 GPUs, GBS 512, MBS 1,
 // no interleaving. 94.42 s (full) and 71.49 s (SP + selective).
@@ -190,16 +190,17 @@ template <class Tensor, class Recompute>
 using kor22_1t = training_plan<models::megatron_gpt_1t, systems::dgx_a100_superpod<64>,
                                mesh<axis<"pp", 64>, axis<"tp", 8>>, pipeline<"pp">, Tensor,
                                batch<global_sequences<512>, seq_len<2048>, micro_batch<1>>,
-                               Recompute, precision::megatron_mixed_adam, with_dropout>;
+                               Recompute, precision::megatron_mixed_adam, with_dropout, eager_attention>;
 
 // [6] BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm): 384 A100 80GB (48 nodes),
 // TP=4 PP=12 DP=8, ZeRO-1 (DeepSpeed bf16 "its own zero stage 1 equivalent"), MBS 2, GBS 2048,
 // seq 2048, --checkpoint-activations, --bf16. "elapsed time per iteration (s): 104.70".
 using bloom =
     training_plan<bloom_176b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
-                  mesh<axis<"dp", 8>, axis<"pp", 12>, axis<"tp", 4>>, zero<1, "dp">, pipeline<"pp">,
-                  tensor<"tp">, batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>,
-                  recompute::full, precision::bf16_mixed_adam>;
+                  mesh<axis<"dp", 8>, axis<"pp", 12>, axis<"tp", 4>>, zero<1, "dp">,
+                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
+                  batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>, recompute::full,
+                  precision::bf16_mixed_adam, eager_attention>;
 
 // [7] llm-foundry benchmarks, "A100 80GB with 1600 Gbps node-node interconnect (RoCE)": MPT-70B,
 // 64 GPUs, FULL_SHARD, MBS 8, GA 4, GBS 2048, seq 2048, activation checkpointing, bf16.
@@ -236,13 +237,14 @@ using tt_8b = training_plan<models::llama3_8b, systems::nvlink_fat_tree<h100_96g
 // or 128 (16384 GPUs), seq 8192, 16M tokens per batch, FSDP that shards optimizer states and
 // gradients but keeps parameters (ZeRO-2), interleaved 1F1B, no activation checkpointing at 8K.
 // 430 and 400 TFLOPs/GPU (BF16 MFU 43% and 41%). Micro-batch (1) and virtual stages (2) are
-// not published; 126 layers do not divide into 16 stages (Meta drops one layer from the first
-// and the last stage), which the rule check reports.
+// not published; 126 layers sit unevenly on 16 stages (Meta drops one layer from the first
+// and the last stage).
 template <std::int64_t Nodes, std::int64_t Data>
 using llama3_405b_meta =
     training_plan<models::llama3_405b, systems::nvlink_fat_tree<hardware::h100_sxm, Nodes>,
                   mesh<axis<"dp", Data>, axis<"pp", 16>, axis<"tp", 8>>, zero<2, "dp">,
-                  pipeline<"pp", schedule::interleaved<2>>, tensor<"tp", sequence_parallel>,
+                  pipeline<"pp", schedule::interleaved<2>, uneven_stages>,
+                  tensor<"tp", sequence_parallel>,
                   batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>,
                   recompute::selective, precision::bf16_mixed_adam>;
 
@@ -371,16 +373,13 @@ std::vector<result> runs() {
       "small per-GPU GEMMs (h/t = 768) run below the A100 default efficiency"));
   v.push_back(evaluate<kor22_22b<tp_sp, recompute::selective>>(
       "KOR22-22B-selSP", 1.10, full,
-      "small per-GPU GEMMs (h/t = 768) run below the A100 default (this run needs 0.51); selective "
-      "recompute is charged no s x s softmax traffic although Megatron-2022's softmax was unfused "
-      "(+0.08 s: -8.5%)"));
+      "small per-GPU GEMMs (h/t = 768) run below the A100 default efficiency"));
   v.push_back(evaluate<kor22_175b<tp, recompute::full>>(
       "KOR22-175B-full", 18.13, full,
       "TP all-reduces (1.4 s) and bubble (0.6 s) on top of compute"));
   v.push_back(evaluate<kor22_175b<tp_sp, recompute::selective>>(
       "KOR22-175B-selSP", 13.75, full,
-      "selective recompute is charged no s x s softmax traffic (unfused in Megatron-2022: +0.46 s "
-      "would give -1.4%)"));
+      "eager attention: the recomputed softmax is charged its s x s traffic"));
   v.push_back(evaluate<kor22_530b<tp, recompute::full>>(
       "KOR22-530B-full", 49.05, full,
       "interleaved bubble (p-1)/(v m) with m = p; TP all-reduces on the critical path"));
@@ -389,8 +388,7 @@ std::vector<result> runs() {
       "interleaved bubble (p-1)/(v m) with m = p; TP all-reduces on the critical path"));
   v.push_back(evaluate<kor22_530b_dp8>(
       "KOR22-530B-DP8-selSP", 39.15, full_no_overlap,
-      "the data axis of 8 outside 280 chips is placed as 3 x 2 units (integer division); its "
-      "all-reduce costs 0.44 s against the 1.32 s measured"));
+      "no overlap of the gradient all-reduce (the paper: \"we do not use any overlapping\")"));
   v.push_back(evaluate<kor22_1t<tp, recompute::full>>(
       "KOR22-1T-full", 94.42, full,
       "the 2022 code runs the same per-replica work 8% faster than the 2021 code (94.4 vs 102.6 "
@@ -400,16 +398,15 @@ std::vector<result> runs() {
       "the 2022 code runs the same per-replica work 8% faster than the 2021 code; one A100 "
       "efficiency cannot fit both papers"));
   v.push_back(evaluate<bloom>("BLOOM-176B", 104.70, full,
-                              "70 layers on 12 stages (Megatron-DeepSpeed counts the embeddings as "
-                              "stages); OmniPath link rate assumed"));
+                              "70 layers unevenly on 12 stages (the fullest holds 6); OmniPath link "
+                              "rate assumed"));
   v.push_back(evaluate<mpt_70b_a100>(
       "MPT-70B-A100", step_from_tokens(2048.0 * 2048.0, 26274.0), causal,
-      "full recompute is charged eager attention's s x s score traffic (10.8 of the 15.5 s "
-      "elementwise) though the run used flash attention (without it: +15.1%); the run reached 71% "
-      "HFU, above the 0.62 default (needs 0.77)"));
+      "the run reached 71% HFU, above what the 0.62 A100 default gives (it needs 0.77): "
+      "llm-foundry's flash-attention and FSDP kernels beat Megatron-2021's"));
   v.push_back(evaluate<mpt_70b_h100>(
       "MPT-70B-H100", step_from_tokens(2048.0 * 2048.0, 66523.0), causal,
-      "interconnect not stated; the same eager-score overcharge as on A100 (without it: -5.9%)"));
+      "interconnect not stated (400 Gb/s per GPU assumed)"));
   v.push_back(evaluate<mpt_7b_h100>(
       "MPT-7B-H100", step_from_tokens(48.0 * 2048.0, 85144.0), causal,
       "small GEMMs (d_model 4096, 6 x 2048 tokens per GPU) reach 46% MFU; one H100 efficiency "
