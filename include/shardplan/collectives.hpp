@@ -68,6 +68,18 @@ constexpr axis_network network_of(const placement_levels& levels, std::int64_t i
   return n;
 }
 
+/// Expected number of distinct devices a token's top-k routed experts live on, with experts
+/// spread evenly over z devices and routing at random: z·(1 − ((z−1)/z)^k). A ragged (top-k)
+/// all-to-all sends each token once to each of these devices, not k times (gpus.md: the
+/// expected fraction (1 − ((Z−1)/Z)^K)·(Z−1)/Z of a token's copies leave its device).
+constexpr double expected_destinations(std::int64_t top_k, std::int64_t devices) {
+  if (devices <= 1) return 1.0;
+  const double stay = static_cast<double>(devices - 1) / static_cast<double>(devices);
+  double p = 1.0;
+  for (std::int64_t i = 0; i < top_k; ++i) p *= stay;
+  return static_cast<double>(devices) * (1.0 - p);
+}
+
 /// Options of the cost model.
 struct collective_options {
   /// Reduce in the network (NVIDIA SHARP) where every switched level the axis crosses can.

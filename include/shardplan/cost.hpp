@@ -129,7 +129,8 @@ constexpr flop_rate compute_peak(const training_plan_values& p) {
 ///   the boundary activations (split over tensor-parallel ranks); 2·(m + p − 2) of them on the
 ///   critical path (the book's T_PP);
 /// - expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
-///   forward and backward of the routed tokens; on the critical path;
+///   forward and backward of the routed tokens, each token sent once to each distinct device
+///   its top-k experts live on (`expected_destinations`); on the critical path;
 /// - bubble: (p−1)/(v·m) of the compute for 1F1B and interleaved 1F1B, (p−1)/m for GPipe,
 ///   (p−1)/(3m) for ZB-H1;
 /// - optimizer: the update reads and writes master weights and optimizer states and reads
@@ -259,12 +260,14 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
     }
   }
 
-  // Expert parallelism: routed token copies of every MoE layer, dispatch and combine.
+  // Expert parallelism: every MoE layer dispatches each token to the devices of its top-k
+  // experts and combines the results back, forward and backward: a ragged all-to-all that sends
+  // a token once per distinct destination device.
   if (is_moe(m))
     add("expert all-to-all", collective_kind::all_to_all, first_axis(p, role_expert),
         4.0 * stage_layers * moe_share * mb,
-        b * s_local * static_cast<double>(m.moe.top_k) * static_cast<double>(m.d_model) * e_act *
-            static_cast<double>(d.expert) * byte,
+        b * s_local * expected_destinations(m.moe.top_k, d.expert) *
+            static_cast<double>(m.d_model) * e_act * static_cast<double>(d.expert) * byte,
         0.0 * second);
 
   seconds exposed = 0.0 * second;

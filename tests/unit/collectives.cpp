@@ -93,6 +93,17 @@ TEST_CASE("sharp all-reduces at the egress, without the 2x of a ring") {
         doctest::Approx(2 * 1e9 * 7 / (8 * 450e9)));
 }
 
+TEST_CASE("a top-k token reaches z(1 - ((z-1)/z)^k) distinct devices") {
+  // gpus.md: the expected fraction of a token's copies that leave is (1−((Z−1)/Z)^K)·(Z−1)/Z;
+  // DeepSeek-V3's top-8 of 256 experts over 64 devices: 64·(1 − (63/64)^8).
+  double stay = 1.0;
+  for (int i = 0; i < 8; ++i) stay *= 63.0 / 64.0;
+  CHECK(expected_destinations(8, 64) == doctest::Approx(64 * (1 - stay)));
+  CHECK(expected_destinations(2, 8) == doctest::Approx(8 * (1 - 49.0 / 64)));
+  CHECK(expected_destinations(1, 16) == doctest::Approx(1.0));
+  CHECK(expected_destinations(8, 1) == 1.0);
+}
+
 TEST_CASE("all-to-all: a quarter of an all-gather on a wrapping ring, B/(W·N) in a node") {
   // sharding.md: V/(4·W_ici) on a bidirectional ring; gpus.md: B·(N−1)/(W·N²) in a node and
   // B·(M−1)/(M²·W_node) across M nodes.
