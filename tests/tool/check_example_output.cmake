@@ -1,5 +1,5 @@
 # Runs an example and compares what it prints with the `// Output:` comment block at its end.
-file(STRINGS ${SOURCE} lines)
+file(STRINGS ${SOURCE} lines ENCODING UTF-8)
 set(expected "")
 set(in_output FALSE)
 foreach(line IN LISTS lines)
