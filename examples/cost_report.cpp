@@ -43,11 +43,11 @@ int main() {
 // fsdp  tokens per device C/(W·M)        255  4096  yes
 // tp    largest degree F·W/C           7.496     4  yes
 //
-// strategy               collective      axis  per step    array  sent per device    time  exposed
-// ---------------------  --------------  ----  --------  -------  ---------------  ------  -------
-// fsdp parameter gather  all-gather      fsdp         8  35.3 GB           282 GB  627 ms      0 s
-// fsdp gradient scatter  reduce-scatter  fsdp         4  35.3 GB           141 GB  314 ms      0 s
-// tensor all-reduce      all-reduce      tp        1920  67.1 MB           193 GB  2.15 s   2.15 s
+// strategy               collective      axis  per step    array  sent forward  sent backward    time  exposed
+// ---------------------  --------------  ----  --------  -------  ------------  -------------  ------  -------
+// fsdp parameter gather  all-gather      fsdp         8  35.3 GB        141 GB         141 GB  627 ms      0 s
+// fsdp gradient scatter  reduce-scatter  fsdp         4  35.3 GB           0 B         141 GB  314 ms      0 s
+// tensor all-reduce      all-reduce      tp        1920  67.1 MB       64.4 GB         129 GB  2.15 s   2.15 s
 //
 // time per step (estimate)                                         value
 // --------------------------------------------------------------  ------

@@ -67,11 +67,17 @@ struct axis_traffic {
   double count = 0.0;  ///< collectives per step
   bytes array{};       ///< the array of one collective
   bytes bytes_per_device{};
+  double forward_share = 0.0;  ///< the part of the collectives in the forward pass (the rest:
+                               ///< backward pass, or between steps for ZeRO's gathers)
   seconds time{};
   seconds exposed{};
+
+  /// Bytes one device sends in the forward and in the backward pass.
+  constexpr bytes forward_bytes() const { return bytes_per_device * forward_share; }
+  constexpr bytes backward_bytes() const { return bytes_per_device * (1.0 - forward_share); }
 };
 
-inline constexpr std::size_t max_traffic = 16;
+inline constexpr std::size_t max_traffic = 24;
 
 /// A step's cost.
 struct step_cost {
@@ -168,11 +174,13 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
                    forward_flops_per_token(m, t.batch.seq_len, a.attention).total()) / mb;
 
   auto add = [&c, &p, &opts](std::string_view strategy, collective_kind kind, std::size_t axis,
-                             double count, bytes array, seconds hidden_under) {
+                             double count, bytes array, seconds hidden_under,
+                             double forward_share) {
     if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
     const axis_network net = network_of(p, axis);
     const seconds one = collective_time(kind, array, net, opts);
     axis_traffic x{strategy, kind, axis, count, array};
+    x.forward_share = forward_share;
     const double n = static_cast<double>(p.axes[axis].size);
     double sent = array.value() * (n - 1.0) / n;  // a ring's share of the array per device
     if (kind == collective_kind::all_reduce) sent *= 2.0;
@@ -204,22 +212,22 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
       // compute), the backward gather and the gradient scatter under the backward pass.
       const seconds window = a.overlap_data_parallel ? compute_per_micro_batch * mb : 0.0 * second;
       add("fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
-          params * param_b * byte, window * (2.0 / 3.0));
+          params * param_b * byte, window * (2.0 / 3.0), 0.5);
       add("fsdp gradient scatter", collective_kind::reduce_scatter, i, mb, params * grad_b * byte,
-          window / 3.0);
+          window / 3.0, 0.0);
     } else if (d.zero_stage >= 1 && !zero_axis) {
       // A plain data axis beside ZeRO axes (hybrid sharding) all-reduces the gradients the
       // ZeRO axes have already reduce-scattered.
       add("gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-          params / static_cast<double>(d.zero) * grad_b * byte, backward_last);
+          params / static_cast<double>(d.zero) * grad_b * byte, backward_last, 0.0);
     } else if (d.zero_stage >= 1) {
       add("zero gradient scatter", collective_kind::reduce_scatter, i, 1.0, params * grad_b * byte,
-          backward_last);
+          backward_last, 0.0);
       add("zero parameter gather", collective_kind::all_gather, i, 1.0, params * param_b * byte,
-          a.overlap_data_parallel ? compute_per_micro_batch / 3.0 : 0.0 * second);
+          a.overlap_data_parallel ? compute_per_micro_batch / 3.0 : 0.0 * second, 1.0);
     } else {
       add("gradient all-reduce", collective_kind::all_reduce, i, 1.0, params * grad_b * byte,
-          backward_last);
+          backward_last, 0.0);
     }
   }
 
@@ -230,7 +238,7 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
                                   : 4.0;
   add("tensor all-reduce", collective_kind::all_reduce, first_axis(p, role_tensor),
       tp_per_layer * stage_layers * mb,
-      b * s_local * static_cast<double>(m.d_model) * e_act * byte, 0.0 * second);
+      b * s_local * static_cast<double>(m.d_model) * e_act * byte, 0.0 * second, 2.0 / tp_per_layer);
 
   // Context parallelism: keys and values of every layer.
   const double kv_width =
@@ -241,7 +249,7 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   add("context kv ring", collective_kind::all_gather, first_axis(p, role_context),
       3.0 * stage_layers * mb,
       b * static_cast<double>(t.batch.seq_len) * kv_width * e_act * byte,
-      a.overlap_context ? attention_per_micro_batch : 0.0 * second);
+      a.overlap_context ? attention_per_micro_batch : 0.0 * second, 1.0 / 3.0);
 
   // Pipeline parallelism: boundary activations forward and gradients backward, split over the
   // tensor-parallel ranks (sequence parallelism, or Megatron's scatter/gather optimisation).
@@ -256,7 +264,7 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
     if (pp_axis < p.axis_count) {
       const seconds one = collective_time(collective_kind::send_recv, message, network_of(p, pp_axis), opts);
       add("pipeline send", collective_kind::send_recv, pp_axis, sends, message,
-          one * std::max(0.0, sends - critical));
+          one * std::max(0.0, sends - critical), 0.5);
     }
   }
 
@@ -268,7 +276,7 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
         4.0 * stage_layers * moe_share * mb,
         b * s_local * expected_destinations(m.moe.top_k, d.expert) *
             static_cast<double>(m.d_model) * e_act * static_cast<double>(d.expert) * byte,
-        0.0 * second);
+        0.0 * second, 0.5);
 
   seconds exposed = 0.0 * second;
   seconds slowest_axis = 0.0 * second;

@@ -69,16 +69,16 @@ inline table memory_table(const training_plan_values& p) {
 
 /// Each strategy's collectives on its axis in one step.
 inline table traffic_table(const training_plan_values& p, const step_cost& c) {
-  table t{{"strategy", "collective", "axis", "per step", "array", "sent per device", "time",
-           "exposed"},
+  table t{{"strategy", "collective", "axis", "per step", "array", "sent forward", "sent backward",
+           "time", "exposed"},
           {},
-          {false, false, false, true, true, true, true, true}};
+          {false, false, false, true, true, true, true, true, true}};
   for (std::size_t i = 0; i < c.traffic_count; ++i) {
     const axis_traffic& x = c.traffic[i];
     t.rows.push_back({std::string(x.strategy), std::string(name_of(x.collective)),
                       std::string(p.axes[x.axis].name), detail::significant(x.count, 6),
-                      format(x.array), format(x.bytes_per_device), format(x.time),
-                      format(x.exposed)});
+                      format(x.array), format(x.forward_bytes()), format(x.backward_bytes()),
+                      format(x.time), format(x.exposed)});
   }
   return t;
 }

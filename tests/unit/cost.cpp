@@ -46,6 +46,8 @@ TEST_CASE("tensor parallelism all-reduces [b, s, h] four times a layer and micro
   REQUIRE(x != nullptr);
   CHECK(x->count == 4 * 16 * 16);
   CHECK(x->array.value() == doctest::Approx(2.0 * 4096 * 4096 * 2));
+  // Half of them in the forward pass (selective recomputation repeats none).
+  CHECK(x->forward_bytes().value() == doctest::Approx(x->bytes_per_device.value() / 2));
 }
 
 TEST_CASE("pipeline sends carry a micro-batch's activations split over tensor ranks") {

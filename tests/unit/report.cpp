@@ -20,7 +20,7 @@ TEST_CASE("the traffic table has a row per collective with its axis and time") {
   REQUIRE(t.rows.size() == c.traffic_count);
   for (std::size_t i = 0; i < c.traffic_count; ++i) {
     CHECK(t.rows[i][2] == plan::values.axes[c.traffic[i].axis].name);
-    CHECK(t.rows[i][6] == format(c.traffic[i].time));
+    CHECK(t.rows[i][7] == format(c.traffic[i].time));
   }
 }
 
