@@ -1,0 +1,55 @@
+// Tests of plan_builder.hpp: degrees become the same values as the equivalent plan type.
+#include <doctest/doctest.h>
+
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
+#include <shardplan/plan_builder.hpp>
+#include <shardplan/training_plan.hpp>
+
+using namespace shardplan;
+
+TEST_CASE("degrees build the mesh [pp, dp, tp] of the matching plan type") {
+  using plan = training_plan<models::llama3_70b, systems::dgx_h100_superpod<512>,
+                             mesh<axis<"pp", 8>, axis<"dp", 64>, axis<"tp", 8>>, zero<1, "dp">,
+                             pipeline<"pp", schedule::interleaved<5>>,
+                             tensor<"tp", sequence_parallel>,
+                             batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>>;
+  const training_plan_values built = make_training_plan(
+      models::llama3_70b::shape, systems::dgx_h100_superpod<512>::figures,
+      {.data = 64, .tensor = 8, .pipeline = 8, .zero_stage = 1, .sequence_parallel = true,
+       .schedule = pipeline_schedule::interleaved, .virtual_stages = 5},
+      plan::values.setup);
+  REQUIRE(built.axis_count == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(built.axes[i].name == plan::values.axes[i].name);
+    CHECK(built.axes[i].size == plan::values.axes[i].size);
+    CHECK(built.axes[i].roles == plan::values.axes[i].roles);
+  }
+  CHECK(memory_per_device(built.model, built.setup).total.value() ==
+        doctest::Approx(plan::memory_per_device().total.value()));
+  CHECK(estimate_step(built).step.value() == doctest::Approx(plan::step().step.value()));
+}
+
+TEST_CASE("expert parallelism is carved out of the data axis") {
+  const training_plan_values p = make_training_plan(
+      models::mixtral_8x7b::shape, systems::dgx_h100_superpod<2>::figures,
+      {.data = 16, .expert = 8, .zero_stage = 3},
+      {.batch = {.global_tokens = 16 * 4096, .seq_len = 4096, .micro_batch = 1},
+       .recompute = {recompute_kind::full}});
+  REQUIRE(p.axis_count == 2);
+  CHECK(p.axes[0].name == "dp");
+  CHECK(p.axes[0].size == 2);
+  CHECK(p.axes[1].name == "ep");
+  CHECK(p.setup.degrees.data == 16);
+  CHECK(p.setup.degrees.expert == 8);
+  CHECK(p.setup.degrees.zero_expert == 2);
+  CHECK(check(p).empty());
+}
+
+TEST_CASE("an expert degree that does not divide the data degree leaves an idle axis") {
+  const training_plan_values p = make_training_plan(
+      models::mixtral_8x7b::shape, systems::dgx_h100_superpod<2>::figures,
+      {.data = 12, .expert = 8}, {.batch = {.global_tokens = 12 * 4096, .seq_len = 4096}});
+  CHECK(check(p).has(plan_rule::axis_has_a_role));
+}
