@@ -40,6 +40,18 @@
 
 namespace shardplan::systems {
 
+/// The largest systems each template accepts (its static_assert and the run-time presets of
+/// `system_presets.hpp` share them).
+namespace limits {
+inline constexpr std::int64_t fat_tree_gpus = 65536;  // 64^3 / 4 NIC ports, three tiers
+inline constexpr std::int64_t dgx_h100_superpod_nodes = 2048;
+inline constexpr std::int64_t dgx_b200_superpod_nodes = 2048;
+inline constexpr std::int64_t dgx_a100_superpod_nodes = 140;
+inline constexpr std::int64_t h800_cluster_nodes = 2048;
+inline constexpr std::int64_t gb200_nvl72_racks = 910;
+inline constexpr std::int64_t tpu7x_slice_chips = 9216;
+}  // namespace limits
+
 namespace detail {
 
 /// Hop latencies: [book] for ICI; assumptions for the rest (see the header comment).
@@ -215,7 +227,7 @@ struct nvlink_fat_tree {
   static_assert(GpusPerNode == 1 || GpusPerNode == 2 || GpusPerNode == 4 || GpusPerNode == 8,
                 "shardplan: an nvlink fat tree node has 1, 2, 4 or 8 gpus");
   // A three-tier fat tree of 64-port switches has 64^3 / 4 = 65536 ports for NICs.
-  static_assert(Nodes * GpusPerNode <= 65536,
+  static_assert(Nodes * GpusPerNode <= limits::fat_tree_gpus,
                 "shardplan: an nvlink fat tree of 64-port switches has at most 65536 gpus");
 
   static constexpr system_figures figures =
@@ -234,7 +246,7 @@ struct nvlink_fat_tree {
 template <std::int64_t Nodes>
 struct dgx_h100_superpod {
   static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= 2048,
+  static_assert(Nodes <= limits::dgx_h100_superpod_nodes,
                 "shardplan: a dgx h100 superpod has at most 2048 nodes (64 scalable units)");
 
   static constexpr system_figures figures =
@@ -253,7 +265,7 @@ struct dgx_h100_superpod {
 template <std::int64_t Nodes>
 struct dgx_b200_superpod {
   static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= 2048,
+  static_assert(Nodes <= limits::dgx_b200_superpod_nodes,
                 "shardplan: a dgx b200 superpod has at most 2048 nodes (64 scalable units)");
 
   static constexpr system_figures figures =
@@ -274,7 +286,7 @@ struct dgx_b200_superpod {
 template <std::int64_t Nodes>
 struct dgx_a100_superpod {
   static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= 140,
+  static_assert(Nodes <= limits::dgx_a100_superpod_nodes,
                 "shardplan: a dgx a100 superpod has at most 140 nodes (7 scalable units of 20)");
 
   static constexpr system_figures figures =
@@ -295,7 +307,7 @@ struct dgx_a100_superpod {
 template <std::int64_t Nodes>
 struct h800_cluster {
   static_assert(Nodes >= 1, "shardplan: an h800 cluster has at least one node");
-  static_assert(Nodes <= 2048,
+  static_assert(Nodes <= limits::h800_cluster_nodes,
                 "shardplan: an h800 multi-plane fat tree has at most 2048 nodes (16384 gpus)");
 
   static constexpr system_figures figures = detail::make_fat_tree(
@@ -316,7 +328,7 @@ template <std::int64_t Racks>
 struct gb200_nvl72 {
   static_assert(Racks >= 1, "shardplan: a gb200 nvl72 system has at least one rack");
   // 65536 NIC ports in a three-tier fat tree of 64-port switches / 72 GPUs per rack.
-  static_assert(Racks <= 910,
+  static_assert(Racks <= limits::gb200_nvl72_racks,
                 "shardplan: a gb200 nvl72 cluster has at most 910 racks (65536 gpus)");
 
   static constexpr system_figures figures = [] {
@@ -388,7 +400,8 @@ struct tpu7x_slice {
   static_assert(X >= 1 && Y >= 1 && Z >= 1,
                 "shardplan: a tpu slice has at least one chip along every axis");
   static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(X * Y * Z <= 9216, "shardplan: a tpu7x slice is at most 9216 chips");
+  static_assert(X * Y * Z <= limits::tpu7x_slice_chips,
+                "shardplan: a tpu7x slice is at most 9216 chips");
   static_assert(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
                 "shardplan: a tpu7x slice larger than one 4x4x4 cube is made of whole cubes");
 
