@@ -1,11 +1,20 @@
-// The shardplan command-line tool: `shardplan catalog` prints the built-in catalogues.
-// Exit codes: 0 success, 2 bad input (unknown command, flag or value).
+// The shardplan command-line tool: `report` (a built-in plan), `check PLAN.json`, `catalog`.
+// Exit codes: 0 success (a feasible plan), 1 an infeasible plan (every broken rule listed),
+// 2 bad input (unknown command, flag, value, or a plan file's mistake).
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <shardplan/catalog.hpp>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/report.hpp>
+#include <shardplan/training_plan.hpp>
+#include <sstream>
 #include <string>
+
+#include "tool/plan_file.hpp"
 
 namespace {
 
@@ -13,7 +22,16 @@ using namespace shardplan;
 using json = nlohmann::ordered_json;
 
 constexpr int exit_ok = 0;
+constexpr int exit_infeasible = 1;
 constexpr int exit_bad_input = 2;
+
+/// The built-in plan `shardplan report` describes: the README's LLaMA-3 70B on 4096 H100.
+using default_plan = training_plan<
+    models::llama3_70b, systems::dgx_h100_superpod<512>,
+    mesh<axis<"pp", 8>, axis<"dp", 64>, axis<"tp", 8, on<"node">>>, zero<1, "dp">,
+    pipeline<"pp", schedule::interleaved<5>>, tensor<"tp", sequence_parallel>,
+    batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>, recompute::selective,
+    precision::bf16_mixed_adam>;
 
 json chip_json(const chip_figures& c) {
   json peaks = json::object();
@@ -58,6 +76,128 @@ json model_json(const model_shape& m) {
   return j;
 }
 
+/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
+json plan_json(const training_plan_values& p) {
+  const plan_violations v = check(p);
+  json j;
+  j["feasible"] = v.empty();
+  j["violations"] = json::array();
+  for (std::size_t i = 0; i < v.count; ++i)
+    j["violations"].push_back(
+        {{"rule", std::string(rule_name(v.items[i].rule))}, {"message", describe(v.items[i])}});
+  const parameter_counts params = parameters(p.model);
+  j["parameters"] = {{"total", params.total}, {"active", params.active}};
+  j["model"] = p.model.name;
+  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips},
+                 {"chip", p.system.chip.name}};
+  json mesh = json::array();
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    mesh.push_back({{"name", p.axes[i].name}, {"size", p.axes[i].size}});
+  j["mesh"] = mesh;
+  const bool sound = !v.has(plan_rule::batch_given) &&
+                     !v.has(plan_rule::tokens_divide_into_sequences) &&
+                     !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
+  if (!sound) return j;  // no batch to cost
+  const memory_breakdown m = memory_per_device(p.model, p.setup);
+  j["memory_per_device_bytes"] = {
+      {"parameters", m.parameters.value()},
+      {"gradients", m.gradients.value()},
+      {"optimizer", (m.master_weights + m.optimizer).value()},
+      {"master_weights", m.master_weights.value()},
+      {"optimizer_states", m.optimizer.value()},
+      {"activations", m.activations.value()},
+      {"kv_cache", 0.0},
+      {"buffers", m.buffers.value()},
+      {"reserve", m.reserve.value()},
+      {"total", m.total.value()},
+      {"capacity", p.system.chip.memory.value()}};
+  const step_cost c = estimate_step(p);
+  j["flops_per_step"] = c.hardware_flops.value();
+  j["model_flops_per_step"] = c.model_flops.value();
+  j["model_flops_per_token"] =
+      model_flops_per_token(p.model, p.setup.batch.seq_len, p.assumptions.attention).value();
+  j["communication"] = json::array();
+  for (std::size_t i = 0; i < c.traffic_count; ++i) {
+    const axis_traffic& x = c.traffic[i];
+    j["communication"].push_back({{"strategy", x.strategy},
+                                  {"collective", std::string(name_of(x.collective))},
+                                  {"axis", p.axes[x.axis].name},
+                                  {"count", x.count},
+                                  {"bytes_per_device", x.bytes_per_device.value()},
+                                  {"forward_bytes_per_device", x.forward_bytes().value()},
+                                  {"backward_bytes_per_device", x.backward_bytes().value()},
+                                  {"seconds", x.time.value()},
+                                  {"exposed_seconds", x.exposed.value()}});
+  }
+  j["time_seconds"] = {{"compute", c.compute.value()},
+                       {"communication_exposed", c.communication_exposed.value()},
+                       {"bubble", c.bubble.value()},
+                       {"optimizer", c.optimizer.value()},
+                       {"step", c.step.value()},
+                       {"roofline", c.roofline.value()}};
+  j["mfu"] = c.mfu;
+  j["efficiency"] = c.efficiency;
+  j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;
+  return j;
+}
+
+/// The report of a plan as text or Markdown tables.
+std::string plan_report(const training_plan_values& p, bool markdown) {
+  auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
+  auto heading = [markdown](const std::string& h) {
+    return markdown ? "## " + h + "\n\n" : h + "\n" + std::string(h.size(), '=') + "\n";
+  };
+  std::ostringstream out;
+  const plan_violations v = check(p);
+  out << heading("Plan") << std::string(p.model.name) << " on " << p.system.chips << " x "
+      << std::string(p.system.chip.name) << " (" << std::string(p.system.name) << "): "
+      << (v.empty() ? "feasible" : "INFEASIBLE") << "\n";
+  for (std::size_t i = 0; i < v.count; ++i)
+    out << "  - " << rule_name(v.items[i].rule) << ": " << describe(v.items[i]) << "\n";
+  out << "\n" << heading("Mesh and placement") << render(placement_table(p)) << "\n"
+      << heading("Partitions (How to Scale Your Model notation)") << render(sharding_table(p))
+      << "\n";
+  const bool sound = !v.has(plan_rule::batch_given) &&
+                     !v.has(plan_rule::tokens_divide_into_sequences) &&
+                     !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
+  if (!sound) return out.str();
+  const step_cost c = estimate_step(p);
+  out << heading("Memory per device") << render(memory_table(p)) << "\n"
+      << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
+      << heading("Time per step (estimate)") << render(time_table(c)) << "\n"
+      << heading("Bounds") << render(bounds_table(p));
+  return out.str();
+}
+
+int print_plan(const training_plan_values& p, const std::string& format_name) {
+  if (format_name == "json") {
+    std::cout << plan_json(p).dump(2) << "\n";
+  } else {
+    std::cout << plan_report(p, format_name == "markdown");
+  }
+  return check(p).empty() ? exit_ok : exit_infeasible;
+}
+
+int check_file(const std::string& path, const std::string& format_name) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "shardplan: cannot read " << path << "\n";
+    return exit_bad_input;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    const tool::plan_file file = tool::read_plan_file(text.str());
+    return print_plan(file.values(), format_name);
+  } catch (const tool::bad_input& e) {
+    std::string message = e.what();
+    for (char& ch : message)
+      if (ch == '\n') ch = ' ';
+    std::cerr << "shardplan: " << path << ": " << message << "\n";
+    return exit_bad_input;
+  }
+}
+
 int print_catalog(const std::string& format_name) {
   if (format_name == "json") {
     json j;
@@ -85,9 +225,14 @@ int main(int argc, char** argv) {
   CLI::App app{"shardplan: plan how a large language model is split across accelerators"};
   app.require_subcommand(1);
   std::string format_name = "text";
+  std::string plan_path;
+  auto* report = app.add_subcommand("report", "report the built-in plan (LLaMA-3 70B on 4096 H100)");
+  auto* check_cmd = app.add_subcommand("check", "check and cost the plan in a JSON plan file");
+  check_cmd->add_option("plan", plan_path, "the plan file (JSON)")->required();
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
-  catalog->add_option("--format", format_name, "output format")
-      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  for (auto* sub : {report, check_cmd, catalog})
+    sub->add_option("--format", format_name, "output format")
+        ->check(CLI::IsMember({"text", "markdown", "json"}));
   auto is_command = [&app](const std::string& word) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       if (sub->get_name() == word) return true;
@@ -95,7 +240,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::cerr << "shardplan: unknown command '" << argv[1]
-              << "' (commands: catalog; see shardplan --help)\n";
+              << "' (commands: report, check, catalog; see shardplan --help)\n";
     return exit_bad_input;
   }
   try {
@@ -105,6 +250,8 @@ int main(int argc, char** argv) {
     std::cerr << "shardplan: " << e.what() << " (see shardplan --help)\n";
     return exit_bad_input;
   }
+  if (report->parsed()) return print_plan(default_plan::values, format_name);
+  if (check_cmd->parsed()) return check_file(plan_path, format_name);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;
 }

@@ -123,6 +123,33 @@ enum class plan_rule : std::uint8_t {
   fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
 };
 
+/// The rule's name, as the tool's JSON reports it ("tensor_divides_kv_heads").
+constexpr std::string_view rule_name(plan_rule r) {
+  switch (r) {
+    case plan_rule::strategy_axes_in_mesh: return "strategy_axes_in_mesh";
+    case plan_rule::axis_names_unique: return "axis_names_unique";
+    case plan_rule::mesh_within_system: return "mesh_within_system";
+    case plan_rule::axis_has_a_role: return "axis_has_a_role";
+    case plan_rule::axis_roles_compatible: return "axis_roles_compatible";
+    case plan_rule::required_level_exists: return "required_level_exists";
+    case plan_rule::axis_on_required_level: return "axis_on_required_level";
+    case plan_rule::tensor_divides_heads: return "tensor_divides_heads";
+    case plan_rule::tensor_divides_kv_heads: return "tensor_divides_kv_heads";
+    case plan_rule::tensor_divides_d_ff: return "tensor_divides_d_ff";
+    case plan_rule::stages_divide_layers: return "stages_divide_layers";
+    case plan_rule::expert_needs_moe: return "expert_needs_moe";
+    case plan_rule::expert_divides_experts: return "expert_divides_experts";
+    case plan_rule::batch_given: return "batch_given";
+    case plan_rule::tokens_divide_into_sequences: return "tokens_divide_into_sequences";
+    case plan_rule::batch_divides: return "batch_divides";
+    case plan_rule::context_divides_sequence: return "context_divides_sequence";
+    case plan_rule::interleaving_needs_micro_batches: return "interleaving_needs_micro_batches";
+    case plan_rule::zero_stage_valid: return "zero_stage_valid";
+    case plan_rule::fits_in_memory: return "fits_in_memory";
+  }
+  return "?";
+}
+
 /// The rule as a diagnostic states it.
 constexpr std::string_view rule_text(plan_rule r) {
   switch (r) {

@@ -12,6 +12,7 @@ endfunction()
 
 expect_bad_input("--format: xml not in" catalog --format xml)
 expect_bad_input("frobnicate" frobnicate)
+expect_bad_input("plan is required" check)
 expect_bad_input("subcommand" )
 expect_bad_input("--bogus" catalog --bogus)
 expect_bad_input("--format" catalog --format)

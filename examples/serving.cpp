@@ -1,0 +1,102 @@
+// Serving LLaMA-3 70B: on a TPU v5e 4x4 with int8 weights and cache (the book's setting,
+// applied-inference.md), on one 8-GPU H100 node in fp8, and from the DRAM of a dual-socket Xeon
+// server. 64 sequences of 6144 prompt tokens and 2048 generated tokens each (8k context).
+// Prices are examples that change (inference.hpp's example_prices): pass price<dollars_per_hour{}>.
+#include <iostream>
+#include <shardplan/format.hpp>
+#include <shardplan/hardware/cpu.hpp>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/serving_plan.hpp>
+#include <string>
+#include <string_view>
+
+using namespace shardplan;
+
+using v5e = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
+                         tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
+                         serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+
+using h100 = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
+                          tensor<"tp">, weights<number_format::fp8>, kv_cache<number_format::fp8>,
+                          compute_in<number_format::fp8>, serve_batch<64>, prompt_tokens<6144>,
+                          generated_tokens<2048>>;
+
+using xeon = serving_plan<models::llama3_70b, systems::single_server<hardware::xeon_8480_2s>,
+                          mesh<axis<"server", 1>>, data<"server">, weights<number_format::int8>,
+                          kv_cache<number_format::int8>, serve_batch<64>, prompt_tokens<6144>,
+                          generated_tokens<2048>>;
+
+// The batch at 8k context fits beside the weights and the 2 GB + 5% reserve, every rule holds.
+SHARDPLAN_REQUIRE_SERVABLE(v5e);
+SHARDPLAN_REQUIRE_SERVABLE(h100);
+SHARDPLAN_REQUIRE_SERVABLE(xeon);
+// 64 tokens a step is below the critical batch: int8 weights with bf16 FLOPs on v5e turn
+// compute-bound at (1/2) x 197/0.819 = 120 tokens, fp8 on H100 at (1/2) x 1979/3.35 = 295.
+SHARDPLAN_REQUIRE_MEMORY_BOUND(v5e);
+SHARDPLAN_REQUIRE_MEMORY_BOUND(h100);
+static_assert(v5e::decode().critical_batch > 120 && v5e::decode().critical_batch < 121);
+static_assert(h100::decode().critical_batch > 295 && h100::decode().critical_batch < 296);
+// The book's smallest int8 slice at 8k is a 4x2 ("4x2 = 8 chips"); 70.6 GB of fp8 weights and
+// one 1.3 GB cache fit one H100's 80 GB.
+static_assert(v5e::smallest_slice() == 8);
+static_assert(h100::smallest_slice() == 1);
+// Decode reads every weight each step, so its speed is memory bandwidth: the GPU node's
+// 8 x 3.35 TB/s against the server's 614 GB/s.
+static_assert(xeon::decode().step.value() > 20 * h100::decode().step.value());
+
+namespace {
+
+std::string number(double x) { return detail::significant(detail::round_significant(x, 3), 3); }
+
+template <class Plan>
+void report(std::string_view title) {
+  const decode_cost d = Plan::decode();
+  const prefill_cost p = Plan::prefill();
+  const serving_cost c = Plan::cost();
+  const double chips = static_cast<double>(Plan::degrees().devices);
+  std::cout << title << "\n"
+            << "  smallest slice at 8k: " << Plan::smallest_slice()
+            << (Plan::smallest_slice() == 1 ? " chip" : " chips") << "; largest batch on " << chips
+            << ": " << Plan::max_batch() << " sequences\n"
+            << "  batch " << Plan::values.setup.batch << ": step " << format(d.step)
+            << " = weights " << format(d.time.weights) << " + kv " << format(d.time.kv)
+            << " + collectives " << format(d.communication) << " (flops " << format(d.time.matmul)
+            << ", " << (d.memory_bound ? "memory-bound" : "compute-bound") << " below "
+            << number(d.critical_batch) << ")\n"
+            << "  tokens/s: " << number(d.tokens_per_second_per_device) << " per chip, "
+            << number(d.tokens_per_second_per_user) << " per user; first token in "
+            << format(p.time_to_first_token) << " (" << number(p.prefill_servers_per_decode_server)
+            << " prefill servers per decode server)\n";
+  if (c.dollars_per_chip_hour > 0.0)
+    std::cout << "  at $" << number(c.dollars_per_chip_hour) << " per chip-hour: $"
+              << number(c.per_million_output_tokens) << " per million output tokens, $"
+              << number(c.per_query) << " per query, " << number(c.output_tokens_per_dollar)
+              << " tokens per dollar\n";
+  else
+    std::cout << "  no example price for this chip: pass price<dollars_per_hour{...}>\n";
+}
+
+}  // namespace
+
+int main() {
+  report<v5e>("llama3-70b, int8, tpu v5e 4x4, 16-way tensor parallel");
+  report<h100>("llama3-70b, fp8, dgx h100 node, 8-way tensor parallel");
+  report<xeon>("llama3-70b, int8, 2x xeon platinum 8480+ from ddr5");
+}
+// Output:
+// llama3-70b, int8, tpu v5e 4x4, 16-way tensor parallel
+//   smallest slice at 8k: 8 chips; largest batch on 16: 106 sequences
+//   batch 64: step 16.5 ms = weights 5.3 ms + kv 6.56 ms + collectives 4.69 ms (flops 2.82 ms, memory-bound below 120)
+//   tokens/s: 242 per chip, 60.4 per user; first token in 573 ms (1.08 prefill servers per decode server)
+//   at $1.2 per chip-hour: $1.38 per million output tokens, $0.00588 per query, 725000 tokens per dollar
+// llama3-70b, fp8, dgx h100 node, 8-way tensor parallel
+//   smallest slice at 8k: 1 chip; largest batch on 8: 390 sequences
+//   batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
+//   tokens/s: 995 per chip, 124 per user; first token in 114 ms (0.444 prefill servers per decode server)
+//   at $12.3 per chip-hour: $3.43 per million output tokens, $0.0101 per query, 292000 tokens per dollar
+// llama3-70b, int8, 2x xeon platinum 8480+ from ddr5
+//   smallest slice at 8k: 1 chip; largest batch on 1: 726 sequences
+//   batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)
+//   tokens/s: 253 per chip, 3.95 per user; first token in 7.88 s (0.973 prefill servers per decode server)
+//   no example price for this chip: pass price<dollars_per_hour{...}>
