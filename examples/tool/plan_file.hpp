@@ -238,7 +238,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
   json j;
   try {
     j = json::parse(text_in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
     throw bad_input(std::string("malformed JSON: ") + e.what());
   }
   detail::only_keys(j, "", {"model", "system", "training"});
