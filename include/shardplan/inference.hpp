@@ -2,8 +2,8 @@
 // mesh, formats, batch, prompt and generated tokens), its decode step (weights and KV cache read
 // from memory against the FLOPs, plus collectives), prefill, cost and the rules it must obey.
 // Formulas follow How to Scale Your Model, inference.md and applied-inference.md; every result is
-// a roofline estimate (peak bandwidth, perfect overlap of reads and FLOPs) unless it says otherwise.
-// A CPU server from hardware/cpu.hpp is a chip like any other: its DRAM is the "memory".
+// a roofline estimate (peak bandwidth, perfect overlap of reads and FLOPs) unless it says
+// otherwise. A CPU server from hardware/cpu.hpp is a chip like any other: its DRAM is the "memory".
 #pragma once
 
 #include <algorithm>
@@ -79,7 +79,8 @@ constexpr decode_time decode_step_time(const decode_work& w, byte_rate bandwidth
 /// β = W_hbm/W_ici (about 8 on v5e and v6e). Bandwidth only: latency floors come on top.
 constexpr double decode_tensor_parallel_limit(double width, double batch_tokens,
                                               double bytes_per_weight, double bytes_per_activation,
-                                              byte_rate memory_bandwidth, byte_rate axis_bandwidth) {
+                                              byte_rate memory_bandwidth,
+                                              byte_rate axis_bandwidth) {
   if (batch_tokens <= 0.0 || bytes_per_activation <= 0.0) return 0.0;
   return width * bytes_per_weight * (axis_bandwidth / memory_bandwidth).value() /
          (batch_tokens * bytes_per_activation);
@@ -121,7 +122,8 @@ constexpr double dollars_per_million_tokens(double dollars_per_chip_hour, double
 }
 
 /// Tokens per dollar of a chip producing `tokens_per_second_per_chip` at `dollars_per_chip_hour`.
-constexpr double tokens_per_dollar(double tokens_per_second_per_chip, double dollars_per_chip_hour) {
+constexpr double tokens_per_dollar(double tokens_per_second_per_chip,
+                                   double dollars_per_chip_hour) {
   return dollars_per_chip_hour > 0.0 ? tokens_per_second_per_chip * 3600.0 / dollars_per_chip_hour
                                      : 0.0;
 }
@@ -196,11 +198,11 @@ struct serving_setup {
   number_format weights = number_format::bf16;  ///< stored weights (quantisation scales ignored)
   number_format kv = number_format::bf16;       ///< the KV cache
   number_format compute = number_format::bf16;  ///< matmul inputs, and the activations' format
-  std::int64_t batch = 1;              ///< sequences decoded together on the whole mesh
-  std::int64_t prompt_tokens = 0;      ///< per sequence
-  std::int64_t generated_tokens = 1;   ///< per sequence
-  memory_reserve reserve = default_reserve;  ///< memory.hpp's assumption: 2 GB + 5%
-  bool replicate_kv = false;           ///< tensor ranks beyond the kv heads copy the cache
+  std::int64_t batch = 1;                       ///< sequences decoded together on the whole mesh
+  std::int64_t prompt_tokens = 0;               ///< per sequence
+  std::int64_t generated_tokens = 1;            ///< per sequence
+  memory_reserve reserve = default_reserve;     ///< memory.hpp's assumption: 2 GB + 5%
+  bool replicate_kv = false;                    ///< tensor ranks beyond the kv heads copy the cache
   double prefill_efficiency = 0.0;     ///< fraction of peak in prefill; 0: the default below
   double dollars_per_chip_hour = 0.0;  ///< 0: example_price_per_chip_hour(chip)
   collective_options collectives{};    ///< latency floors on, in-network reduction off
@@ -213,6 +215,8 @@ struct serving_plan_values {
   std::array<mesh_axis, max_mesh_axes> axes{};
   std::size_t axis_count = 0;
   serving_setup setup{};
+  std::int64_t unknown_axes = 0;        ///< strategies naming an axis the mesh lacks
+  std::int64_t refused_strategies = 0;  ///< zero, fsdp or pipeline strategies given
 };
 
 /// Product of the sizes of the axes carrying `role` (1 when none does).
@@ -297,12 +301,14 @@ constexpr std::int64_t max_batch(const serving_plan_values& p) {
 }
 
 /// The fewest chips of the plan's kind, rounded up to a power of two, that hold the model's
-/// weights and `batch` caches at the plan's context after the reserve (the book's "smallest slice").
+/// weights and `batch` caches at the plan's context after the reserve (the book's "smallest
+/// slice").
 constexpr std::int64_t smallest_slice(const serving_plan_values& p, std::int64_t batch = 1) {
   const serving_setup& s = p.setup;
   const bytes weights =
       static_cast<double>(parameters(p.model).total) * bytes_per_element(s.weights) * byte;
-  const bytes kv = kv_bytes_per_sequence(p.model, s.kv, context_tokens(s)) * static_cast<double>(batch);
+  const bytes kv =
+      kv_bytes_per_sequence(p.model, s.kv, context_tokens(s)) * static_cast<double>(batch);
   return round_up_to_power_of_two(fewest_devices(weights, kv, p.system.chip.memory, s.reserve));
 }
 
@@ -337,17 +343,17 @@ inline constexpr std::size_t max_serving_traffic = 8;
 
 /// A decode step of the plan and what follows from it.
 struct decode_cost {
-  decode_work work{};        ///< per device
-  decode_time time{};        ///< the roofline of `work`
-  seconds communication{};   ///< collectives, on the critical path
-  seconds step{};            ///< roofline plus communication
+  decode_work work{};       ///< per device
+  decode_time time{};       ///< the roofline of `work`
+  seconds communication{};  ///< collectives, on the critical path
+  seconds step{};           ///< roofline plus communication
   double batch_per_replica = 0.0;
-  double experts_read = 1.0;      ///< fraction of routed experts read (1 for a dense model)
-  double critical_batch = 0.0;    ///< tokens per replica where matmul FLOPs = reading all weights
-  bool memory_bound = true;       ///< batch_per_replica < critical_batch
-  double tokens_per_second = 0.0;            ///< the whole plan
+  double experts_read = 1.0;       ///< fraction of routed experts read (1 for a dense model)
+  double critical_batch = 0.0;     ///< tokens per replica where matmul FLOPs = reading all weights
+  bool memory_bound = true;        ///< batch_per_replica < critical_batch
+  double tokens_per_second = 0.0;  ///< the whole plan
   double tokens_per_second_per_device = 0.0;
-  double tokens_per_second_per_user = 0.0;   ///< one sequence: 1/step
+  double tokens_per_second_per_user = 0.0;  ///< one sequence: 1/step
   /// The largest 1D tensor degree whose activation collectives stay under the weight read
   /// (decode_tensor_parallel_limit on the plan's tensor axes; 0 without tensor parallelism).
   double tensor_parallel_limit = 0.0;
@@ -366,8 +372,9 @@ struct decode_cost {
 ///   the queries and outputs [B, N·H] when the cache is batch-split beyond the kv heads;
 ///   2D weight-stationary per layer and block (MLP of width F, attention of width N·H) an
 ///   all-gather and a reduce-scatter of [B, D/X] over YZ and an all-reduce of [B, F/YZ] over X
-///   (inference.md Q7); expert parallelism a dispatch and a combine all-to-all of the k routed
-///   copies of the replica's tokens per MoE layer; sequence sharding an all-gather of the queries
+///   (inference.md Q7); expert parallelism a dispatch and a combine all-to-all per MoE layer of
+///   the replica's tokens, each sent once to every distinct device its top-k experts live on
+///   (`expected_destinations`, as in training); sequence sharding an all-gather of the queries
 ///   and a reduce-scatter of partial outputs per layer. B counts the tokens of one group.
 constexpr decode_cost estimate_decode(const serving_plan_values& p) {
   const model_shape& m = p.model;
@@ -382,14 +389,15 @@ constexpr decode_cost estimate_decode(const serving_plan_values& p) {
   c.batch_per_replica = batch / static_cast<double>(d.data);
 
   const device_weights held = weights_on_device(m, d);
-  c.experts_read = is_moe(m) ? experts_touched(static_cast<double>(m.moe.experts),
-                                               static_cast<double>(m.moe.top_k),
-                                               c.batch_per_replica)
-                             : 1.0;
+  c.experts_read = is_moe(m)
+                       ? experts_touched(static_cast<double>(m.moe.experts),
+                                         static_cast<double>(m.moe.top_k), c.batch_per_replica)
+                       : 1.0;
   const double dense_read = held.dense - held.input_embedding;
   c.work.weights = (dense_read + held.routed * c.experts_read) * b_w * byte;
   c.work.kv = kv_bytes_per_device(m, s.kv, context_tokens(s), s.batch, kv_split_of(p));
-  const token_flops per_token = forward_flops_per_token(m, context_tokens(s), attention_flops::full);
+  const token_flops per_token =
+      forward_flops_per_token(m, context_tokens(s), attention_flops::full);
   c.work.matmul = batch * (per_token.layers_matmul + per_token.logits) / devices * flop;
   c.work.attention = batch * per_token.attention / devices * flop;
   c.time = decode_step_time(c.work, chip.memory_bandwidth, peak(chip, s.compute));
@@ -402,13 +410,12 @@ constexpr decode_cost estimate_decode(const serving_plan_values& p) {
   // Collectives.
   const double layers = static_cast<double>(m.layers);
   const double width_d = static_cast<double>(m.d_model);
-  const double query_width = static_cast<double>(
-      m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
+  const double query_width =
+      static_cast<double>(m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
   const double mlp_width = is_moe(m) ? static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
                                            static_cast<double>(m.moe.expert_d_ff)
                                      : static_cast<double>(m.d_ff);
-  const double tensor_tokens =
-      batch / static_cast<double>(d.data * d.attention_data * d.sequence);
+  const double tensor_tokens = batch / static_cast<double>(d.data * d.attention_data * d.sequence);
   auto add = [&c, &s](std::string_view what, collective_kind kind, const axis_network& net,
                       double count, double array_bytes) {
     if (net.size <= 1 || count <= 0.0 || c.traffic_count >= max_serving_traffic) return;
@@ -440,7 +447,7 @@ constexpr decode_cost estimate_decode(const serving_plan_values& p) {
   if (d.expert > 1 && is_moe(m))
     add("expert all-to-all", collective_kind::all_to_all, network_of(p, role_expert),
         2.0 * static_cast<double>(moe_layer_count(m)),
-        c.batch_per_replica * static_cast<double>(m.moe.top_k) * width_d * b_a);
+        c.batch_per_replica * expected_destinations(m.moe.top_k, d.expert) * width_d * b_a);
   if (d.sequence > 1) {
     const double sequence_tokens = batch / static_cast<double>(d.data * d.attention_data);
     const axis_network net = network_of(p, role_context);
@@ -467,11 +474,11 @@ inline constexpr double default_prefill_efficiency = 0.5;
 
 /// The prefill of one prompt and what it implies for disaggregated serving.
 struct prefill_cost {
-  flops work{};                ///< one prompt, causal attention
-  double devices = 1.0;        ///< one replica's
-  double efficiency = 0.0;     ///< fraction of peak sustained
-  seconds compute{};           ///< work at peak × efficiency over the replica
-  seconds weights{};           ///< reading the device's weights once
+  flops work{};             ///< one prompt, causal attention
+  double devices = 1.0;     ///< one replica's
+  double efficiency = 0.0;  ///< fraction of peak sustained
+  seconds compute{};        ///< work at peak × efficiency over the replica
+  seconds weights{};        ///< reading the device's weights once
   seconds time_to_first_token{};
   double attention_intensity = 0.0;      ///< FLOP per byte of the prompt's self-attention
   bool attention_compute_bound = false;  ///< intensity at least the chip's C/W
@@ -494,8 +501,8 @@ constexpr prefill_cost estimate_prefill(const serving_plan_values& p) {
   const double prompt = static_cast<double>(s.prompt_tokens);
   const flop_rate c = peak(chip, s.compute);
   prefill_cost r;
-  r.work = prompt * forward_flops_per_token(m, s.prompt_tokens, attention_flops::causal).total() *
-           flop;
+  r.work =
+      prompt * forward_flops_per_token(m, s.prompt_tokens, attention_flops::causal).total() * flop;
   r.devices = static_cast<double>(d.devices / d.data);
   r.efficiency = s.prefill_efficiency > 0.0 ? s.prefill_efficiency : default_prefill_efficiency;
   r.compute = c.value() > 0.0 ? time_at_mfu(r.work, r.devices, c, r.efficiency) : 0.0 * second;
@@ -519,8 +526,8 @@ constexpr prefill_cost estimate_prefill(const serving_plan_values& p) {
 
 /// What serving costs at the plan's price per chip-hour.
 struct serving_cost {
-  double dollars_per_chip_hour = 0.0;  ///< the plan's, else the example price (0: none known)
-  double dollars_per_hour = 0.0;       ///< every device of the plan
+  double dollars_per_chip_hour = 0.0;      ///< the plan's, else the example price (0: none known)
+  double dollars_per_hour = 0.0;           ///< every device of the plan
   double per_million_output_tokens = 0.0;  ///< decode only
   /// One request: its share of decode (generated tokens) plus its prefill on one replica.
   double per_query = 0.0;
@@ -539,9 +546,9 @@ constexpr serving_cost estimate_cost(const serving_plan_values& p) {
   c.dollars_per_hour = c.dollars_per_chip_hour * devices;
   c.per_million_output_tokens =
       dollars_per_million_tokens(c.dollars_per_chip_hour, devices, decode.tokens_per_second);
-  c.per_query = c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens) +
-                c.dollars_per_chip_hour / 3600.0 * prefill.devices *
-                    prefill.time_to_first_token.value();
+  c.per_query =
+      c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens) +
+      c.dollars_per_chip_hour / 3600.0 * prefill.devices * prefill.time_to_first_token.value();
   c.output_tokens_per_dollar =
       tokens_per_dollar(decode.tokens_per_second_per_device, c.dollars_per_chip_hour);
   return c;
@@ -551,6 +558,8 @@ constexpr serving_cost estimate_cost(const serving_plan_values& p) {
 
 /// The rules a serving plan obeys.
 enum class serving_rule : std::uint8_t {
+  strategy_axes_in_mesh,     ///< a: strategies naming an axis the mesh lacks
+  strategies_serve,          ///< a: zero, fsdp or pipeline strategies given
   mesh_within_system,        ///< a: mesh devices, b: system chips
   axis_has_a_role,           ///< axis: the idle axis
   tensor_divides_heads,      ///< a: tensor ways over the heads, b: heads
@@ -566,6 +575,11 @@ enum class serving_rule : std::uint8_t {
 /// The rule as a diagnostic states it.
 constexpr std::string_view rule_text(serving_rule r) {
   switch (r) {
+    case serving_rule::strategy_axes_in_mesh:
+      return "shardplan: a strategy names an axis the mesh does not have";
+    case serving_rule::strategies_serve:
+      return "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation would "
+             "gather the weights every step; pipelines are not modelled)";
     case serving_rule::mesh_within_system:
       return "shardplan: the mesh has more devices than the system";
     case serving_rule::axis_has_a_role:
@@ -638,10 +652,16 @@ constexpr serving_violations check(const serving_plan_values& p) {
   const auto as_double = [](std::int64_t x) { return static_cast<double>(x); };
   const std::int64_t split = d.tensor / d.tensor_x;  // ways heads and d_ff are split
 
+  // A misspelt or refused strategy leaves its axis idle and the weights unsplit: report the
+  // strategy, not what follows from it.
+  const bool strategies_sound = p.unknown_axes == 0 && p.refused_strategies == 0;
+  if (p.unknown_axes > 0) v.add(serving_rule::strategy_axes_in_mesh, as_double(p.unknown_axes));
+  if (p.refused_strategies > 0)
+    v.add(serving_rule::strategies_serve, as_double(p.refused_strategies));
   if (d.devices > p.system.chips)
     v.add(serving_rule::mesh_within_system, as_double(d.devices), as_double(p.system.chips));
   for (std::size_t i = 0; i < p.axis_count; ++i)
-    if (p.axes[i].roles == 0)
+    if (p.axes[i].roles == 0 && strategies_sound)
       v.add(serving_rule::axis_has_a_role, as_double(p.axes[i].size), 0.0, p.axes[i].name);
   if (m.heads % split != 0)
     v.add(serving_rule::tensor_divides_heads, as_double(split), as_double(m.heads));
@@ -662,7 +682,7 @@ constexpr serving_violations check(const serving_plan_values& p) {
   if (peak(p.system.chip, s.compute).value() <= 0.0)
     v.add(serving_rule::compute_format_supported, 0.0);
   const serving_memory mem = memory_of(p);
-  if (mem.total > p.system.chip.memory)
+  if (strategies_sound && mem.total > p.system.chip.memory)
     v.add(serving_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
   return v;
 }

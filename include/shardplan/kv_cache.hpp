@@ -47,9 +47,7 @@ constexpr double kv_elements_per_token_per_layer(const model_shape& m) {
 
 /// Heads the cache can be split over by tensor parallelism: the kv heads, 1 for MLA (its latent
 /// belongs to every head).
-constexpr std::int64_t kv_cache_heads(const model_shape& m) {
-  return has_mla(m) ? 1 : m.kv_heads;
-}
+constexpr std::int64_t kv_cache_heads(const model_shape& m) { return has_mla(m) ? 1 : m.kv_heads; }
 
 /// Bytes one token adds to the cache over all layers, in format `f` (a scale per block of a
 /// quantised cache is not counted).
@@ -109,7 +107,8 @@ constexpr bytes kv_bytes_per_device(const model_shape& m, number_format f, std::
 }
 
 /// Memory left for weights and cache on a device of `memory` after the reserve, which is
-/// `fixed` plus `fraction` of everything planned (as in memory.hpp): (memory − fixed)/(1 + fraction).
+/// `fixed` plus `fraction` of everything planned (as in memory.hpp): (memory − fixed)/(1 +
+/// fraction).
 constexpr bytes usable_memory(bytes memory, memory_reserve r) {
   return (memory - r.fixed) / (1.0 + r.fraction);
 }

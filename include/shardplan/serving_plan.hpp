@@ -56,7 +56,8 @@ template <detail::fixed_string X, detail::fixed_string YZ>
 struct weight_stationary_2d {
   static constexpr std::array<std::string_view, 2> axis_names{X.view(), YZ.view()};
   static constexpr void apply(serving_plan_values& p) {
-    detail::add_role(p, X.view(), static_cast<std::uint8_t>(role_tensor | role_weight_stationary_x));
+    detail::add_role(p, X.view(),
+                     static_cast<std::uint8_t>(role_tensor | role_weight_stationary_x));
     detail::add_role(p, YZ.view(), role_tensor);
   }
 };
@@ -159,25 +160,25 @@ namespace detail {
 template <class T>
 struct is_reserve : std::false_type {};
 template <gigabytes Fixed, percent Fraction>
-struct is_reserve<reserve<Fixed, Fraction>> : std::true_type {};
+struct is_reserve<shardplan::reserve<Fixed, Fraction>> : std::true_type {};
 
 /// The training strategies a serving plan reuses, and the axes each names.
 template <class T>
 struct reused_strategy : std::false_type {};
 template <fixed_string Axis, class... Options>
-struct reused_strategy<tensor<Axis, Options...>> : std::true_type {
+struct reused_strategy<shardplan::tensor<Axis, Options...>> : std::true_type {
   static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
 };
 template <fixed_string Axis>
-struct reused_strategy<context<Axis>> : std::true_type {
+struct reused_strategy<shardplan::context<Axis>> : std::true_type {
   static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
 };
 template <fixed_string Axis>
-struct reused_strategy<expert<Axis>> : std::true_type {
+struct reused_strategy<shardplan::expert<Axis>> : std::true_type {
   static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
 };
 template <fixed_string... Axes>
-struct reused_strategy<data<Axes...>> : std::true_type {
+struct reused_strategy<shardplan::data<Axes...>> : std::true_type {
   static constexpr std::array<std::string_view, sizeof...(Axes)> axis_names{Axes.view()...};
 };
 
@@ -185,9 +186,9 @@ struct reused_strategy<data<Axes...>> : std::true_type {
 template <class T>
 struct refused_in_serving : std::false_type {};
 template <int Stage, fixed_string... Axes>
-struct refused_in_serving<zero<Stage, Axes...>> : std::true_type {};
+struct refused_in_serving<shardplan::zero<Stage, Axes...>> : std::true_type {};
 template <fixed_string Axis, class Schedule, class... Options>
-struct refused_in_serving<pipeline<Axis, Schedule, Options...>> : std::true_type {};
+struct refused_in_serving<shardplan::pipeline<Axis, Schedule, Options...>> : std::true_type {};
 
 template <class T>
 concept ServingSettingSpec = requires(serving_plan_values& p) { T::apply(p); };
@@ -199,7 +200,7 @@ constexpr void apply_training_part(training_plan_values& t) {
 
 template <class Option>
 constexpr void apply_serving_part(serving_plan_values& p) {
-  if constexpr (std::is_same_v<Option, in_network_reduction>)
+  if constexpr (std::is_same_v<Option, shardplan::in_network_reduction>)
     p.setup.collectives.in_network_reduction = true;
   else if constexpr (ServingSettingSpec<Option>)
     Option::apply(p);
@@ -244,14 +245,6 @@ concept ServingOptionSpec = detail::ServingSettingSpec<T> || detail::reused_stra
 ///   static_assert(plan::fits && plan::memory_bound);
 template <ModelSpec Model, SystemSpec System, class Mesh, ServingOptionSpec... Options>
 struct serving_plan {
-  static_assert((detail::names_mesh_axes<Mesh, Options>() && ...),
-                "shardplan: a strategy names an axis the mesh does not have");
-  // Generation reads every weight every step: gathering them over the network (ZeRO, FSDP) costs
-  // orders of magnitude more than reading them from memory (the book: "FSDP is impossible").
-  static_assert((!detail::refused_in_serving<Options>::value && ...),
-                "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation "
-                "would gather the weights every step; pipelines are not modelled)");
-
   static constexpr serving_plan_values values = [] {
     training_plan_values t;
     for (const mesh_axis& a : Mesh::axes) t.axes[t.axis_count++] = a;
@@ -264,6 +257,12 @@ struct serving_plan {
     p.axis_count = t.axis_count;
     p.setup.reserve = t.setup.reserve;
     (detail::apply_serving_part<Options>(p), ...);
+    p.unknown_axes = (std::int64_t{0} + ... + (detail::names_mesh_axes<Mesh, Options>() ? 0 : 1));
+    // Generation reads every weight every step: gathering them over the network (ZeRO, FSDP)
+    // costs orders of magnitude more than reading them from memory (the book: "FSDP is
+    // impossible").
+    p.refused_strategies =
+        (std::int64_t{0} + ... + (detail::refused_in_serving<Options>::value ? 1 : 0));
     return p;
   }();
 
@@ -307,6 +306,8 @@ struct serving_plan {
 /// passes zeros (or -1 for an axis index), for which each trait is true.
 namespace serving_checks {
 // clang-format off
+struct unknown_axes { std::int64_t value; };
+struct refused_strategies { std::int64_t value; };
 struct devices { std::int64_t value; };
 struct chips { std::int64_t value; };
 struct axis_index { std::int64_t value; };
@@ -341,6 +342,14 @@ constexpr std::int64_t whole_up(double x) {
 }
 constexpr std::int64_t whole_down(double x) { return static_cast<std::int64_t>(x); }
 
+template <unknown_axes N>
+struct strategies_name_mesh_axes {
+  static constexpr bool value = N.value == 0;
+};
+template <refused_strategies N>
+struct strategies_serve {
+  static constexpr bool value = N.value == 0;
+};
 template <devices D, chips C>
 struct mesh_fits_system {
   static constexpr bool value = D.value <= C.value;
@@ -413,11 +422,23 @@ struct require_serving_feasible {
   static constexpr serving_violation x = v.first(R);
   using r = serving_rule;
 
+  struct rule_0a {
+    static_assert(serving_checks::strategies_name_mesh_axes<serving_checks::unknown_axes{
+                      serving_checks::whole(x<r::strategy_axes_in_mesh>.a)}>::value,
+                  "shardplan: a strategy names an axis the mesh does not have");
+  } rule_0a_;
+  struct rule_0b {
+    static_assert(serving_checks::strategies_serve<serving_checks::refused_strategies{
+                      serving_checks::whole(x<r::strategies_serve>.a)}>::value,
+                  "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation "
+                  "would gather the weights every step; pipelines are not modelled)");
+  } rule_0b_;
   struct rule_1 {
-    static_assert(serving_checks::mesh_fits_system<
-                      serving_checks::devices{serving_checks::whole(x<r::mesh_within_system>.a)},
-                      serving_checks::chips{serving_checks::whole(x<r::mesh_within_system>.b)}>::value,
-                  "shardplan: the mesh has more devices than the system");
+    static_assert(
+        serving_checks::mesh_fits_system<
+            serving_checks::devices{serving_checks::whole(x<r::mesh_within_system>.a)},
+            serving_checks::chips{serving_checks::whole(x<r::mesh_within_system>.b)}>::value,
+        "shardplan: the mesh has more devices than the system");
   } rule_1_;
   struct rule_2 {
     static_assert(serving_checks::axis_carries_a_parallelism<serving_checks::axis_index{
