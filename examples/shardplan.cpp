@@ -2,6 +2,7 @@
 // Exit codes: 0 success (a feasible plan), 1 an infeasible plan (every broken rule listed),
 // 2 bad input (unknown command, flag, value, or a plan file's mistake).
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include <shardplan/catalog.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
+#include <shardplan/reliability_report.hpp>
 #include <shardplan/report.hpp>
 #include <shardplan/training_plan.hpp>
 #include <sstream>
@@ -76,8 +78,18 @@ json model_json(const model_shape& m) {
   return j;
 }
 
+/// The reliability section: failures, checkpoints and the run's totals (an estimate).
+json reliability_json(const run_totals& r) {
+  json j = json::object();
+  for (const reliability_figure& f : reliability_figures(r)) {
+    const double v = f.value;
+    j[std::string(f.key)] = std::isfinite(v) ? json(v) : json(nullptr);
+  }
+  return j;
+}
+
 /// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
-json plan_json(const training_plan_values& p) {
+json plan_json(const training_plan_values& p, const run_inputs& run) {
   const plan_violations v = check(p);
   json j;
   j["feasible"] = v.empty();
@@ -138,11 +150,51 @@ json plan_json(const training_plan_values& p) {
   j["mfu"] = c.mfu;
   j["efficiency"] = c.efficiency;
   j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;
+  j["reliability"] = reliability_json(run_estimate(p, run));
+  return j;
+}
+
+/// The JSON of `shardplan check` on a serving plan.
+json serving_json(const serving_plan_values& p) {
+  const serving_violations v = check(p);
+  json j;
+  j["feasible"] = v.empty();
+  j["violations"] = json::array();
+  for (std::size_t i = 0; i < v.count; ++i)
+    j["violations"].push_back(
+        {{"rule", std::string(rule_name(v.items[i].rule))}, {"message", describe(v.items[i])}});
+  const parameter_counts params = parameters(p.model);
+  j["parameters"] = {{"total", params.total}, {"active", params.active}};
+  j["model"] = p.model.name;
+  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips}, {"chip", p.system.chip.name}};
+  const serving_memory m = memory_of(p);
+  j["memory_per_device_bytes"] = {{"parameters", m.weights.value()}, {"gradients", 0.0},
+                                  {"optimizer", 0.0},                {"activations", 0.0},
+                                  {"kv_cache", m.kv.value()},        {"buffers", 0.0},
+                                  {"reserve", m.reserve.value()},    {"total", m.total.value()},
+                                  {"capacity", p.system.chip.memory.value()}};
+  j["kv_cache_bytes_per_token"] = kv_bytes_per_token(p.model, p.setup.kv).value();
+  j["max_batch"] = max_batch(p);
+  j["smallest_slice"] = smallest_slice(p);
+  if (v.has(serving_rule::batch_divides) || v.has(serving_rule::compute_format_supported) ||
+      v.has(serving_rule::sequence_divides_context))
+    return j;
+  const decode_cost d = estimate_decode(p);
+  const prefill_cost f = estimate_prefill(p);
+  const serving_cost c = estimate_cost(p);
+  j["decode_step_seconds"] = d.step.value();
+  j["decode_memory_bound"] = d.memory_bound;
+  j["critical_batch"] = d.critical_batch;
+  j["tokens_per_second_per_device"] = d.tokens_per_second_per_device;
+  j["tokens_per_second_per_user"] = d.tokens_per_second_per_user;
+  j["prefill_seconds"] = f.time_to_first_token.value();
+  j["dollars_per_million_output_tokens"] = c.per_million_output_tokens;
+  j["dollars_per_query"] = c.per_query;
   return j;
 }
 
 /// The report of a plan as text or Markdown tables.
-std::string plan_report(const training_plan_values& p, bool markdown) {
+std::string plan_report(const training_plan_values& p, const run_inputs& run, bool markdown) {
   auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
   auto heading = [markdown](const std::string& h) {
     return markdown ? "## " + h + "\n\n" : h + "\n" + std::string(h.size(), '=') + "\n";
@@ -165,15 +217,37 @@ std::string plan_report(const training_plan_values& p, bool markdown) {
   out << heading("Memory per device") << render(memory_table(p)) << "\n"
       << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
       << heading("Time per step (estimate)") << render(time_table(c)) << "\n"
-      << heading("Bounds") << render(bounds_table(p));
+      << heading("Bounds") << render(bounds_table(p)) << "\n"
+      << heading("Reliability (estimate)") << render(reliability_table(run_estimate(p, run)));
   return out.str();
 }
 
-int print_plan(const training_plan_values& p, const std::string& format_name) {
+int print_plan(const training_plan_values& p, const run_inputs& run,
+               const std::string& format_name) {
   if (format_name == "json") {
-    std::cout << plan_json(p).dump(2) << "\n";
+    std::cout << plan_json(p, run).dump(2) << "\n";
   } else {
-    std::cout << plan_report(p, format_name == "markdown");
+    std::cout << plan_report(p, run, format_name == "markdown");
+  }
+  return check(p).empty() ? exit_ok : exit_infeasible;
+}
+
+int print_serving(const serving_plan_values& p, const std::string& format_name) {
+  const json j = serving_json(p);
+  if (format_name == "json") {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    // The serving report: the JSON's figures as a table of names and values.
+    table t{{"serving plan (estimate)", "value"}, {}, {false, true}};
+    for (const auto& [key, value] : j.items()) {
+      if (value.is_object() || value.is_array()) continue;
+      t.rows.push_back({key, value.is_number_float()
+                                 ? detail::significant(value.get<double>(), 4)
+                                 : value.dump()});
+    }
+    for (const auto& x : j["violations"])
+      t.rows.push_back({x["rule"].get<std::string>(), x["message"].get<std::string>()});
+    std::cout << (format_name == "markdown" ? render_markdown(t) : render_text(t));
   }
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
@@ -188,7 +262,8 @@ int check_file(const std::string& path, const std::string& format_name) {
   text << in.rdbuf();
   try {
     const tool::plan_file file = tool::read_plan_file(text.str());
-    return print_plan(file.values(), format_name);
+    if (file.inference) return print_serving(file.serving_values(), format_name);
+    return print_plan(file.values(), file.run, format_name);
   } catch (const tool::bad_input& e) {
     std::string message = e.what();
     for (char& ch : message)
@@ -250,7 +325,13 @@ int main(int argc, char** argv) {
     std::cerr << "shardplan: " << e.what() << " (see shardplan --help)\n";
     return exit_bad_input;
   }
-  if (report->parsed()) return print_plan(default_plan::values, format_name);
+  if (report->parsed()) {
+    // The book's budget for LLaMA-3 70B (15e12 tokens) at the example H100 price.
+    run_inputs run;
+    run.tokens = 15e12;
+    run.price_per_chip_hour = example_price_per_chip_hour(default_plan::values.system.chip);
+    return print_plan(default_plan::values, run, format_name);
+  }
   if (check_cmd->parsed()) return check_file(plan_path, format_name);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <shardplan/catalog.hpp>
 #include <shardplan/hardware/system_presets.hpp>
+#include <shardplan/inference.hpp>
+#include <shardplan/reliability.hpp>
 #include <shardplan/plan_builder.hpp>
 #include <shardplan/precision.hpp>
 #include <stdexcept>
@@ -21,15 +23,26 @@ struct bad_input : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// What a plan file describes. The names live here; `values()` points the plan at them.
+/// What a plan file describes: a training plan (with its run: token budget, price) or a serving
+/// plan. The names live here; `values()` and `serving_values()` point the plans at them.
 struct plan_file {
+  bool inference = false;
   training_plan_values plan{};
+  run_inputs run{};
+  serving_plan_values serving{};
   std::string model_name;
   std::string system_name;
 
-  /// The plan's values, valid while this object lives.
+  /// The training plan's values, valid while this object lives.
   training_plan_values values() const {
     training_plan_values p = plan;
+    p.model.name = model_name;
+    p.system.name = system_name;
+    return p;
+  }
+  /// The serving plan's values, valid while this object lives.
+  serving_plan_values serving_values() const {
+    serving_plan_values p = serving;
     p.model.name = model_name;
     p.system.name = system_name;
     return p;
@@ -228,6 +241,71 @@ inline precision_policy read_precision(const json& j) {
               "scaling_book_adam)");
 }
 
+inline number_format read_format(const json& j, const std::string& path, const char* key,
+                                 number_format fallback) {
+  if (!j.contains(key)) return fallback;
+  const std::string name = text(j, path, key);
+  for (number_format f : all_number_formats)
+    if (name_of(f) == name) return f;
+  fail(join(path, key), "unknown number format '" + name +
+                            "' (known: fp32, tf32, bf16, fp16, fp8, int8, int4, fp4)");
+}
+
+/// The serving section: degrees become the mesh [dp, ep, sp, tp] (outermost first).
+inline serving_plan_values read_inference(const json& j, const model_shape& model,
+                                          const system_figures& system) {
+  const std::string p = "inference";
+  only_keys(j, p, {"parallelism", "batch", "prompt_tokens", "generated_tokens", "weights",
+                   "kv_cache", "compute", "price_per_chip_hour", "reserve"});
+  serving_plan_values v;
+  v.model = model;
+  v.system = system;
+  if (j.contains("parallelism")) {
+    const json& par = j.at("parallelism");
+    const std::string q = join(p, "parallelism");
+    only_keys(par, q, {"data", "expert", "sequence", "tensor"});
+    auto add = [&v](std::string_view name, std::int64_t size, std::uint8_t role) {
+      if (size > 1) v.axes[v.axis_count++] = {name, size, role, {}};
+    };
+    add("dp", integer(par, q, "data", 1, 1'000'000, false, 1), role_data);
+    add("ep", integer(par, q, "expert", 1, 100'000, false, 1), role_expert);
+    add("sp", integer(par, q, "sequence", 1, 100'000, false, 1), role_context);
+    add("tp", integer(par, q, "tensor", 1, 100'000, false, 1), role_tensor);
+  }
+  serving_setup& s = v.setup;
+  s.batch = integer(j, p, "batch", 1, 100'000'000, true);
+  s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
+  s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
+  s.weights = read_format(j, p, "weights", number_format::bf16);
+  s.kv = read_format(j, p, "kv_cache", number_format::bf16);
+  s.compute = read_format(j, p, "compute", number_format::bf16);
+  s.dollars_per_chip_hour = number(j, p, "price_per_chip_hour", 0.0, 1e6, 0.0);
+  if (j.contains("reserve")) {
+    const json& r = j.at("reserve");
+    const std::string q = join(p, "reserve");
+    only_keys(r, q, {"gigabytes", "percent"});
+    s.reserve = {number(r, q, "gigabytes", 0.0, 1e6, 0.0) * giga * byte,
+                 number(r, q, "percent", 0.0, 100.0, 0.0) / 100.0};
+  }
+  return v;
+}
+
+/// The run section of a training plan: token budget, price, storage, restart.
+inline run_inputs read_run(const json& j) {
+  const std::string p = "run";
+  only_keys(j, p, {"tokens", "price_per_chip_hour", "storage_gigabytes_per_second",
+                   "restart_minutes"});
+  run_inputs r;
+  r.tokens = number(j, p, "tokens", 0.0, 1e18, 0.0);
+  r.price_per_chip_hour = number(j, p, "price_per_chip_hour", 0.0, 1e6, 0.0);
+  if (j.contains("storage_gigabytes_per_second")) {
+    const double gbs = number(j, p, "storage_gigabytes_per_second", 1e-3, 1e9, 0.0);
+    r.storage_write = r.storage_read = gbs * giga * byte / second;
+  }
+  r.restart_overhead = number(j, p, "restart_minutes", 0.0, 1e5, 10.0) * 60.0 * second;
+  return r;
+}
+
 }  // namespace detail
 
 /// Reads a plan file's text. Throws `bad_input` with one line naming the field on any mistake.
@@ -241,13 +319,22 @@ inline plan_file read_plan_file(const std::string& text_in) {
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
     throw bad_input(std::string("malformed JSON: ") + e.what());
   }
-  detail::only_keys(j, "", {"model", "system", "training"});
+  detail::only_keys(j, "", {"model", "system", "training", "inference", "run"});
   if (!j.contains("model")) fail("model", "missing");
   if (!j.contains("system")) fail("system", "missing");
-  if (!j.contains("training")) fail("training", "missing");
+  if (j.contains("training") == j.contains("inference"))
+    fail("training", "a plan file has exactly one of training and inference");
   plan_file out;
   const model_shape model = detail::read_model(j.at("model"), out.model_name);
   const system_figures system = detail::read_system(j.at("system"));
+  out.system_name = std::string(system.name);
+  if (j.contains("inference")) {
+    if (j.contains("run")) fail("run", "belongs to a training plan");
+    out.inference = true;
+    out.serving = detail::read_inference(j.at("inference"), model, system);
+    return out;
+  }
+  if (j.contains("run")) out.run = detail::read_run(j.at("run"));
 
   const json& t = j.at("training");
   const std::string tp = "training";
@@ -324,7 +411,6 @@ inline plan_file read_plan_file(const std::string& text_in) {
   setup.eager_attention = detail::boolean(t, tp, "eager_attention", false);
   setup.dropout = detail::boolean(t, tp, "dropout", false);
 
-  out.system_name = std::string(system.name);
   out.plan = make_training_plan(model, system, c, setup);
   if (t.contains("attention")) {
     const std::string a = detail::text(t, tp, "attention");

@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "bounds.hpp"
 #include "collectives.hpp"
 #include "flops.hpp"
+#include "format.hpp"
 #include "kv_cache.hpp"
 #include "placement.hpp"
 #include "plan.hpp"
@@ -636,6 +638,45 @@ struct serving_violations {
     return {};
   }
 };
+
+/// The rule's name, as the tool's JSON reports it.
+constexpr std::string_view rule_name(serving_rule r) {
+  switch (r) {
+    case serving_rule::strategy_axes_in_mesh: return "strategy_axes_in_mesh";
+    case serving_rule::strategies_serve: return "strategies_serve";
+    case serving_rule::mesh_within_system: return "mesh_within_system";
+    case serving_rule::axis_has_a_role: return "axis_has_a_role";
+    case serving_rule::tensor_divides_heads: return "tensor_divides_heads";
+    case serving_rule::tensor_fits_kv_heads: return "tensor_fits_kv_heads";
+    case serving_rule::tensor_divides_d_ff: return "tensor_divides_d_ff";
+    case serving_rule::expert_divides_experts: return "expert_divides_experts";
+    case serving_rule::batch_divides: return "batch_divides";
+    case serving_rule::sequence_divides_context: return "sequence_divides_context";
+    case serving_rule::compute_format_supported: return "compute_format_supported";
+    case serving_rule::fits_in_memory: return "fits_in_memory";
+  }
+  return "?";
+}
+
+/// The violation as one line with its numbers.
+inline std::string describe(const serving_violation& x) {
+  auto n = [](double d) { return detail::significant(d, 6); };
+  switch (x.rule) {
+    case serving_rule::fits_in_memory:
+      return "needs " + format(x.a * byte) + " per device against " + format(x.b * byte) +
+             " of memory";
+    case serving_rule::mesh_within_system:
+      return "the mesh has " + n(x.a) + " devices but the system has " + n(x.b) + " chips";
+    case serving_rule::axis_has_a_role:
+      return "mesh axis '" + std::string(x.axis) + "' carries no parallelism";
+    case serving_rule::strategy_axes_in_mesh:
+    case serving_rule::strategies_serve:
+    case serving_rule::compute_format_supported:
+      return std::string(rule_text(x.rule)).substr(11);
+    default:
+      return std::string(rule_text(x.rule)).substr(11) + " (" + n(x.a) + " and " + n(x.b) + ")";
+  }
+}
 
 /// Tensor parallelism of `t` ways and `k` kv heads: each rank holds whole kv heads (t divides k),
 /// or whole groups of ranks share one (k divides t).

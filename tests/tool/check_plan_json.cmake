@@ -45,3 +45,30 @@ if(NOT rule0 STREQUAL "tensor_divides_kv_heads" OR NOT rule1 STREQUAL "fits_in_m
   message(FATAL_ERROR "violations: ${rule0} (${message0}), ${rule1}")
 endif()
 message(STATUS "check prints the documented JSON; exit codes 0 and 1")
+
+# The reliability section of a training plan with a run.
+execute_process(COMMAND ${TOOL} check ${PLANS}/llama3_70b_h100.json --format json
+                RESULT_VARIABLE status OUTPUT_VARIABLE out)
+string(JSON chips GET "${out}" reliability chips)
+string(JSON per_day GET "${out}" reliability unexpected_interruptions_per_day)
+if(NOT chips EQUAL 4096 OR per_day LESS_EQUAL 0)
+  message(FATAL_ERROR "reliability: ${chips} chips, ${per_day} interruptions a day")
+endif()
+
+# A serving plan: LLaMA-3 70B, int8 KV cache: 2 (K and V) x 8 kv heads x 128 x 80 layers x 1 byte
+# = 163,840 bytes a token (the book, inference.md, counts 2·8·128·80 = 160 KiB a token in int8).
+execute_process(COMMAND ${TOOL} check ${PLANS}/llama3_70b_serving_v5e.json --format json
+                RESULT_VARIABLE status OUTPUT_VARIABLE out)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the serving plan exited ${status}")
+endif()
+string(JSON kv GET "${out}" kv_cache_bytes_per_token)
+if(NOT kv EQUAL 163840)
+  message(FATAL_ERROR "kv cache bytes a token: ${kv}")
+endif()
+foreach(key max_batch decode_step_seconds prefill_seconds tokens_per_second_per_device)
+  string(JSON value ERROR_VARIABLE err GET "${out}" ${key})
+  if(err)
+    message(FATAL_ERROR "serving JSON lacks ${key}")
+  endif()
+endforeach()
