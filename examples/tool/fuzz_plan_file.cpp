@@ -6,6 +6,8 @@
 #include <string>
 
 #include <shardplan/cost.hpp>
+#include <shardplan/inference.hpp>
+#include <shardplan/reliability.hpp>
 
 #include "plan_file.hpp"
 
@@ -13,6 +15,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const shardplan::tool::plan_file file = shardplan::tool::read_plan_file(text);
+    if (file.inference) {
+      const shardplan::serving_plan_values s = file.serving_values();
+      const shardplan::serving_violations sv = shardplan::check(s);
+      for (std::size_t i = 0; i < sv.count; ++i) (void)shardplan::describe(sv.items[i]);
+      (void)shardplan::max_batch(s);
+      (void)shardplan::smallest_slice(s);
+      if (!sv.has(shardplan::serving_rule::batch_divides) &&
+          !sv.has(shardplan::serving_rule::compute_format_supported) &&
+          !sv.has(shardplan::serving_rule::sequence_divides_context))
+        (void)shardplan::estimate_cost(s);
+      return 0;
+    }
     const shardplan::training_plan_values p = file.values();
     const shardplan::plan_violations v = shardplan::check(p);
     for (std::size_t i = 0; i < v.count; ++i) (void)shardplan::describe(v.items[i]);
@@ -20,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         !v.has(shardplan::plan_rule::tokens_divide_into_sequences) &&
         !v.has(shardplan::plan_rule::batch_divides) &&
         !v.has(shardplan::plan_rule::context_divides_sequence))
-      (void)shardplan::estimate_step(p);
+      (void)shardplan::run_estimate(p, file.run);
   } catch (const shardplan::tool::bad_input&) {
   }
   return 0;
