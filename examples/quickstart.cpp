@@ -7,12 +7,12 @@ using chip = hardware::h100_sxm;
 using model = models::llama3_70b;
 
 constexpr double params = static_cast<double>(parameters(model::shape).total);
-constexpr bytes weights = params * 2.0 * byte;                    // bf16: 2 bytes a parameter
-static_assert(weights > chip::figures.memory);                    // does not fit one H100
+constexpr bytes bf16_weights = params * 2.0 * byte;                    // bf16: 2 bytes a parameter
+static_assert(bf16_weights > chip::figures.memory);                // does not fit one H100
 static_assert(memory_intensity(chip::figures).value() > 290.0);   // C/W_hbm = 295 FLOP/byte
 
 int main() {
-  std::cout << model::shape.name << ": " << format(weights) << " of bf16 weights\n"
+  std::cout << model::shape.name << ": " << format(bf16_weights) << " of bf16 weights\n"
             << chip::figures.name << ": " << format(chip::figures.memory) << " at "
             << format(chip::figures.memory_bandwidth) << ", "
             << format(chip::figures.peak_bf16) << " bf16\n";
