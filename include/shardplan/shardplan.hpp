@@ -40,3 +40,4 @@
 #include "serving_plan.hpp"
 #include "reliability.hpp"
 #include "reliability_report.hpp"
+#include "launch.hpp"

@@ -1,0 +1,512 @@
+// Tests of launch.hpp: each exported config is parsed back (flag or key found, value read) and
+// its degrees, batch and sequence length compared with the plan's.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <optional>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/launch.hpp>
+#include <shardplan/models/deepseek.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
+#include <shardplan/plan_builder.hpp>
+#include <shardplan/training_plan.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace shardplan;
+
+namespace {
+
+// --- readers of the four formats ---------------------------------------------------------------
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string trim(std::string s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  const auto last = s.find_last_not_of(" \t");
+  return s.substr(first, last - first + 1);
+}
+
+std::string unquote(std::string s) {
+  s = trim(s);
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return s.substr(1, s.size() - 2);
+  return s;
+}
+
+std::int64_t integer(const std::optional<std::string>& s) {
+  REQUIRE(s.has_value());
+  return std::stoll(*s);
+}
+
+/// Megatron: the line "  --flag value" inside the bash array; the value ("" for a switch).
+std::optional<std::string> megatron_flag(const std::string& text, std::string_view flag) {
+  for (const std::string& line : lines_of(text)) {
+    const std::string t = trim(line);
+    if (t.rfind(std::string(flag), 0) != 0) continue;
+    if (t.size() == flag.size()) return std::string{};
+    if (t[flag.size()] == ' ') return unquote(t.substr(flag.size() + 1));
+  }
+  return std::nullopt;
+}
+
+/// TOML: `key = value` in `[section]`, comments skipped.
+std::optional<std::string> toml_value(const std::string& text, std::string_view section,
+                                      std::string_view key) {
+  std::string current;
+  for (const std::string& line : lines_of(text)) {
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (t[0] == '[') {
+      current = t.substr(1, t.find(']') - 1);
+      continue;
+    }
+    const auto eq = t.find('=');
+    if (current == section && eq != std::string::npos && trim(t.substr(0, eq)) == key)
+      return unquote(t.substr(eq + 1));
+  }
+  return std::nullopt;
+}
+
+/// YAML: the top-level `key: value` line.
+std::optional<std::string> yaml_value(const std::string& text, std::string_view key) {
+  for (const std::string& line : lines_of(text)) {
+    if (line.empty() || line[0] == '#' || line[0] == ' ') continue;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos && line.substr(0, colon) == key)
+      return unquote(line.substr(colon + 1));
+  }
+  return std::nullopt;
+}
+
+/// JSON: the text without its `//` comment lines.
+std::string json_body(const std::string& text) {
+  std::string body;
+  for (const std::string& line : lines_of(text))
+    if (trim(line).rfind("//", 0) != 0) body += line + "\n";
+  return body;
+}
+
+/// JSON: the scalar after `"key":`, searched from the first occurrence of `within` (an
+/// enclosing object's key) so that nested keys can be read.
+std::optional<std::string> json_value(const std::string& text, std::string_view key,
+                                      std::string_view within = {}) {
+  const std::string body = json_body(text);
+  std::size_t from = 0;
+  if (!within.empty()) {
+    from = body.find("\"" + std::string(within) + "\":");
+    if (from == std::string::npos) return std::nullopt;
+  }
+  const std::string pattern = "\"" + std::string(key) + "\":";
+  const auto at = body.find(pattern, from);
+  if (at == std::string::npos) return std::nullopt;
+  const auto start = at + pattern.size();
+  const auto end = body.find_first_of(",\n}", start);
+  return unquote(body.substr(start, end - start));
+}
+
+/// The number that follows `phrase` on a comment line (the DeepSpeed degrees that are not keys).
+std::optional<std::int64_t> number_after(const std::string& text, std::string_view phrase) {
+  const auto at = text.find(phrase);
+  if (at == std::string::npos) return std::nullopt;
+  return std::stoll(text.substr(at + phrase.size()));
+}
+
+bool has_line_containing(const std::string& text, std::string_view a, std::string_view b = {}) {
+  for (const std::string& line : lines_of(text))
+    if (line.find(a) != std::string::npos && line.find(b) != std::string::npos) return true;
+  return false;
+}
+
+std::int64_t maxtext_axis(const std::string& text, std::string_view axis) {
+  return integer(yaml_value(text, "ici_" + std::string(axis) + "_parallelism")) *
+         integer(yaml_value(text, "dcn_" + std::string(axis) + "_parallelism"));
+}
+
+std::int64_t maxtext_product(const std::string& text, std::string_view prefix) {
+  std::int64_t product = 1;
+  for (std::string_view axis : {"data", "fsdp", "context", "tensor", "pipeline", "expert"})
+    product *= integer(yaml_value(text, std::string(prefix) + std::string(axis) + "_parallelism"));
+  return product;
+}
+
+/// Megatron's layout grammar (pipeline_parallel_layer_layout.py): "," is cosmetic, "(x)*n" and
+/// "c*n" repeat; returns the decoder layers ('t') of each chunk.
+std::vector<std::int64_t> layout_chunks(std::string s) {
+  std::string flat;
+  for (char c : s)
+    if (c != ',') flat += c;
+  for (std::size_t open; (open = flat.find('(')) != std::string::npos;) {
+    const std::size_t close = flat.find(')', open);
+    const std::size_t digits_end = flat.find_first_not_of("0123456789", close + 2);
+    const std::string body = flat.substr(open + 1, close - open - 1);
+    const auto times = std::stoll(flat.substr(close + 2, digits_end - close - 2));
+    std::string unrolled;
+    for (std::int64_t i = 0; i < times; ++i) unrolled += body;
+    flat = flat.substr(0, open) + unrolled + flat.substr(digits_end);
+  }
+  std::vector<std::int64_t> chunks{0};
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    if (flat[i] == '|') {
+      chunks.push_back(0);
+    } else if (flat[i] == 't') {
+      std::int64_t count = 1;
+      if (i + 1 < flat.size() && flat[i + 1] == '*') {
+        std::size_t end = flat.find_first_not_of("0123456789", i + 2);
+        if (end == std::string::npos) end = flat.size();
+        count = std::stoll(flat.substr(i + 2, end - i - 2));
+        i = end - 1;
+      }
+      chunks.back() += count;
+    }
+  }
+  return chunks;
+}
+
+// --- plans ---------------------------------------------------------------------------------------
+
+/// LLaMA-3 405B as Meta trained it on 16,384 H100 (Dubey et al. 2024, Table 4: TP 8, PP 16,
+/// DP 128, 2048 sequences of 8192), interleaved with 2 virtual stages, selective recomputation.
+training_plan_values llama3_405b_plan() {
+  return make_training_plan(
+      models::llama3_405b::shape, systems::dgx_h100_superpod<2048>::figures,
+      {.data = 128,
+       .tensor = 8,
+       .pipeline = 16,
+       .zero_stage = 1,
+       .sequence_parallel = true,
+       .schedule = pipeline_schedule::interleaved,
+       .virtual_stages = 2,
+       .uneven_stages = true},
+      {.batch = {.global_tokens = 2048LL * 8192, .seq_len = 8192, .micro_batch = 1},
+       .recompute = {recompute_kind::selective}});
+}
+
+/// LLaMA-3 70B on two TPU v5p slices of 16x16x16: FSDP 2048 x TP 4, the FSDP axis outermost so
+/// that its outer part crosses DCN.
+training_plan_values tpu_plan() {
+  return make_training_plan(models::llama3_70b::shape,
+                            systems::tpu_v5p_slice<16, 16, 16, 2>::figures,
+                            {.data = 2048, .tensor = 4, .zero_stage = 3, .sequence_parallel = true},
+                            {.batch = {.global_tokens = 2048LL * 8192, .seq_len = 8192},
+                             .recompute = {recompute_kind::full}});
+}
+
+/// LLaMA-3 8B with ZeRO-3 (FSDP) over 32 H100.
+training_plan_values fsdp_plan() {
+  return make_training_plan(models::llama3_8b::shape, systems::dgx_h100_superpod<4>::figures,
+                            {.data = 32, .zero_stage = 3},
+                            {.batch = {.global_tokens = 256LL * 8192, .seq_len = 8192},
+                             .recompute = {recompute_kind::full}});
+}
+
+/// LLaMA-3 8B with hybrid sharding: FSDP inside 16 GPUs, 2 plain replicas.
+using hsdp_plan =
+    training_plan<models::llama3_8b, systems::dgx_h100_superpod<4>,
+                  mesh<axis<"replica", 2>, axis<"shard", 16>>, data<"replica">, fsdp<"shard">,
+                  batch<global_sequences<256>, seq_len<8192>, micro_batch<1>>, recompute::full,
+                  precision::bf16_mixed_adam>;
+
+}  // namespace
+
+// --- the LLaMA-3 405B plan in every format
+// --------------------------------------------------------
+
+TEST_CASE("the megatron arguments for the llama-3 405b plan carry the plan's degrees") {
+  const training_plan_values p = llama3_405b_plan();
+  const std::string text = megatron_arguments(p);
+  const parallel_degrees& d = p.setup.degrees;
+  const std::int64_t tp = integer(megatron_flag(text, "--tensor-model-parallel-size"));
+  const std::int64_t pp = integer(megatron_flag(text, "--pipeline-model-parallel-size"));
+  const std::int64_t cp = integer(megatron_flag(text, "--context-parallel-size"));
+  CHECK(tp == d.tensor);
+  CHECK(pp == d.pipeline);
+  CHECK(cp == d.context);
+  CHECK(integer(megatron_flag(text, "--expert-model-parallel-size")) == d.expert);
+  // Megatron derives DP as WORLD_SIZE / (TP x PP x CP).
+  const std::int64_t world = *number_after(text, "WORLD_SIZE=");
+  CHECK(world / (tp * pp * cp) == d.data);
+  CHECK(integer(megatron_flag(text, "--num-virtual-stages-per-pipeline-rank")) == d.virtual_stages);
+  CHECK(integer(megatron_flag(text, "--micro-batch-size")) == p.setup.batch.micro_batch);
+  CHECK(integer(megatron_flag(text, "--global-batch-size")) ==
+        p.setup.batch.global_tokens / p.setup.batch.seq_len);
+  CHECK(integer(megatron_flag(text, "--seq-length")) == p.setup.batch.seq_len);
+  CHECK(megatron_flag(text, "--sequence-parallel").has_value());
+  CHECK(megatron_flag(text, "--use-distributed-optimizer").has_value());
+  CHECK(megatron_flag(text, "--recompute-granularity") == "selective");
+  CHECK(megatron_flag(text, "--bf16").has_value());
+  // 126 layers + embedding + loss = 128 = 32 chunks of 4 (Meta: one layer fewer on the first and
+  // last stage).
+  CHECK(megatron_flag(text, "--account-for-embedding-in-pipeline-split").has_value());
+  CHECK(megatron_flag(text, "--account-for-loss-in-pipeline-split").has_value());
+  CHECK(integer(megatron_flag(text, "--num-layers")) == 126);
+  CHECK(integer(megatron_flag(text, "--num-query-groups")) == 8);
+  CHECK(megatron_flag(text, "--normalization") == "RMSNorm");
+}
+
+TEST_CASE("the torchtitan toml for the llama-3 405b plan carries the plan's degrees") {
+  const training_plan_values p = llama3_405b_plan();
+  const std::string text = torchtitan_toml(p);
+  const parallel_degrees& d = p.setup.degrees;
+  const std::int64_t pp = integer(toml_value(text, "parallelism", "pipeline_parallel_degree"));
+  CHECK(integer(toml_value(text, "parallelism", "tensor_parallel_degree")) == d.tensor);
+  CHECK(pp == d.pipeline);
+  CHECK(integer(toml_value(text, "parallelism", "context_parallel_degree")) == d.context);
+  CHECK(integer(toml_value(text, "parallelism", "expert_parallel_degree")) == d.expert);
+  CHECK(integer(toml_value(text, "parallelism", "data_parallel_replicate_degree")) *
+            integer(toml_value(text, "parallelism", "data_parallel_shard_degree")) ==
+        d.data);
+  // torchtitan's stage count: ceil((layers + first_less + last_less) / layers_per_stage).
+  const std::int64_t per =
+      integer(toml_value(text, "parallelism", "pipeline_parallel_layers_per_stage"));
+  const std::int64_t units =
+      126 + integer(toml_value(text, "parallelism", "pipeline_parallel_first_stage_less_layers")) +
+      integer(toml_value(text, "parallelism", "pipeline_parallel_last_stage_less_layers"));
+  CHECK((units + per - 1) / per / pp == d.virtual_stages);
+  CHECK(toml_value(text, "parallelism", "pipeline_parallel_schedule") == "Interleaved1F1B");
+  CHECK(integer(toml_value(text, "parallelism", "pipeline_parallel_microbatch_size")) ==
+        p.setup.batch.micro_batch);
+  CHECK(integer(toml_value(text, "training", "global_batch_size")) == 2048);
+  CHECK(integer(toml_value(text, "training", "seq_len")) == p.setup.batch.seq_len);
+  // With PP the local batch is one step's sequences per replica, cut into micro-batches.
+  CHECK(integer(toml_value(text, "training", "local_batch_size")) ==
+        micro_batches(p.setup) * p.setup.batch.micro_batch);
+  CHECK(toml_value(text, "model", "flavor") == "405B");
+}
+
+TEST_CASE("the maxtext config for the llama-3 405b plan carries the plan's degrees") {
+  const training_plan_values p = llama3_405b_plan();
+  const std::string text = maxtext_config(p);
+  const parallel_degrees& d = p.setup.degrees;
+  CHECK(maxtext_axis(text, "tensor") == d.tensor);
+  CHECK(maxtext_axis(text, "pipeline") == d.pipeline);
+  CHECK(maxtext_axis(text, "context") == d.context);
+  CHECK(maxtext_axis(text, "expert") == d.expert);
+  CHECK(maxtext_axis(text, "data") * maxtext_axis(text, "fsdp") * maxtext_axis(text, "expert") ==
+        d.data);
+  CHECK(integer(yaml_value(text, "num_pipeline_repeats")) == d.virtual_stages);
+  // global batch = per_device_batch_size x devices x gradient_accumulation_steps (pyconfig).
+  const std::int64_t devices = maxtext_product(text, "ici_") * maxtext_product(text, "dcn_");
+  CHECK(devices == 16384);
+  const double per_device = std::stod(*yaml_value(text, "per_device_batch_size"));
+  const std::int64_t accumulation = integer(yaml_value(text, "gradient_accumulation_steps"));
+  const auto global =
+      static_cast<std::int64_t>(per_device * static_cast<double>(devices)) * accumulation;
+  CHECK(global == 2048);
+  // A pipeline micro-batch is global / num_pipeline_microbatches, spread over the replicas.
+  CHECK(global / integer(yaml_value(text, "num_pipeline_microbatches")) / d.data ==
+        p.setup.batch.micro_batch);
+  CHECK(integer(yaml_value(text, "max_target_length")) == p.setup.batch.seq_len);
+  // Tensor parallelism inside the 8-GPU node, data and pipeline parallelism across nodes.
+  CHECK(integer(yaml_value(text, "ici_tensor_parallelism")) == 8);
+  CHECK(integer(yaml_value(text, "dcn_data_parallelism")) == 128);
+  CHECK(integer(yaml_value(text, "dcn_pipeline_parallelism")) == 16);
+  CHECK(yaml_value(text, "shard_optimizer_over_data") == "True");
+}
+
+TEST_CASE("the deepspeed json for the llama-3 405b plan carries the plan's degrees") {
+  const training_plan_values p = llama3_405b_plan();
+  const std::string text = deepspeed_json(p);
+  const parallel_degrees& d = p.setup.degrees;
+  const std::int64_t global = integer(json_value(text, "train_batch_size"));
+  const std::int64_t per_gpu = integer(json_value(text, "train_micro_batch_size_per_gpu"));
+  const std::int64_t accumulation = integer(json_value(text, "gradient_accumulation_steps"));
+  CHECK(global == 2048);
+  CHECK(per_gpu == p.setup.batch.micro_batch);
+  // DeepSpeed's rule: train_batch_size = micro x accumulation x data-parallel world size.
+  CHECK(global / (per_gpu * accumulation) == d.data);
+  CHECK(integer(json_value(text, "stage", "zero_optimization")) == d.zero_stage);
+  CHECK(json_value(text, "enabled", "bf16") == "true");
+  // The model-parallel degrees are not JSON keys; the comment lines carry them.
+  CHECK(number_after(text, "tensor parallelism ") == d.tensor);
+  CHECK(number_after(text, "PipelineModule(num_stages=") == d.pipeline);
+  CHECK(number_after(text, "schedule with ") == d.virtual_stages);
+  CHECK(number_after(text, "sequence length ") == p.setup.batch.seq_len);
+  CHECK(text.find("context parallelism") == std::string::npos);  // CP 1: nothing to say
+}
+
+TEST_CASE("every export names the format version it targets on its first line") {
+  const training_plan_values p = llama3_405b_plan();
+  CHECK(lines_of(megatron_arguments(p)).front().rfind("# Megatron-LM", 0) == 0);
+  CHECK(lines_of(megatron_arguments(p)).front().find("core_r0.14") != std::string::npos);
+  CHECK(lines_of(torchtitan_toml(p)).front().rfind("# torchtitan", 0) == 0);
+  CHECK(lines_of(torchtitan_toml(p)).front().find("job_config.py") != std::string::npos);
+  CHECK(lines_of(maxtext_config(p)).front().rfind("# MaxText", 0) == 0);
+  CHECK(lines_of(maxtext_config(p)).front().find("base.yml") != std::string::npos);
+  CHECK(lines_of(deepspeed_json(p)).front().rfind("// DeepSpeed", 0) == 0);
+  CHECK(lines_of(deepspeed_json(p)).front().find("config-json.md") != std::string::npos);
+}
+
+TEST_CASE("an export of a plan that breaks a rule says so") {
+  // Selective recomputation leaves 115+ GB per device in our memory model (tests/validation).
+  const training_plan_values p = llama3_405b_plan();
+  REQUIRE(check(p).has(plan_rule::fits_in_memory));
+  for (const std::string& text :
+       {megatron_arguments(p), torchtitan_toml(p), maxtext_config(p), deepspeed_json(p)})
+    CHECK(has_line_containing(text, "warning: the plan breaks a rule", "per device"));
+}
+
+// --- MaxText's ici / dcn split -------------------------------------------------------------------
+
+TEST_CASE("maxtext puts the outer part of an axis that crosses dcn on dcn_*") {
+  const training_plan_values p = tpu_plan();
+  REQUIRE(check(p).empty());
+  const std::string text = maxtext_config(p);
+  CHECK(yaml_value(text, "hardware") == "tpu");
+  // tp 4 is innermost (ICI); fsdp 2048 spans 4 x 2048 = 8192 chips, two slices of 4096.
+  CHECK(integer(yaml_value(text, "ici_tensor_parallelism")) == 4);
+  CHECK(integer(yaml_value(text, "ici_fsdp_parallelism")) == 1024);
+  CHECK(integer(yaml_value(text, "dcn_fsdp_parallelism")) == 2);
+  CHECK(maxtext_product(text, "ici_") == 16 * 16 * 16);  // chips per slice
+  CHECK(maxtext_product(text, "dcn_") == 2);             // slices
+  CHECK(std::stod(*yaml_value(text, "per_device_batch_size")) == doctest::Approx(0.25));
+  CHECK(yaml_value(text, "remat_policy") == "full");
+  CHECK(!has_line_containing(text, "no equivalent"));
+}
+
+TEST_CASE("maxtext keeps an axis that fits in one slice on ici_*") {
+  const training_plan_values p =
+      make_training_plan(models::llama3_70b::shape, systems::tpu_v5p_slice<16, 16, 16, 2>::figures,
+                         {.data = 1024, .tensor = 4, .zero_stage = 3},
+                         {.batch = {.global_tokens = 1024LL * 8192, .seq_len = 8192},
+                          .recompute = {recompute_kind::full}});
+  const std::string text = maxtext_config(p);
+  CHECK(integer(yaml_value(text, "ici_fsdp_parallelism")) == 1024);
+  CHECK(maxtext_product(text, "dcn_") == 1);
+  // 4096 of 8192 chips: the products cannot match the two slices, and the export says so.
+  CHECK(has_line_containing(text, "no equivalent", "ici_"));
+}
+
+// --- FSDP and hybrid sharding --------------------------------------------------------------------
+
+TEST_CASE("an fsdp plan becomes torchtitan's shard degree and deepspeed's zero stage 3") {
+  const training_plan_values p = fsdp_plan();
+  REQUIRE(check(p).empty());
+  const std::string titan = torchtitan_toml(p);
+  CHECK(integer(toml_value(titan, "parallelism", "data_parallel_shard_degree")) == 32);
+  CHECK(integer(toml_value(titan, "parallelism", "data_parallel_replicate_degree")) == 1);
+  CHECK(!toml_value(titan, "parallelism", "fsdp_reshard_after_forward").has_value());
+  CHECK(toml_value(titan, "activation_checkpoint", "mode") == "full");
+  // No PP: one micro-batch per forward, gradient accumulation over the rest.
+  CHECK(integer(toml_value(titan, "training", "local_batch_size")) == 1);
+  CHECK(integer(toml_value(titan, "training", "global_batch_size")) == 256);
+
+  const std::string ds = deepspeed_json(p);
+  CHECK(integer(json_value(ds, "stage", "zero_optimization")) == 3);
+  CHECK(integer(json_value(ds, "gradient_accumulation_steps")) == 8);
+  CHECK(!json_value(ds, "mics_shard_size").has_value());
+  CHECK(json_value(ds, "partition_activations", "activation_checkpointing") == "false");
+
+  const std::string megatron = megatron_arguments(p);
+  CHECK(megatron_flag(megatron, "--use-megatron-fsdp").has_value());
+  CHECK(megatron_flag(megatron, "--data-parallel-sharding-strategy") == "optim_grads_params");
+  CHECK(megatron_flag(megatron, "--recompute-granularity") == "full");
+
+  const std::string maxtext = maxtext_config(p);
+  CHECK(maxtext_axis(maxtext, "fsdp") == 32);
+  CHECK(integer(yaml_value(maxtext, "ici_fsdp_parallelism")) == 8);
+  CHECK(integer(yaml_value(maxtext, "dcn_fsdp_parallelism")) == 4);
+  CHECK(integer(yaml_value(maxtext, "gradient_accumulation_steps")) == 8);
+}
+
+TEST_CASE("plain data axes beside zero-3 axes export as hybrid sharding") {
+  const training_plan_values& p = hsdp_plan::values;
+  REQUIRE(hsdp_plan::fits);
+  const std::string titan = torchtitan_toml(p);
+  CHECK(integer(toml_value(titan, "parallelism", "data_parallel_replicate_degree")) == 2);
+  CHECK(integer(toml_value(titan, "parallelism", "data_parallel_shard_degree")) == 16);
+  const std::string ds = deepspeed_json(p);
+  CHECK(integer(json_value(ds, "mics_shard_size", "zero_optimization")) == 16);
+  const std::string maxtext = maxtext_config(p);
+  CHECK(maxtext_axis(maxtext, "data") == 2);
+  CHECK(maxtext_axis(maxtext, "fsdp") == 16);
+  CHECK(integer(yaml_value(maxtext, "dcn_data_parallelism")) == 2);
+  // Megatron-FSDP has no flag we could verify that bounds the FSDP group: said, not dropped.
+  CHECK(has_line_containing(megatron_arguments(p), "no equivalent", "2 plain data-parallel"));
+}
+
+// --- features a target lacks ---------------------------------------------------------------------
+
+TEST_CASE("a plan feature the target lacks produces a comment line") {
+  const training_plan_values p = llama3_405b_plan();
+  // torchtitan shards data parallelism only with FSDP2.
+  CHECK(has_line_containing(torchtitan_toml(p), "approximation", "no ZeRO-1"));
+  // MaxText's SPMD pipeline needs the chunks to divide the pipelined layers.
+  CHECK(has_line_containing(maxtext_config(p), "no equivalent", "126 layers"));
+  CHECK(integer(yaml_value(maxtext_config(p), "pipeline_parallel_layers")) == 96);
+  // DeepSpeed's PipelineEngine has one (1F1B) schedule.
+  CHECK(has_line_containing(deepspeed_json(p), "no equivalent", "virtual stages"));
+
+  const training_plan_values gpipe_pp =
+      make_training_plan(models::llama3_70b::shape, systems::dgx_h100_superpod<8>::figures,
+                         {.data = 2,
+                          .tensor = 8,
+                          .pipeline = 4,
+                          .zero_stage = 2,
+                          .schedule = pipeline_schedule::gpipe},
+                         {.batch = {.global_tokens = 64LL * 4096, .seq_len = 4096},
+                          .recompute = {recompute_kind::full}});
+  CHECK(has_line_containing(megatron_arguments(gpipe_pp), "no equivalent", "GPipe"));
+  CHECK(has_line_containing(deepspeed_json(gpipe_pp), "no equivalent", "asserts ZeRO stage < 2"));
+  CHECK(has_line_containing(torchtitan_toml(gpipe_pp), "approximation", "no ZeRO-2"));
+  CHECK(toml_value(torchtitan_toml(gpipe_pp), "parallelism", "pipeline_parallel_schedule") ==
+        "GPipe");
+}
+
+TEST_CASE("megatron writes a ragged split out as a pipeline layout") {
+  // 80 layers over 6 stages: neither 80, 81 nor 82 divides by 6.
+  const training_plan_values p =
+      make_training_plan(models::llama3_70b::shape, systems::dgx_h100_superpod<8>::figures,
+                         {.data = 1, .tensor = 8, .pipeline = 6, .uneven_stages = true},
+                         {.batch = {.global_tokens = 12LL * 4096, .seq_len = 4096},
+                          .recompute = {recompute_kind::full}});
+  const std::string text = megatron_arguments(p);
+  const auto layout = megatron_flag(text, "--pipeline-model-parallel-layout");
+  REQUIRE(layout.has_value());
+  CHECK(*layout == "Et*14|t*14|(t*13|)*3t*13L");
+  const std::vector<std::int64_t> chunks = layout_chunks(*layout);
+  CHECK(chunks == std::vector<std::int64_t>{14, 14, 13, 13, 13, 13});
+  CHECK(!megatron_flag(text, "--num-virtual-stages-per-pipeline-rank").has_value());
+}
+
+TEST_CASE("mixture-of-experts and mla shapes become the targets' moe and mla settings") {
+  const training_plan_values mixtral =
+      make_training_plan(models::mixtral_8x7b::shape, systems::dgx_h100_superpod<2>::figures,
+                         {.data = 16, .expert = 8, .zero_stage = 3},
+                         {.batch = {.global_tokens = 16 * 4096, .seq_len = 4096},
+                          .recompute = {recompute_kind::full}});
+  const std::string megatron = megatron_arguments(mixtral);
+  CHECK(integer(megatron_flag(megatron, "--num-experts")) == 8);
+  CHECK(integer(megatron_flag(megatron, "--moe-router-topk")) == 2);
+  CHECK(integer(megatron_flag(megatron, "--expert-model-parallel-size")) == 8);
+  CHECK(integer(megatron_flag(megatron, "--ffn-hidden-size")) == 14336);
+  const std::string maxtext = maxtext_config(mixtral);
+  CHECK(yaml_value(maxtext, "decoder_block") == "mixtral");
+  CHECK(maxtext_axis(maxtext, "expert") == 8);
+  CHECK(maxtext_axis(maxtext, "fsdp") * maxtext_axis(maxtext, "expert") == 16);
+  CHECK(integer(toml_value(torchtitan_toml(mixtral), "parallelism", "expert_parallel_degree")) ==
+        8);
+  CHECK(has_line_containing(torchtitan_toml(mixtral), "no equivalent", "registry"));
+  CHECK(number_after(deepspeed_json(mixtral), "MoE(ep_size=") == 8);
+
+  const training_plan_values v3 = make_training_plan(
+      models::deepseek_v3::shape, systems::dgx_h100_superpod<256>::figures,
+      {.data = 128, .pipeline = 16, .expert = 64, .zero_stage = 1, .uneven_stages = true},
+      {.batch = {.global_tokens = 4096LL * 4096, .seq_len = 4096},
+       .recompute = {recompute_kind::full}});
+  const std::string v3_megatron = megatron_arguments(v3);
+  CHECK(megatron_flag(v3_megatron, "--multi-latent-attention").has_value());
+  CHECK(megatron_flag(v3_megatron, "--moe-layer-freq") == "([0]*3+[1]*58)");
+  CHECK(integer(megatron_flag(v3_megatron, "--moe-shared-expert-intermediate-size")) == 2048);
+  CHECK(yaml_value(maxtext_config(v3), "attention_type") == "mla");
+  CHECK(integer(yaml_value(maxtext_config(v3), "first_num_dense_layers")) == 3);
+  CHECK(has_line_containing(deepspeed_json(v3), "no equivalent", "top-8"));
+}
