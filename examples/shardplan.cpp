@@ -10,6 +10,7 @@
 #include <shardplan/catalog.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
+#include <shardplan/launch.hpp>
 #include <shardplan/reliability_report.hpp>
 #include <shardplan/report.hpp>
 #include <shardplan/training_plan.hpp>
@@ -273,6 +274,46 @@ int check_file(const std::string& path, const std::string& format_name) {
   }
 }
 
+/// Reads a training plan file; bad input prints one line and gives exit code 2 through `status`.
+bool read_training_file(const std::string& path, tool::plan_file& file, int& status) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "shardplan: cannot read " << path << "\n";
+    status = exit_bad_input;
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    file = tool::read_plan_file(text.str());
+  } catch (const tool::bad_input& e) {
+    std::string message = e.what();
+    for (char& ch : message)
+      if (ch == '\n') ch = ' ';
+    std::cerr << "shardplan: " << path << ": " << message << "\n";
+    status = exit_bad_input;
+    return false;
+  }
+  if (file.inference) {
+    std::cerr << "shardplan: " << path << ": export takes a training plan\n";
+    status = exit_bad_input;
+    return false;
+  }
+  return true;
+}
+
+int export_file(const std::string& path, const std::string& target) {
+  tool::plan_file file;
+  int status = exit_ok;
+  if (!read_training_file(path, file, status)) return status;
+  const training_plan_values p = file.values();
+  if (target == "megatron") std::cout << megatron_arguments(p);
+  else if (target == "torchtitan") std::cout << torchtitan_toml(p);
+  else if (target == "maxtext") std::cout << maxtext_config(p);
+  else std::cout << deepspeed_json(p);
+  return check(p).empty() ? exit_ok : exit_infeasible;
+}
+
 int print_catalog(const std::string& format_name) {
   if (format_name == "json") {
     json j;
@@ -304,6 +345,13 @@ int main(int argc, char** argv) {
   auto* report = app.add_subcommand("report", "report the built-in plan (LLaMA-3 70B on 4096 H100)");
   auto* check_cmd = app.add_subcommand("check", "check and cost the plan in a JSON plan file");
   check_cmd->add_option("plan", plan_path, "the plan file (JSON)")->required();
+  std::string target;
+  auto* export_cmd =
+      app.add_subcommand("export", "write a plan file's plan as a training system's launch config");
+  export_cmd->add_option("plan", plan_path, "the plan file (JSON)")->required();
+  export_cmd->add_option("--to", target, "the target system")
+      ->required()
+      ->check(CLI::IsMember({"megatron", "torchtitan", "maxtext", "deepspeed"}));
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
   for (auto* sub : {report, check_cmd, catalog})
     sub->add_option("--format", format_name, "output format")
@@ -315,7 +363,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::cerr << "shardplan: unknown command '" << argv[1]
-              << "' (commands: report, check, catalog; see shardplan --help)\n";
+              << "' (commands: report, check, export, catalog; see shardplan --help)\n";
     return exit_bad_input;
   }
   try {
@@ -333,6 +381,7 @@ int main(int argc, char** argv) {
     return print_plan(default_plan::values, run, format_name);
   }
   if (check_cmd->parsed()) return check_file(plan_path, format_name);
+  if (export_cmd->parsed()) return export_file(plan_path, target);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;
 }
