@@ -12,6 +12,7 @@
 #include <shardplan/models/llama.hpp>
 #include <shardplan/launch.hpp>
 #include <shardplan/reliability_report.hpp>
+#include <shardplan/search_chart.hpp>
 #include <shardplan/report.hpp>
 #include <shardplan/training_plan.hpp>
 #include <sstream>
@@ -295,7 +296,7 @@ bool read_training_file(const std::string& path, tool::plan_file& file, int& sta
     return false;
   }
   if (file.inference) {
-    std::cerr << "shardplan: " << path << ": export takes a training plan\n";
+    std::cerr << "shardplan: " << path << ": needs a training plan, not an inference one\n";
     status = exit_bad_input;
     return false;
   }
@@ -312,6 +313,60 @@ int export_file(const std::string& path, const std::string& target) {
   else if (target == "maxtext") std::cout << maxtext_config(p);
   else std::cout << deepspeed_json(p);
   return check(p).empty() ? exit_ok : exit_infeasible;
+}
+
+/// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).
+int search_file(const std::string& path, const std::string& format_name,
+                const std::string& svg_path) {
+  tool::plan_file file;
+  int status = exit_ok;
+  if (!read_training_file(path, file, status)) return status;
+  training_plan_values base = file.values();
+  base.axis_count = 0;
+  base.setup.degrees = {};
+  const std::int64_t chips = file.search_chips > 0 ? file.search_chips : base.system.chips;
+  const search_space space = make_search_space(base, chips);
+  const search_result r = search(space);
+  if (!r.problem.empty()) {
+    std::cerr << "shardplan: " << path << ": " << r.problem << "\n";
+    return exit_bad_input;
+  }
+  if (!svg_path.empty()) {
+    std::ofstream svg(svg_path, std::ios::binary);
+    svg << search_chart_svg(space);
+    if (!svg) {
+      std::cerr << "shardplan: cannot write " << svg_path << "\n";
+      return exit_bad_input;
+    }
+  }
+  if (format_name == "json") {
+    json j;
+    j["found"] = r.found;
+    j["counts"] = {{"enumerated", r.counts.enumerated}, {"feasible", r.counts.feasible},
+                   {"over_memory", r.counts.over_memory}};
+    if (r.found) {
+      j["best"] = plan_json(r.best, file.run);
+      j["best"]["plan"] = describe(r.choice, is_moe(r.best.model));
+      j["ranking"] = json::array();
+      for (std::size_t i = 0; i < r.ranking.count; ++i)
+        j["ranking"].push_back({{"plan", describe(r.ranking.plans[i].choice, is_moe(r.best.model))},
+                                {"step_seconds", r.ranking.plans[i].step},
+                                {"memory_bytes", r.ranking.plans[i].memory}});
+    }
+    std::cout << j.dump(2) << "\n";
+  } else {
+    const bool markdown = format_name == "markdown";
+    auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
+    std::cout << render(search_counts_table(r.counts)) << "\n";
+    if (!r.found) {
+      std::cout << "no feasible plan\n";
+      return exit_infeasible;
+    }
+    std::cout << "fastest plans (estimates)\n" << render(ranking_table(r)) << "\n"
+              << "memory/time trade-off\n" << render(trade_off_table(r)) << "\n"
+              << plan_report(r.best, file.run, markdown);
+  }
+  return r.found ? exit_ok : exit_infeasible;
 }
 
 int print_catalog(const std::string& format_name) {
@@ -352,8 +407,14 @@ int main(int argc, char** argv) {
   export_cmd->add_option("--to", target, "the target system")
       ->required()
       ->check(CLI::IsMember({"megatron", "torchtitan", "maxtext", "deepspeed"}));
+  std::string svg_path;
+  auto* search_cmd = app.add_subcommand(
+      "search", "rank every plan for a spec's model, system, chips and batch");
+  search_cmd->add_option("spec", plan_path, "the spec: a plan file (its parallelism is ignored)")
+      ->required();
+  search_cmd->add_option("--svg", svg_path, "write the step time against memory chart here");
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
-  for (auto* sub : {report, check_cmd, catalog})
+  for (auto* sub : {report, check_cmd, search_cmd, catalog})
     sub->add_option("--format", format_name, "output format")
         ->check(CLI::IsMember({"text", "markdown", "json"}));
   auto is_command = [&app](const std::string& word) {
@@ -363,7 +424,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
     std::cerr << "shardplan: unknown command '" << argv[1]
-              << "' (commands: report, check, export, catalog; see shardplan --help)\n";
+              << "' (commands: report, check, search, export, catalog; see shardplan --help)\n";
     return exit_bad_input;
   }
   try {
@@ -382,6 +443,7 @@ int main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return check_file(plan_path, format_name);
   if (export_cmd->parsed()) return export_file(plan_path, target);
+  if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;
 }

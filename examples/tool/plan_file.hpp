@@ -11,6 +11,7 @@
 #include <shardplan/hardware/system_presets.hpp>
 #include <shardplan/inference.hpp>
 #include <shardplan/reliability.hpp>
+#include <shardplan/search.hpp>
 #include <shardplan/plan_builder.hpp>
 #include <shardplan/precision.hpp>
 #include <stdexcept>
@@ -29,6 +30,7 @@ struct plan_file {
   bool inference = false;
   training_plan_values plan{};
   run_inputs run{};
+  std::int64_t search_chips = 0;  ///< a search spec's chips (0: the system's)
   serving_plan_values serving{};
   std::string model_name;
   std::string system_name;
@@ -319,7 +321,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
     throw bad_input(std::string("malformed JSON: ") + e.what());
   }
-  detail::only_keys(j, "", {"model", "system", "training", "inference", "run"});
+  detail::only_keys(j, "", {"model", "system", "training", "inference", "run", "search"});
   if (!j.contains("model")) fail("model", "missing");
   if (!j.contains("system")) fail("system", "missing");
   if (j.contains("training") == j.contains("inference"))
@@ -335,14 +337,19 @@ inline plan_file read_plan_file(const std::string& text_in) {
     return out;
   }
   if (j.contains("run")) out.run = detail::read_run(j.at("run"));
+  if (j.contains("search")) {
+    const json& q = j.at("search");
+    detail::only_keys(q, "search", {"chips"});
+    out.search_chips = integer(q, "search", "chips", 1, system.chips, false, system.chips);
+  }
 
   const json& t = j.at("training");
   const std::string tp = "training";
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "eager_attention", "dropout"});
-  if (!t.contains("parallelism")) fail("training.parallelism", "missing");
   if (!t.contains("batch")) fail("training.batch", "missing");
-  const json& par = t.at("parallelism");
+  const json no_parallelism = json::object();
+  const json& par = t.contains("parallelism") ? t.at("parallelism") : no_parallelism;
   const std::string pp = "training.parallelism";
   detail::only_keys(par, pp, {"data", "tensor", "pipeline", "context", "expert", "zero_stage",
                               "sequence_parallel", "schedule", "virtual_stages", "uneven_stages"});

@@ -23,9 +23,12 @@ constexpr double default_efficiency(const chip_figures& chip) {
   switch (chip.kind) {
     // TPUs: PaLM 540B on v4 and MaxText on v5p need 0.86 with tensor-parallel all-reduces charged
     // in full (XLA overlaps part of them; the book: TPUs reach "closer to 95%" of peak).
-    case chip_kind::tpu: return 0.86;
-    case chip_kind::gpu: return chip.peak_bf16.value() > 500e12 ? 0.62 : 0.62;  // H100-class / A100-class
-    case chip_kind::cpu: return 0.50;  // an assumption: AMX kernels rarely exceed half of peak
+    case chip_kind::tpu:
+      return 0.86;
+    case chip_kind::gpu:
+      return chip.peak_bf16.value() > 500e12 ? 0.62 : 0.62;  // H100-class / A100-class
+    case chip_kind::cpu:
+      return 0.50;  // an assumption: AMX kernels rarely exceed half of peak
   }
   return 0.6;
 }
@@ -41,21 +44,20 @@ constexpr double default_efficiency(const chip_figures& chip) {
 constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training_setup& t) {
   const double e = t.precision.activation_bytes;
   const double h = static_cast<double>(m.d_model);
-  const double f = is_moe(m) ? static_cast<double>((m.moe.top_k + m.moe.shared_experts) *
-                                                   m.moe.expert_d_ff)
-                             : static_cast<double>(m.d_ff);
-  const double scores = t.eager_attention ? 4.0 * static_cast<double>(m.heads) *
-                                               static_cast<double>(t.batch.seq_len)
-                                         : 0.0;
+  const double f =
+      is_moe(m) ? static_cast<double>((m.moe.top_k + m.moe.shared_experts) * m.moe.expert_d_ff)
+                : static_cast<double>(m.d_ff);
+  const double scores =
+      t.eager_attention ? 4.0 * static_cast<double>(m.heads) * static_cast<double>(t.batch.seq_len)
+                        : 0.0;
   const double layers = static_cast<double>(m.layers);
-  const bool full = t.recompute.kind == recompute_kind::full ||
-                    t.recompute.kind == recompute_kind::checkpoints;
+  const bool full =
+      t.recompute.kind == recompute_kind::full || t.recompute.kind == recompute_kind::checkpoints;
   const bool selective = t.recompute.kind == recompute_kind::selective;
   const double dense = e * (12.0 * h + 4.0 * f) * layers * (full ? 4.0 : 3.0);
   const double softmax = e * scores * layers * (full || selective ? 4.0 : 3.0);
   return (dense + softmax) * byte;
 }
-
 
 /// The traffic of one strategy on one mesh axis in one step: which collective, how often, the
 /// array each one moves (as `collective_time` sizes it), the bytes one device sends in the
@@ -89,7 +91,7 @@ struct step_cost {
   seconds communication_exposed{};  ///< communication not hidden under compute
   seconds optimizer{};              ///< reading and writing the optimizer state from memory
   seconds step{};
-  seconds roofline{};               ///< lower bound: the slowest of compute and each axis at peak
+  seconds roofline{};  ///< lower bound: the slowest of compute and each axis at peak
   double efficiency = 0.0;
   double mfu = 0.0;
   double tokens_per_second_per_device = 0.0;
@@ -98,10 +100,14 @@ struct step_cost {
 };
 
 /// The network the collectives of axis `a` use.
-constexpr axis_network network_of(const training_plan_values& p, std::size_t a) {
+constexpr axis_network network_of(const placement_levels& levels, const training_plan_values& p,
+                                  std::size_t a) {
   std::int64_t inner = 1;
   for (std::size_t i = a + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
-  return network_of(levels_of(p.system), inner, p.axes[a].size);
+  return network_of(levels, inner, p.axes[a].size);
+}
+constexpr axis_network network_of(const training_plan_values& p, std::size_t a) {
+  return network_of(levels_of(p.system), p, a);
 }
 
 /// The first axis carrying `role`, or the axis count when none does.
@@ -152,8 +158,9 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   c.efficiency = a.efficiency > 0.0 ? a.efficiency : default_efficiency(chip);
   const flop_rate peak_rate = compute_peak(p);
 
-  c.model_flops = model_flops_per_token(m, t.batch.seq_len, a.attention) * tokens;
-  c.hardware_flops = hardware_flops_per_token(m, t.batch.seq_len, a.attention, t.recompute) * tokens;
+  const token_flops forward = forward_flops_per_token(m, t.batch.seq_len, a.attention);
+  c.model_flops = 3.0 * forward.total() * flop * tokens;
+  c.hardware_flops = hardware_flops_per_token(forward, t.recompute) * tokens;
   const seconds compute_at_peak = c.hardware_flops / devices / peak_rate;
   c.elementwise = elementwise_bytes_per_token(m, t) * tokens / devices / chip.memory_bandwidth;
   c.compute = compute_at_peak / c.efficiency + c.elementwise;
@@ -162,22 +169,20 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   const double p_stages = static_cast<double>(d.pipeline);
   const double v_stages = static_cast<double>(d.virtual_stages);
   const double stage_layers = static_cast<double>(layers_per_stage(m, d));
-  const double moe_share =
-      static_cast<double>(moe_layer_count(m)) / static_cast<double>(m.layers);
+  const double moe_share = static_cast<double>(moe_layer_count(m)) / static_cast<double>(m.layers);
   const double s_local = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
   const double e_act = t.precision.activation_bytes;
   const collective_options opts{a.in_network_reduction, true};
   const seconds compute_per_micro_batch = c.compute / mb;
-  const seconds attention_per_micro_batch =
-      c.compute * (forward_flops_per_token(m, t.batch.seq_len, a.attention).attention /
-                   forward_flops_per_token(m, t.batch.seq_len, a.attention).total()) / mb;
+  const seconds attention_per_micro_batch = c.compute * (forward.attention / forward.total()) / mb;
 
-  auto add = [&c, &p, &opts](std::string_view strategy, collective_kind kind, std::size_t axis,
-                             double count, bytes array, seconds hidden_under,
-                             double forward_share) {
+  const placement_levels levels = levels_of(p.system);
+  auto add = [&c, &p, &opts, &levels](std::string_view strategy, collective_kind kind,
+                                      std::size_t axis, double count, bytes array,
+                                      seconds hidden_under, double forward_share) {
     if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
-    const axis_network net = network_of(p, axis);
+    const axis_network net = network_of(levels, p, axis);
     const seconds one = collective_time(kind, array, net, opts);
     axis_traffic x{strategy, kind, axis, count, array};
     x.forward_share = forward_share;
@@ -195,11 +200,11 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   // Data parallelism and ZeRO, per data axis group: the gradients and parameters one device
   // holds (after tensor, pipeline and expert sharding).
   const device_parameters held = parameters_on_device(m, d, stage_position::first);
-  const double grad_b = t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes
-                                                         : t.precision.parameter_bytes;
+  const double grad_b =
+      t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes : t.precision.parameter_bytes;
   const double param_b = t.precision.parameter_bytes;
-  const seconds backward_last = a.overlap_data_parallel ? compute_per_micro_batch * (2.0 / 3.0)
-                                                        : 0.0 * second;
+  const seconds backward_last =
+      a.overlap_data_parallel ? compute_per_micro_batch * (2.0 / 3.0) : 0.0 * second;
   for (std::size_t i = 0; i < p.axis_count; ++i) {
     if (!(p.axes[i].roles & (role_data | role_zero))) continue;
     // One collective over this axis carries the parameters of every data axis outside it
@@ -232,23 +237,22 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   }
 
   // Tensor parallelism: the [b, s, h] activations of every layer of the stage.
-  const double tp_per_layer = t.recompute.kind == recompute_kind::full ||
-                                      t.recompute.kind == recompute_kind::checkpoints
-                                  ? 6.0
-                                  : 4.0;
+  const double tp_per_layer =
+      t.recompute.kind == recompute_kind::full || t.recompute.kind == recompute_kind::checkpoints
+          ? 6.0
+          : 4.0;
   add("tensor all-reduce", collective_kind::all_reduce, first_axis(p, role_tensor),
-      tp_per_layer * stage_layers * mb,
-      b * s_local * static_cast<double>(m.d_model) * e_act * byte, 0.0 * second, 2.0 / tp_per_layer);
+      tp_per_layer * stage_layers * mb, b * s_local * static_cast<double>(m.d_model) * e_act * byte,
+      0.0 * second, 2.0 / tp_per_layer);
 
   // Context parallelism: keys and values of every layer.
-  const double kv_width =
-      m.mla.kv_lora_rank > 0
-          ? static_cast<double>(m.heads) *
-                static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim)
-          : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+  const double kv_width = m.mla.kv_lora_rank > 0
+                              ? static_cast<double>(m.heads) *
+                                    static_cast<double>(m.mla.qk_nope_head_dim +
+                                                        m.mla.qk_rope_head_dim + m.mla.v_head_dim)
+                              : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
   add("context kv ring", collective_kind::all_gather, first_axis(p, role_context),
-      3.0 * stage_layers * mb,
-      b * static_cast<double>(t.batch.seq_len) * kv_width * e_act * byte,
+      3.0 * stage_layers * mb, b * static_cast<double>(t.batch.seq_len) * kv_width * e_act * byte,
       a.overlap_context ? attention_per_micro_batch : 0.0 * second, 1.0 / 3.0);
 
   // Pipeline parallelism: boundary activations forward and gradients backward, split over the
@@ -262,7 +266,8 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
     const bytes message =
         b * s_local * static_cast<double>(m.d_model) * e_act / static_cast<double>(d.tensor) * byte;
     if (pp_axis < p.axis_count) {
-      const seconds one = collective_time(collective_kind::send_recv, message, network_of(p, pp_axis), opts);
+      const seconds one = collective_time(collective_kind::send_recv, message,
+                                          network_of(levels, p, pp_axis), opts);
       add("pipeline send", collective_kind::send_recv, pp_axis, sends, message,
           one * std::max(0.0, sends - critical), 0.5);
     }
@@ -290,11 +295,15 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
   if (d.pipeline > 1) {
     switch (d.schedule) {
       case pipeline_schedule::gpipe:
-      case pipeline_schedule::one_f_one_b: bubble_fraction = (p_stages - 1.0) / mb; break;
+      case pipeline_schedule::one_f_one_b:
+        bubble_fraction = (p_stages - 1.0) / mb;
+        break;
       case pipeline_schedule::interleaved:
         bubble_fraction = (p_stages - 1.0) / (v_stages * mb);
         break;
-      case pipeline_schedule::zero_bubble: bubble_fraction = (p_stages - 1.0) / (3.0 * mb); break;
+      case pipeline_schedule::zero_bubble:
+        bubble_fraction = (p_stages - 1.0) / (3.0 * mb);
+        break;
     }
   }
   c.bubble = c.compute * bubble_fraction;

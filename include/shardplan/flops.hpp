@@ -19,9 +19,12 @@ enum class attention_flops : std::uint8_t { full, causal, ignored };
 /// The factor the attention products are counted with.
 constexpr double attention_factor(attention_flops a) {
   switch (a) {
-    case attention_flops::full: return 1.0;
-    case attention_flops::causal: return 0.5;
-    case attention_flops::ignored: return 0.0;
+    case attention_flops::full:
+      return 1.0;
+    case attention_flops::causal:
+      return 0.5;
+    case attention_flops::ignored:
+      return 0.0;
   }
   return 1.0;
 }
@@ -47,9 +50,8 @@ constexpr double matmul_parameters_per_token(const model_shape& m) {
           : 0.0;
   const double dense_mlp = static_cast<double>(c.dense_mlp_per_layer - mlp_biases(m, m.d_ff));
   const double expert = static_cast<double>(c.expert - mlp_biases(m, m.moe.expert_d_ff));
-  const double moe_mlp =
-      static_cast<double>(m.moe.experts * m.d_model) +
-      static_cast<double>(m.moe.top_k + m.moe.shared_experts) * expert;
+  const double moe_mlp = static_cast<double>(m.moe.experts * m.d_model) +
+                         static_cast<double>(m.moe.top_k + m.moe.shared_experts) * expert;
   return static_cast<double>(c.dense_layers) * (attention - mla_norms + dense_mlp) +
          static_cast<double>(c.moe_layers) * (attention - mla_norms + moe_mlp);
 }
@@ -64,8 +66,8 @@ constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t
   const double qk = m.mla.kv_lora_rank > 0
                         ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
                         : static_cast<double>(m.head_dim);
-  const double v =
-      m.mla.kv_lora_rank > 0 ? static_cast<double>(m.mla.v_head_dim) : static_cast<double>(m.head_dim);
+  const double v = m.mla.kv_lora_rank > 0 ? static_cast<double>(m.mla.v_head_dim)
+                                          : static_cast<double>(m.head_dim);
   f.attention = attention_factor(convention) * 2.0 * static_cast<double>(seq_len) *
                 static_cast<double>(m.heads) * (qk + v) * static_cast<double>(m.layers);
   f.logits = 2.0 * static_cast<double>(m.vocab) * static_cast<double>(m.d_model);
@@ -82,23 +84,30 @@ constexpr flops model_flops_per_token(const model_shape& m, std::int64_t seq_len
 /// Hardware FLOPs of training on one token: model FLOPs plus what recomputation repeats.
 /// Full recomputation (and the checkpoints scheme) runs every layer's forward again (not the
 /// logits); selective recomputation repeats the attention products (Korthikanti et al. Sec. 5).
-constexpr flops hardware_flops_per_token(const model_shape& m, std::int64_t seq_len,
-                                         attention_flops convention, recompute_policy r) {
-  const token_flops f = forward_flops_per_token(m, seq_len, convention);
+constexpr flops hardware_flops_per_token(const token_flops& f, recompute_policy r) {
   double extra = 0.0;
   switch (r.kind) {
-    case recompute_kind::none: break;
-    case recompute_kind::selective: extra = f.attention; break;
+    case recompute_kind::none:
+      break;
+    case recompute_kind::selective:
+      extra = f.attention;
+      break;
     case recompute_kind::full:
-    case recompute_kind::checkpoints: extra = f.layers_matmul + f.attention; break;
+    case recompute_kind::checkpoints:
+      extra = f.layers_matmul + f.attention;
+      break;
   }
   return (3.0 * f.total() + extra) * flop;
+}
+constexpr flops hardware_flops_per_token(const model_shape& m, std::int64_t seq_len,
+                                         attention_flops convention, recompute_policy r) {
+  return hardware_flops_per_token(forward_flops_per_token(m, seq_len, convention), r);
 }
 
 /// Megatron-LM's FLOPs per iteration (Narayanan et al. 2021, Eq. 3): with full recomputation,
 /// F = 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)), for a GPT of l layers, hidden h, vocabulary V.
-constexpr flops megatron_flops_per_iteration(double batch, double seq, double layers,
-                                             double hidden, double vocab) {
+constexpr flops megatron_flops_per_iteration(double batch, double seq, double layers, double hidden,
+                                             double vocab) {
   return 96.0 * batch * seq * layers * hidden * hidden *
          (1.0 + seq / (6.0 * hidden) + vocab / (16.0 * layers * hidden)) * flop;
 }

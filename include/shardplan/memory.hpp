@@ -120,9 +120,8 @@ struct device_parameters {
   double expert = 0.0;
 };
 
-constexpr device_parameters parameters_on_device(const model_shape& m, const parallel_degrees& d,
-                                                 stage_position stage) {
-  const parameter_counts c = parameters(m);
+constexpr device_parameters parameters_on_device(const model_shape& m, const parameter_counts& c,
+                                                 const parallel_degrees& d, stage_position stage) {
   const double t = static_cast<double>(d.tensor);
   const std::int64_t stage_layers = layers_per_stage(m, d);
   std::int64_t dense_layers = 0;
@@ -157,6 +156,11 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   return {embeddings + static_cast<double>(dense_layers) * dense_layer +
               static_cast<double>(moe_layers) * moe_dense_part,
           static_cast<double>(moe_layers) * routed};
+}
+
+constexpr device_parameters parameters_on_device(const model_shape& m, const parallel_degrees& d,
+                                                 stage_position stage) {
+  return parameters_on_device(m, parameters(m), d, stage);
 }
 
 /// Memory per device, term by term. All in bytes.
@@ -225,9 +229,9 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t)
 /// stage the logits of one micro-batch (4·s·b·V/t bytes for the output layer and the fp32
 /// cross-entropy, Korthikanti et al. Sec. 4.2.2); with a pipeline, a send and a receive buffer of
 /// one micro-batch's boundary activations.
-constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, stage_position stage) {
+constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
+                              const training_setup& t, stage_position stage) {
   const parallel_degrees& d = t.degrees;
-  const parameter_counts c = parameters(m);
   const double tp = static_cast<double>(d.tensor);
   const double s = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
@@ -247,10 +251,14 @@ constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, sta
   return total * byte;
 }
 
+constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, stage_position stage) {
+  return buffer_memory(m, parameters(m), t, stage);
+}
+
 /// Memory of one pipeline stage on one device.
-constexpr memory_breakdown stage_memory(const model_shape& m, const training_setup& t,
-                                        stage_position stage) {
-  memory_breakdown out = model_state_memory(parameters_on_device(m, t.degrees, stage), t);
+constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_counts& c,
+                                        const training_setup& t, stage_position stage) {
+  memory_breakdown out = model_state_memory(parameters_on_device(m, c, t.degrees, stage), t);
   if (stage == stage_position::first || t.degrees.pipeline == 1) {
     out.activations = activation_memory(m, t);
   } else {
@@ -264,18 +272,24 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const training_set
     out.activations = activation_memory(m, last) / layers_in_flight(m, last) *
                       static_cast<double>(layers_per_stage(m, t.degrees)) * in_flight;
   }
-  out.buffers = buffer_memory(m, t, stage);
+  out.buffers = buffer_memory(m, c, t, stage);
   const bytes planned = out.model_states() + out.activations + out.buffers;
   out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
   out.total = planned + out.reserve;
   return out;
 }
 
+constexpr memory_breakdown stage_memory(const model_shape& m, const training_setup& t,
+                                        stage_position stage) {
+  return stage_memory(m, parameters(m), t, stage);
+}
+
 /// Memory per device: the larger of the first and the last pipeline stage.
 constexpr memory_breakdown memory_per_device(const model_shape& m, const training_setup& t) {
-  const memory_breakdown first = stage_memory(m, t, stage_position::first);
+  const parameter_counts c = parameters(m);
+  const memory_breakdown first = stage_memory(m, c, t, stage_position::first);
   if (t.degrees.pipeline == 1) return first;
-  const memory_breakdown last = stage_memory(m, t, stage_position::last);
+  const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
   return last.total > first.total ? last : first;
 }
 

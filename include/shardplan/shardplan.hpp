@@ -41,3 +41,5 @@
 #include "reliability.hpp"
 #include "reliability_report.hpp"
 #include "launch.hpp"
+#include "search.hpp"
+#include "search_chart.hpp"

@@ -1,0 +1,122 @@
+// Benchmark (not a test): the full plan search for LLaMA-3 405B on 16,384 H100 (2048 DGX H100
+// nodes) at 16,777,216 tokens a step in sequences of 8192, on one core. Prints the time of the
+// search, plans evaluated per second, what one check and one estimate cost, the best plans and
+// the memory/time trade-off; writes the search's chart as SVG to argv[1] if given.
+// Build with optimisation, e.g.
+//   g++ -std=c++20 -O2 -Iinclude tests/benchmark/search_benchmark.cpp -o search_benchmark
+//   taskset -c 0 ./search_benchmark search.svg [runs]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/report.hpp>
+#include <shardplan/search.hpp>
+#include <shardplan/search_chart.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace shardplan;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+/// Nanoseconds one call of `f` takes, best of five batches of `n` calls.
+template <class F>
+double nanoseconds_per_call(int n, F&& f) {
+  double best = 1e300;
+  for (int batch = 0; batch < 5; ++batch) {
+    const auto start = clock_type::now();
+    for (int i = 0; i < n; ++i) f();
+    best = std::min(best, seconds_since(start) * 1e9 / n);
+  }
+  return best;
+}
+
+std::string rate(double per_second) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f million", per_second / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  const search_space space =
+      make_search_space(models::llama3_405b::shape, systems::dgx_h100_superpod<2048>::figures,
+                        16384, 16'777'216, 8192);
+
+  std::printf("search: %s on %lld x %s (%s), %lld tokens a step in sequences of %lld\n",
+              std::string(space.base.model.name).c_str(), static_cast<long long>(space.chips),
+              std::string(space.base.system.chip.name).c_str(),
+              std::string(space.base.system.name).c_str(),
+              static_cast<long long>(space.base.setup.batch.global_tokens),
+              static_cast<long long>(space.base.setup.batch.seq_len));
+  std::printf(
+      "space: %lld candidates (tensor, pipeline and context degrees, ZeRO 0-3, micro-batch "
+      "1-8, 6 schedules, 3 recomputation policies)\n\n",
+      static_cast<long long>(candidate_count(space)));
+
+  // The full search, best of `runs` on one core (the search is single-threaded).
+  search_result r = search(space);  // warm-up
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = clock_type::now();
+    r = search(space);
+    times.push_back(seconds_since(start));
+  }
+  std::sort(times.begin(), times.end());
+  const double best_time = times.front();
+  const double median_time = times[times.size() / 2];
+  const search_counts& c = r.counts;
+  std::cout << render_text(search_counts_table(c)) << "\n";
+  std::printf("full search: %.1f ms (best of %d runs; median %.1f ms)\n", best_time * 1e3, runs,
+              median_time * 1e3);
+  std::printf(
+      "plans evaluated per second: %s (every candidate decided: %lld by integer tests "
+      "as duplicates or broken rules, %lld by check(), %lld of them costed)\n",
+      rate(static_cast<double>(c.enumerated) / best_time).c_str(),
+      static_cast<long long>(c.duplicates + c.pruned_by_rule), static_cast<long long>(c.checked()),
+      static_cast<long long>(c.feasible));
+  std::printf("  built and checked per second: %s\n",
+              rate(static_cast<double>(c.checked()) / best_time).c_str());
+  std::printf("  checked and costed per second: %s\n\n",
+              rate(static_cast<double>(c.feasible) / best_time).c_str());
+
+  // What one candidate costs, on the best plan.
+  volatile double sink = 0.0;
+  const training_plan_values p = r.best;
+  const double ns_check =
+      nanoseconds_per_call(20000, [&] { sink = sink + static_cast<double>(check(p).count); });
+  const double ns_estimate =
+      nanoseconds_per_call(20000, [&] { sink = sink + estimate_step(p).step.value(); });
+  const double ns_memory = nanoseconds_per_call(
+      20000, [&] { sink = sink + memory_per_device(p.model, p.setup).total.value(); });
+  std::printf(
+      "one candidate: check() %.0f ns, estimate_step() %.0f ns, memory_per_device() %.0f "
+      "ns\n\n",
+      ns_check, ns_estimate, ns_memory);
+
+  std::printf("best plan: %s\n", describe(r.choice).c_str());
+  std::cout << render_text(time_table(r.cost)) << "\n" << render_text(memory_table(r.best)) << "\n";
+  std::cout << "fastest plans\n" << render_text(ranking_table(r)) << "\n";
+  std::cout << "memory/time trade-off (the fastest plan for each memory budget)\n"
+            << render_text(trade_off_table(r));
+
+  if (argc > 1) {
+    const auto start = clock_type::now();
+    const std::string svg = search_chart_svg(space);
+    std::ofstream(argv[1]) << svg;
+    std::printf("\nchart: %s (%zu bytes, %.2f s with every candidate over memory costed too)\n",
+                argv[1], svg.size(), seconds_since(start));
+  }
+  return 0;
+}

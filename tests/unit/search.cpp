@@ -1,0 +1,388 @@
+// Tests of search.hpp: the best plan is feasible and no candidate beats it (checked by brute
+// force over every candidate, pruned ones included), the counts partition the space, a search
+// split into ranges finds the same, the space is checked first, and LLaMA-3 8B on one DGX H100
+// node finds the plan derived by hand below.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
+#include <shardplan/search.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace shardplan;
+using std::int64_t;
+
+/// LLaMA-3 8B on 16 H100 (two DGX nodes), 128 sequences of 8192: the full default space, 28,800
+/// candidates.
+search_space two_node_space() {
+  return make_search_space(models::llama3_8b::shape, systems::dgx_h100_superpod<2>::figures, 16,
+                           1 << 20, 8192);
+}
+
+/// What happened to one candidate in a brute-force walk.
+struct brute_force {
+  int64_t candidates = 0;
+  int64_t unbuildable = 0;  ///< degrees whose product does not divide the chips
+  int64_t feasible = 0;
+  double best_step = 1e300;
+};
+
+/// Walks every candidate of the space in the search's order (tensor, pipeline, context, expert,
+/// ZeRO, micro-batch, schedule, recomputation), builds each as written, without the search's
+/// pruning or its canonical forms, and calls `f(index, choice, duplicate, violations)`, where
+/// `duplicate` is the search's rule: a schedule other than the list's first without a pipeline, a
+/// ZeRO stage other than the list's first without data parallelism.
+template <class F>
+brute_force walk_every_candidate(const search_space& s, F&& f) {
+  brute_force out;
+  const model_shape& m = s.base.model;
+  const int64_t fastest = s.base.system.levels[0].degree;
+  std::vector<int64_t> divisors;
+  for (int64_t d = 1; d <= s.chips; ++d)
+    if (s.chips % d == 0) divisors.push_back(d);
+  const int64_t max_t = s.max_tensor > 0 ? s.max_tensor : fastest;
+  const int64_t max_p = s.max_pipeline > 0 ? s.max_pipeline : m.layers;
+  const int64_t max_c = s.max_context > 0 ? s.max_context : s.chips;
+  const int64_t max_e = is_moe(m) ? (s.max_expert > 0 ? s.max_expert : m.moe.experts) : 1;
+  int64_t index = 0;
+  for (int64_t t : divisors) {
+    if (t > max_t) continue;
+    for (int64_t p : divisors) {
+      if (p > max_p) continue;
+      for (int64_t c : divisors) {
+        if (c > max_c) continue;
+        for (int64_t e : divisors) {
+          if (e > max_e) continue;
+          for (std::size_t zi = 0; zi < s.zero_stages.size(); ++zi)
+            for (int64_t mb : s.micro_batches)
+              for (std::size_t si = 0; si < s.schedules.size(); ++si)
+                for (const recompute_policy& r : s.recompute) {
+                  const int64_t z = s.zero_stages[zi];
+                  const schedule_choice& sc = s.schedules[si];
+                  ++out.candidates;
+                  const int64_t here = index++;
+                  if (s.chips % (t * p * c * e) != 0) {
+                    ++out.unbuildable;
+                    continue;
+                  }
+                  plan_choice x;
+                  x.tensor = t;
+                  x.pipeline = p;
+                  x.context = c;
+                  x.expert = e;
+                  x.data = s.chips / (t * p * c * e);
+                  x.zero_stage = z;
+                  x.micro_batch = mb;
+                  x.schedule = sc;
+                  x.uneven_stages = m.layers % (p * sc.virtual_stages) != 0;
+                  x.recompute = r;
+                  const training_plan_values plan = plan_values(s, x);
+                  const plan_violations v = check(plan);
+                  if (v.empty()) {
+                    ++out.feasible;
+                    const double step = estimate_step(plan).step.value();
+                    if (step < out.best_step) out.best_step = step;
+                  }
+                  const bool duplicate = (p == 1 && si > 0) || (x.data * x.expert == 1 && zi > 0);
+                  f(here, x, duplicate, v);
+                }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+bool only_memory(const plan_violations& v) {
+  return v.count == 1 && v.items[0].rule == plan_rule::fits_in_memory;
+}
+
+}  // namespace
+
+TEST_CASE("the best plan is feasible and no candidate of the space is faster") {
+  const search_space s = two_node_space();
+  std::vector<int64_t> checked;
+  std::vector<double> feasible_steps;
+  const search_result r = search(s, [&](const search_candidate& c) {
+    checked.push_back(c.index);
+    if (c.cost != nullptr) feasible_steps.push_back(c.cost->step.value());
+  });
+  REQUIRE(r.problem.empty());
+  REQUIRE(r.found);
+  CHECK(check(r.best).empty());
+  CHECK(r.cost.step.value() == estimate_step(r.best).step.value());
+  for (double step : feasible_steps) CHECK(r.cost.step.value() <= step);
+
+  // Brute force: every candidate built as written, pruned and duplicate ones included. None that
+  // passes check() is faster; every one the search pruned breaks a rule other than memory (so
+  // the integer tests prune nothing check() would have let through), or has degrees that do not
+  // divide the chips, or is a duplicate: a schedule without a pipeline, a ZeRO stage without data
+  // parallelism, which can be no faster than the plan the search kept.
+  std::size_t next = 0;
+  int64_t pruned_feasible = 0;
+  int64_t pruned_over_memory_only = 0;
+  int64_t checked_duplicates = 0;
+  const brute_force b = walk_every_candidate(
+      s, [&](int64_t index, const plan_choice&, bool duplicate, const plan_violations& v) {
+        while (next < checked.size() && checked[next] < index) ++next;
+        const bool was_checked = next < checked.size() && checked[next] == index;
+        if (was_checked) {
+          if (duplicate) ++checked_duplicates;
+          return;
+        }
+        if (duplicate) return;
+        if (v.empty()) ++pruned_feasible;
+        if (only_memory(v)) ++pruned_over_memory_only;
+      });
+  CHECK(b.candidates == candidate_count(s));
+  CHECK(static_cast<int64_t>(checked.size()) == r.counts.checked());
+  CHECK(checked_duplicates == 0);
+  CHECK(pruned_feasible == 0);
+  CHECK(pruned_over_memory_only == 0);
+  CHECK(b.unbuildable > 0);
+  CHECK(r.cost.step.value() <= b.best_step);
+  CHECK(r.cost.step.value() == b.best_step);
+}
+
+TEST_CASE("the counts partition the candidates") {
+  const search_space s = two_node_space();
+  const search_result r = search(s);
+  const search_counts& c = r.counts;
+  CHECK(candidate_count(s) ==
+        4 * 5 * 5 * 4 * 4 * 6 * 3);  // tp, pp, cp, ZeRO, mb, schedule, recompute
+  CHECK(c.enumerated == candidate_count(s));
+  CHECK(c.duplicates + c.pruned_by_rule + c.checked() == c.enumerated);
+  CHECK(c.rejected_by_check == 0);  // the integer tests catch every divisibility rule first
+  CHECK(c.duplicates > 0);
+  CHECK(c.pruned_by_rule > 0);
+  CHECK(c.over_memory > 0);
+  CHECK(c.feasible > 0);
+}
+
+TEST_CASE("pruning: a tensor degree that does not divide the heads prunes its whole subtree") {
+  // 12 chips: tensor 3 and 6 divide neither LLaMA-3 8B's 8 kv heads nor its 32 heads; everything
+  // under them is counted as broken rules and never built.
+  search_space s = make_search_space(models::llama3_8b::shape,
+                                     systems::dgx_h100_superpod<2>::figures, 12, 96 * 8192, 8192);
+  s.max_tensor = 6;
+  std::vector<int64_t> tensors;
+  const search_result r =
+      search(s, [&](const search_candidate& c) { tensors.push_back(c.choice.tensor); });
+  for (int64_t t : tensors) CHECK((t == 1 || t == 2 || t == 4));
+  // tensor in {1, 2, 3, 4, 6}, pipeline and context in the divisors of 12 up to 32 (6 each).
+  const int64_t per_tensor = 6 * 6 * 4 * 4 * 6 * 3;
+  CHECK(r.counts.enumerated == 5 * per_tensor);
+  CHECK(r.counts.pruned_by_rule >= 2 * per_tensor);  // tensor 3 and 6 (4 keeps 12 / 4 = 3 chips)
+}
+
+TEST_CASE("a search split into ranges finds what the whole search finds") {
+  const search_space s = two_node_space();
+  const search_result whole = search(s);
+  search_partial merged;
+  const int64_t total = candidate_count(s);
+  for (int64_t first = 0; first < total; first += 997)
+    merged = merge(merged, search_range(s, first, first + 997, ignore_candidates{}));
+  const search_result parts = finish(s, merged);
+  CHECK(parts.found);
+  CHECK(parts.cost.step.value() == whole.cost.step.value());
+  CHECK(parts.memory.total.value() == whole.memory.total.value());
+  CHECK(merged.best.index == search_range(s, 0, total, ignore_candidates{}).best.index);
+  CHECK(parts.counts.enumerated == whole.counts.enumerated);
+  CHECK(parts.counts.duplicates == whole.counts.duplicates);
+  CHECK(parts.counts.pruned_by_rule == whole.counts.pruned_by_rule);
+  CHECK(parts.counts.over_memory == whole.counts.over_memory);
+  CHECK(parts.counts.feasible == whole.counts.feasible);
+  REQUIRE(parts.front.count == whole.front.count);
+  for (std::size_t i = 0; i < whole.front.count; ++i)
+    CHECK(parts.front.plans[i].index == whole.front.plans[i].index);
+  REQUIRE(parts.ranking.count == whole.ranking.count);
+  for (std::size_t i = 0; i < whole.ranking.count; ++i)
+    CHECK(parts.ranking.plans[i].index == whole.ranking.plans[i].index);
+}
+
+TEST_CASE("the ranking is fastest first and the trade-off holds no dominated plan") {
+  const search_result r = search(two_node_space());
+  REQUIRE(r.ranking.count == max_ranking);
+  CHECK(r.ranking.plans[0].step == r.cost.step.value());
+  for (std::size_t i = 1; i < r.ranking.count; ++i)
+    CHECK(r.ranking.plans[i - 1].step <= r.ranking.plans[i].step);
+  REQUIRE(r.front.count >= 2);
+  // By memory ascending, step time strictly descending; the last is the best plan.
+  for (std::size_t i = 1; i < r.front.count; ++i) {
+    CHECK(r.front.plans[i - 1].memory < r.front.plans[i].memory);
+    CHECK(r.front.plans[i - 1].step > r.front.plans[i].step);
+  }
+  CHECK(r.front.plans[r.front.count - 1].step == r.cost.step.value());
+  CHECK_FALSE(r.front.truncated);
+}
+
+TEST_CASE("tensor parallelism stays within the fastest level and every mesh uses all chips") {
+  const search_space s = two_node_space();
+  bool all_within = true;
+  bool all_chips = true;
+  search(s, [&](const search_candidate& c) {
+    all_within = all_within && c.choice.tensor <= 8;
+    all_chips = all_chips && mesh_devices(c.plan) == 16;
+  });
+  CHECK(all_within);
+  CHECK(all_chips);
+}
+
+TEST_CASE("llama-3 8b on one dgx h100 node: data parallelism over 8 gpus with zero-3") {
+  // LLaMA-3 8B (8,030,261,248 parameters; 32 layers, h 4096, 32 heads, 8 kv heads, d_ff 14336,
+  // vocab 128,256) on the 8 H100 of one DGX node, 1,048,576 tokens a step: 128 sequences of 8192.
+  //
+  // By hand. All 8 GPUs share one NVLink node, and every plan without recomputation does the same
+  // FLOPs on the same 8 GPUs, so the compute term is one number for all of them:
+  //   forward FLOPs a token = 2 x 6,979,321,856 (matmul weights) + 2,147,483,648 (causal
+  //   attention, 0.5 x 2 x 8192 x 32 x 256 x 32) + 1,050,673,152 (logits) = 17,156,800,512;
+  //   x 3 for training, x 1,048,576 tokens, / 8 GPUs at peak x efficiency; plus the elementwise
+  //   traffic 2 x (12 h + 4 f) x 32 x 3 = 20,447,232 bytes a token at 3.35 TB/s.
+  // Any recomputation adds FLOPs; a pipeline adds a bubble; tensor parallelism adds all-reduces
+  // that are never hidden; context parallelism shrinks the data degree (ZeRO shards over fewer
+  // GPUs, the optimizer traffic grows). What is left is data parallelism over all 8 GPUs, and
+  // among its ZeRO stages the one with the least optimizer traffic that fits:
+  //   activations: 139,264 bytes a token and layer (4eh = 32,768 replicated; Q and output
+  //   16,384; K and V 4,096; the gated MLP 3 x 2 x 14,336 = 86,016) x 8192 x 32 = 36.51 GB;
+  //   model states take 16 bytes a parameter without ZeRO (128.5 GB) and 2 + 2 + 12 / 8 = 5.5
+  //   with ZeRO-1 (44.2 GB): over 80 GB with the activations; ZeRO-2: 30.1 GB of states + 36.5
+  //   + 4.2 GB of logits (4 s b V), x 1.05 + 2 GB of reserve = 76.4 GB, fits; ZeRO-3: 16.06 GB
+  //   + 36.5 + 5.51 GB of buffers (two gathered layers and one of gradients, 218,103,808 x 6 bytes,
+  //   and the logits) = 58.08, x 1.05 + 2 = 62.98 GB, fits. A micro-batch of 2 doubles activations
+  //   and logits: 98.8 GB before the reserve, over. The FSDP gathers (32 a step, 31 ms each over
+  //   NVLink) and scatters hide under compute. Optimizer traffic (2 x (master + moments) +
+  //   gradients + parameters, from HBM): ZeRO-3 28 bytes / 8 a parameter = 28.1 GB, 8.39 ms; ZeRO-2
+  //   (2 x 12 + 2) / 8 + 2 = 5.25 bytes a parameter = 42.2 GB, 12.6 ms. ZeRO-3 wins by 4.2 ms.
+  const search_space s = make_search_space(
+      models::llama3_8b::shape, systems::dgx_h100_superpod<1>::figures, 8, 1 << 20, 8192);
+  const search_result r = search(s);
+  REQUIRE(r.found);
+  CHECK(r.choice.pipeline == 1);
+  CHECK(r.choice.data == 8);
+  CHECK(r.choice.context == 1);
+  CHECK(r.choice.tensor == 1);
+  CHECK(r.choice.zero_stage == 3);
+  CHECK(r.choice.micro_batch == 1);
+  CHECK(r.choice.recompute.kind == recompute_kind::none);
+
+  const chip_figures& h100 = systems::dgx_h100_superpod<1>::figures.chip;
+  const double tokens = 1048576.0;
+  const double flops = 3.0 * 17'156'800'512.0 * tokens / 8.0;
+  const double elementwise = 20'447'232.0 * tokens / 8.0 / 3.35e12;
+  const double compute = flops / (h100.peak_bf16.value() * default_efficiency(h100)) + elementwise;
+  const double optimizer = 28.0 * 8'030'261'248.0 / 8.0 / 3.35e12;
+  CHECK(r.cost.compute.value() == doctest::Approx(compute).epsilon(1e-6));
+  CHECK(r.cost.bubble.value() == 0.0);
+  CHECK(r.cost.communication_exposed.value() == 0.0);
+  CHECK(r.cost.optimizer.value() == doctest::Approx(optimizer).epsilon(1e-6));
+  CHECK(r.cost.step.value() == doctest::Approx(compute + optimizer).epsilon(1e-6));
+
+  const double planned = 16'060'522'496.0 + 36'507'222'016.0 + 5'511'315'456.0;
+  CHECK(r.memory.total.value() == doctest::Approx(2e9 + 1.05 * planned).epsilon(1e-9));
+
+  // The runner-up: the same mesh with ZeRO-2, 4.2 ms slower.
+  const ranked_plan& runner_up = r.ranking.plans[1];
+  CHECK(runner_up.choice.data == 8);
+  CHECK(runner_up.choice.zero_stage == 2);
+  CHECK(runner_up.memory ==
+        doctest::Approx(2e9 + 1.05 * (30'113'479'680.0 + 36'507'222'016.0 + 4'202'692'608.0)));
+  CHECK(runner_up.step - r.cost.step.value() ==
+        doctest::Approx((42'160'392'192.0 - 28'105'914'368.0) / 3.35e12).epsilon(1e-3));
+}
+
+TEST_CASE("expert parallelism folds over data parallelism for a mixture of experts") {
+  // Mixtral 8x7B on 64 H100, 4M tokens: meshes [pp, dp, ep, cp, tp], ep dividing the 8 experts.
+  search_space s = make_search_space(models::mixtral_8x7b::shape,
+                                     systems::dgx_h100_superpod<8>::figures, 64, 1 << 22, 4096);
+  s.max_context = 2;
+  bool experts_divide = true;
+  bool expert_axis_is_data = true;
+  int64_t with_experts = 0;
+  const search_result r = search(s, [&](const search_candidate& c) {
+    experts_divide = experts_divide && 8 % c.choice.expert == 0;
+    for (std::size_t i = 0; i < c.plan.axis_count; ++i) {
+      if (c.plan.axes[i].name != "ep") continue;
+      ++with_experts;
+      // ep sits inside dp (if any) and outside cp and tp.
+      const bool inside_dp =
+          i == 0 || c.plan.axes[i - 1].name == "dp" || c.plan.axes[i - 1].name == "pp";
+      expert_axis_is_data =
+          expert_axis_is_data && inside_dp && c.plan.axes[i].size == c.choice.expert &&
+          (c.plan.axes[i].roles & role_expert) != 0 && (c.plan.axes[i].roles & role_data) != 0;
+    }
+  });
+  CHECK(with_experts > 0);
+  REQUIRE(r.found);
+  CHECK(experts_divide);
+  CHECK(expert_axis_is_data);
+  CHECK(check(r.best).empty());
+  CHECK(r.best.setup.degrees.data == r.choice.data * r.choice.expert);
+  CHECK(r.best.setup.degrees.expert == r.choice.expert);
+}
+
+TEST_CASE("a search space is checked before the search") {
+  const training_plan_values base =
+      search_base(models::llama3_8b::shape, systems::dgx_h100_superpod<1>::figures, 1 << 20, 8192);
+  search_space s = make_search_space(base, 16);
+  CHECK(search_space_problem(s) == "shardplan: a search cannot use more chips than the system has");
+  CHECK(search(s).problem == search_space_problem(s));
+  CHECK_FALSE(search(s).found);
+  s.chips = 8;
+  CHECK(search_space_problem(s).empty());
+  s.base.setup.batch.global_tokens = 8192 * 3 + 1;
+  CHECK(search_space_problem(s) == "shardplan: the global batch must be whole sequences");
+  s = make_search_space(base, 8);
+  s.zero_stages = {1, 4};
+  CHECK(search_space_problem(s) == "shardplan: the zero stage must be 0, 1, 2 or 3");
+  s = make_search_space(base, 8);
+  s.schedules = {schedule_choice{pipeline_schedule::interleaved, 1}};
+  CHECK(search_space_problem(s) ==
+        "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1");
+  s = make_search_space(base, 8);
+  s.micro_batches = {};
+  CHECK(search_space_problem(s) ==
+        "shardplan: every choice list of a search space needs at least one choice");
+  s = make_search_space(base, 8);
+  s.micro_batches = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
+  CHECK(s.micro_batches.overflow);
+  CHECK(search_space_problem(s) ==
+        "shardplan: a choice list of a search space holds at most its capacity");
+}
+
+TEST_CASE("a candidate reads as one line") {
+  plan_choice c;
+  c.pipeline = 16;
+  c.data = 128;
+  c.tensor = 8;
+  c.zero_stage = 1;
+  c.schedule = {pipeline_schedule::interleaved, 4};
+  c.uneven_stages = true;
+  c.recompute = {recompute_kind::full};
+  CHECK(describe(c) ==
+        "pp 16 x dp 128 x cp 1 x tp 8, ZeRO-1, micro-batch 1, interleaved 1F1B (4 virtual stages) "
+        "on uneven stages, full recomputation");
+  c.pipeline = 1;
+  c.expert = 8;
+  c.zero_stage = 0;
+  c.recompute = {recompute_kind::none};
+  CHECK(describe(c, true) ==
+        "pp 1 x dp 128 x ep 8 x cp 1 x tp 8, no ZeRO, micro-batch 1, no recomputation");
+}
+
+TEST_CASE("the ranking table gives each plan's memory, step and mfu") {
+  const search_result r = search(make_search_space(
+      models::llama3_8b::shape, systems::dgx_h100_superpod<1>::figures, 8, 1 << 20, 8192));
+  const table t = ranking_table(r);
+  REQUIRE(t.rows.size() == max_ranking);
+  CHECK(t.header == std::vector<std::string>{"rank", "memory per device", "step", "MFU", "plan"});
+  CHECK(t.rows[0][0] == "1");
+  CHECK(t.rows[0][1] == "63 GB");
+  CHECK(t.rows[0][3] == detail::significant(r.cost.mfu * 100.0, 3) + "%");
+  CHECK(trade_off_table(r).rows.size() == r.front.count);
+  CHECK(search_counts_table(r.counts).rows.size() == 6);
+}
