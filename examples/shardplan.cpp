@@ -90,9 +90,10 @@ json reliability_json(const run_totals& r) {
   return j;
 }
 
-/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
-json plan_json(const training_plan_values& p, const run_inputs& run) {
-  const plan_violations v = check(p);
+/// What the JSON of a training and of a serving plan share: the verdict, every broken rule,
+/// the parameters, the model and the system.
+template <class Plan, class Violations>
+json verdict_json(const Plan& p, const Violations& v) {
   json j;
   j["feasible"] = v.empty();
   j["violations"] = json::array();
@@ -102,16 +103,19 @@ json plan_json(const training_plan_values& p, const run_inputs& run) {
   const parameter_counts params = parameters(p.model);
   j["parameters"] = {{"total", params.total}, {"active", params.active}};
   j["model"] = p.model.name;
-  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips},
-                 {"chip", p.system.chip.name}};
+  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips}, {"chip", p.system.chip.name}};
+  return j;
+}
+
+/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
+json plan_json(const training_plan_values& p, const run_inputs& run) {
+  const plan_violations v = check(p);
+  json j = verdict_json(p, v);
   json mesh = json::array();
   for (std::size_t i = 0; i < p.axis_count; ++i)
     mesh.push_back({{"name", p.axes[i].name}, {"size", p.axes[i].size}});
   j["mesh"] = mesh;
-  const bool sound = !v.has(plan_rule::batch_given) &&
-                     !v.has(plan_rule::tokens_divide_into_sequences) &&
-                     !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
-  if (!sound) return j;  // no batch to cost
+  if (!costable(v)) return j;
   const memory_breakdown m = memory_per_device(p.model, p.setup);
   j["memory_per_device_bytes"] = {
       {"parameters", m.parameters.value()},
@@ -159,16 +163,7 @@ json plan_json(const training_plan_values& p, const run_inputs& run) {
 /// The JSON of `shardplan check` on a serving plan.
 json serving_json(const serving_plan_values& p) {
   const serving_violations v = check(p);
-  json j;
-  j["feasible"] = v.empty();
-  j["violations"] = json::array();
-  for (std::size_t i = 0; i < v.count; ++i)
-    j["violations"].push_back(
-        {{"rule", std::string(rule_name(v.items[i].rule))}, {"message", describe(v.items[i])}});
-  const parameter_counts params = parameters(p.model);
-  j["parameters"] = {{"total", params.total}, {"active", params.active}};
-  j["model"] = p.model.name;
-  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips}, {"chip", p.system.chip.name}};
+  json j = verdict_json(p, v);
   const serving_memory m = memory_of(p);
   j["memory_per_device_bytes"] = {{"parameters", m.weights.value()}, {"gradients", 0.0},
                                   {"optimizer", 0.0},                {"activations", 0.0},
@@ -211,10 +206,7 @@ std::string plan_report(const training_plan_values& p, const run_inputs& run, bo
   out << "\n" << heading("Mesh and placement") << render(placement_table(p)) << "\n"
       << heading("Partitions (How to Scale Your Model notation)") << render(sharding_table(p))
       << "\n";
-  const bool sound = !v.has(plan_rule::batch_given) &&
-                     !v.has(plan_rule::tokens_divide_into_sequences) &&
-                     !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
-  if (!sound) return out.str();
+  if (!costable(v)) return out.str();
   const step_cost c = estimate_step(p);
   out << heading("Memory per device") << render(memory_table(p)) << "\n"
       << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
@@ -254,29 +246,8 @@ int print_serving(const serving_plan_values& p, const std::string& format_name) 
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
-int check_file(const std::string& path, const std::string& format_name) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "shardplan: cannot read " << path << "\n";
-    return exit_bad_input;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  try {
-    const tool::plan_file file = tool::read_plan_file(text.str());
-    if (file.inference) return print_serving(file.serving_values(), format_name);
-    return print_plan(file.values(), file.run, format_name);
-  } catch (const tool::bad_input& e) {
-    std::string message = e.what();
-    for (char& ch : message)
-      if (ch == '\n') ch = ' ';
-    std::cerr << "shardplan: " << path << ": " << message << "\n";
-    return exit_bad_input;
-  }
-}
-
-/// Reads a training plan file; bad input prints one line and gives exit code 2 through `status`.
-bool read_training_file(const std::string& path, tool::plan_file& file, int& status) {
+/// Reads a plan file; bad input prints one line and gives exit code 2 through `status`.
+bool read_file(const std::string& path, tool::plan_file& file, int& status, bool training_only) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << "shardplan: cannot read " << path << "\n";
@@ -295,7 +266,7 @@ bool read_training_file(const std::string& path, tool::plan_file& file, int& sta
     status = exit_bad_input;
     return false;
   }
-  if (file.inference) {
+  if (training_only && file.inference) {
     std::cerr << "shardplan: " << path << ": needs a training plan, not an inference one\n";
     status = exit_bad_input;
     return false;
@@ -303,10 +274,18 @@ bool read_training_file(const std::string& path, tool::plan_file& file, int& sta
   return true;
 }
 
+int check_file(const std::string& path, const std::string& format_name) {
+  tool::plan_file file;
+  int status = exit_ok;
+  if (!read_file(path, file, status, false)) return status;
+  if (file.inference) return print_serving(file.serving_values(), format_name);
+  return print_plan(file.values(), file.run, format_name);
+}
+
 int export_file(const std::string& path, const std::string& target) {
   tool::plan_file file;
   int status = exit_ok;
-  if (!read_training_file(path, file, status)) return status;
+  if (!read_file(path, file, status, true)) return status;
   const training_plan_values p = file.values();
   if (target == "megatron") std::cout << megatron_arguments(p);
   else if (target == "torchtitan") std::cout << torchtitan_toml(p);
@@ -320,7 +299,7 @@ int search_file(const std::string& path, const std::string& format_name,
                 const std::string& svg_path) {
   tool::plan_file file;
   int status = exit_ok;
-  if (!read_training_file(path, file, status)) return status;
+  if (!read_file(path, file, status, true)) return status;
   training_plan_values base = file.values();
   base.axis_count = 0;
   base.setup.degrees = {};

@@ -30,11 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const shardplan::training_plan_values p = file.values();
     const shardplan::plan_violations v = shardplan::check(p);
     for (std::size_t i = 0; i < v.count; ++i) (void)shardplan::describe(v.items[i]);
-    if (!v.has(shardplan::plan_rule::batch_given) &&
-        !v.has(shardplan::plan_rule::tokens_divide_into_sequences) &&
-        !v.has(shardplan::plan_rule::batch_divides) &&
-        !v.has(shardplan::plan_rule::context_divides_sequence))
-      (void)shardplan::run_estimate(p, file.run);
+    if (shardplan::costable(v)) (void)shardplan::run_estimate(p, file.run);
   } catch (const shardplan::tool::bad_input&) {
   }
   return 0;

@@ -317,6 +317,12 @@ constexpr plan_violations check(const training_plan_values& p) {
   return v;
 }
 
+/// Whether a plan with these violations has a batch to cost (the batch rules hold).
+constexpr bool costable(const plan_violations& v) {
+  return !v.has(plan_rule::batch_given) && !v.has(plan_rule::tokens_divide_into_sequences) &&
+         !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
+}
+
 /// The violation as one line with its numbers, e.g. "tensor parallelism 16 does not divide 8 kv
 /// heads".
 inline std::string describe(const violation& x) {
