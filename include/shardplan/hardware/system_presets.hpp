@@ -52,10 +52,7 @@ constexpr system_result make_system(const system_request& r) {
                              std::string_view too_many) -> system_result {
     if (r.nodes < 1) return {{}, "shardplan: a dgx superpod has at least one node"};
     if (r.nodes > max) return {{}, too_many};
-    return {d::make_fat_tree({.name = name, .chip = chip, .nodes = r.nodes, .gpus_per_node = 8,
-                              .shape = shape, .scale_out_link = link_kind::infiniband,
-                              .node_reduction = node_sharp, .scale_out_reduction = true}),
-            {}};
+    return {d::make_dgx_superpod(name, chip, r.nodes, shape, node_sharp), {}};
   };
   if (r.preset == "dgx_h100_superpod")
     return superpod("dgx h100 superpod", hardware::h100_sxm::figures, lim::dgx_h100_superpod_nodes,
@@ -98,19 +95,7 @@ constexpr system_result make_system(const system_request& r) {
     if (r.racks < 1) return {{}, "shardplan: a gb200 nvl72 system has at least one rack"};
     if (r.racks > lim::gb200_nvl72_racks)
       return {{}, "shardplan: gb200 nvl72 racks in a fat tree of 64-port switches are at most 910"};
-    const chip_figures& chip = hardware::gb200::figures;
-    system_figures s{};
-    s.name = "gb200 nvl72";
-    s.chip = chip;
-    s.chips = 72 * r.racks;
-    d::add_level(s, {.name = "rack", .link = link_kind::nvlink, .degree = 72,
-                     .unit_egress = scale_up_egress(chip), .hop_latency = d::nvlink_hop_latency,
-                     .in_network_reduction = true});
-    if (r.racks > 1)
-      d::add_level(s, {.name = "fabric", .link = link_kind::infiniband, .degree = r.racks,
-                       .unit_egress = chip.scale_out_bandwidth * 72.0,
-                       .hop_latency = d::infiniband_hop_latency, .in_network_reduction = true});
-    return {s, {}};
+    return {d::make_gb200_nvl72(hardware::gb200::figures, r.racks), {}};
   }
   const std::int64_t x = r.shape[0];
   const std::int64_t y = r.shape[1];

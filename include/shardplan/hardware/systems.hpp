@@ -185,6 +185,44 @@ constexpr system_figures make_tpu_system(std::string_view name, const chip_figur
 }
 
 /// True when a, b, c fit, in some order, within a pod of at most x <= y <= z chips per axis.
+/// A DGX SuperPOD of `nodes` 8-GPU nodes on InfiniBand with SHARP (in the NVSwitches too when
+/// `node_sharp`); the templates below and `make_system` (system_presets.hpp) build it here.
+constexpr system_figures make_dgx_superpod(std::string_view name, const chip_figures& chip,
+                                           std::int64_t nodes, fat_tree_shape shape,
+                                           bool node_sharp) {
+  return make_fat_tree({.name = name,
+                        .chip = chip,
+                        .nodes = nodes,
+                        .gpus_per_node = 8,
+                        .shape = shape,
+                        .scale_out_link = link_kind::infiniband,
+                        .node_reduction = node_sharp,
+                        .scale_out_reduction = true});
+}
+
+/// `racks` GB200 NVL72 racks: 72 GPUs an NVLink domain, racks on InfiniBand at the NIC rate.
+constexpr system_figures make_gb200_nvl72(const chip_figures& chip, std::int64_t racks) {
+  system_figures s{};
+  s.name = "gb200 nvl72";
+  s.chip = chip;
+  s.chips = 72 * racks;
+  add_level(s, {.name = "rack",
+                .link = link_kind::nvlink,
+                .degree = 72,
+                .unit_egress = scale_up_egress(chip),
+                .hop_latency = nvlink_hop_latency,
+                .in_network_reduction = true});
+  if (racks > 1) {
+    add_level(s, {.name = "fabric",
+                  .link = link_kind::infiniband,
+                  .degree = racks,
+                  .unit_egress = chip.scale_out_bandwidth * 72.0,
+                  .hop_latency = infiniband_hop_latency,
+                  .in_network_reduction = true});
+  }
+  return s;
+}
+
 constexpr bool fits_pod(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t x,
                         std::int64_t y, std::int64_t z) {
   std::array<std::int64_t, 3> e = {a, b, c};
@@ -249,15 +287,8 @@ struct dgx_h100_superpod {
   static_assert(Nodes <= limits::dgx_h100_superpod_nodes,
                 "shardplan: a dgx h100 superpod has at most 2048 nodes (64 scalable units)");
 
-  static constexpr system_figures figures =
-      detail::make_fat_tree({.name = "dgx h100 superpod",
-                             .chip = hardware::h100_sxm::figures,
-                             .nodes = Nodes,
-                             .gpus_per_node = 8,
-                             .shape = detail::radix64_shape(8),
-                             .scale_out_link = link_kind::infiniband,
-                             .node_reduction = true,
-                             .scale_out_reduction = true});
+  static constexpr system_figures figures = detail::make_dgx_superpod(
+      "dgx h100 superpod", hardware::h100_sxm::figures, Nodes, detail::radix64_shape(8), true);
 };
 
 /// NVIDIA DGX SuperPOD with DGX B200 ([ra-b200]): as the H100 SuperPOD, with 8 B200 per node
@@ -268,15 +299,8 @@ struct dgx_b200_superpod {
   static_assert(Nodes <= limits::dgx_b200_superpod_nodes,
                 "shardplan: a dgx b200 superpod has at most 2048 nodes (64 scalable units)");
 
-  static constexpr system_figures figures =
-      detail::make_fat_tree({.name = "dgx b200 superpod",
-                             .chip = hardware::b200::figures,
-                             .nodes = Nodes,
-                             .gpus_per_node = 8,
-                             .shape = detail::radix64_shape(8),
-                             .scale_out_link = link_kind::infiniband,
-                             .node_reduction = true,
-                             .scale_out_reduction = true});
+  static constexpr system_figures figures = detail::make_dgx_superpod(
+      "dgx b200 superpod", hardware::b200::figures, Nodes, detail::radix64_shape(8), true);
 };
 
 /// NVIDIA DGX SuperPOD with DGX A100 ([ra-a100]): 8 A100 80 GB per node (300 GB/s NVLink egress
@@ -289,15 +313,9 @@ struct dgx_a100_superpod {
   static_assert(Nodes <= limits::dgx_a100_superpod_nodes,
                 "shardplan: a dgx a100 superpod has at most 140 nodes (7 scalable units of 20)");
 
-  static constexpr system_figures figures =
-      detail::make_fat_tree({.name = "dgx a100 superpod",
-                             .chip = hardware::a100_80gb::figures,
-                             .nodes = Nodes,
-                             .gpus_per_node = 8,
-                             .shape = {.nodes_per_su = 20, .max_sus_two_tier = 7, .sus_per_pod = 7},
-                             .scale_out_link = link_kind::infiniband,
-                             .node_reduction = false,
-                             .scale_out_reduction = true});
+  static constexpr system_figures figures = detail::make_dgx_superpod(
+      "dgx a100 superpod", hardware::a100_80gb::figures, Nodes,
+      {.nodes_per_su = 20, .max_sus_two_tier = 7, .sus_per_pod = 7}, false);
 };
 
 /// An H800 cluster as DeepSeek built it ([deepseek]): 8 H800 per node (200 GB/s NVLink egress per
@@ -331,28 +349,8 @@ struct gb200_nvl72 {
   static_assert(Racks <= limits::gb200_nvl72_racks,
                 "shardplan: a gb200 nvl72 cluster has at most 910 racks (65536 gpus)");
 
-  static constexpr system_figures figures = [] {
-    const chip_figures& chip = hardware::gb200::figures;
-    system_figures s{};
-    s.name = "gb200 nvl72";
-    s.chip = chip;
-    s.chips = 72 * Racks;
-    detail::add_level(s, {.name = "rack",
-                          .link = link_kind::nvlink,
-                          .degree = 72,
-                          .unit_egress = scale_up_egress(chip),
-                          .hop_latency = detail::nvlink_hop_latency,
-                          .in_network_reduction = true});
-    if (Racks > 1) {
-      detail::add_level(s, {.name = "fabric",
-                            .link = link_kind::infiniband,
-                            .degree = Racks,
-                            .unit_egress = chip.scale_out_bandwidth * 72.0,
-                            .hop_latency = detail::infiniband_hop_latency,
-                            .in_network_reduction = true});
-    }
-    return s;
-  }();
+  static constexpr system_figures figures =
+      detail::make_gb200_nvl72(hardware::gb200::figures, Racks);
 };
 
 // ---------------------------------------------------------------------------------------------
