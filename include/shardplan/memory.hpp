@@ -145,7 +145,14 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   if (stage == stage_position::first || single_stage)
     embeddings += static_cast<double>(c.position_embedding);
 
-  const double attention = static_cast<double>(c.attention_per_layer) / t;
+  // Key and value projections are split over whole kv heads; with fewer kv heads than tensor
+  // ranks (multi-query attention) every rank keeps a copy of them.
+  const double kv_weights =
+      m.mla.kv_lora_rank == 0 && m.kv_heads % d.tensor != 0
+          ? static_cast<double>(2 * m.d_model * m.kv_heads * m.head_dim)
+          : 0.0;
+  const double attention =
+      (static_cast<double>(c.attention_per_layer) - kv_weights) / t + kv_weights;
   const double norms = static_cast<double>(c.norms_per_layer);
   const double dense_layer = attention + norms + static_cast<double>(c.dense_mlp_per_layer) / t;
   const double shared = static_cast<double>(m.moe.shared_experts * c.expert) / t;

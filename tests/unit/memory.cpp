@@ -146,3 +146,19 @@ TEST_CASE("the reserve adds its fixed part and its fraction of everything planne
   CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.10 * planned));
   CHECK(m.total.value() == doctest::Approx(planned + 2e9 + 0.10 * planned));
 }
+
+TEST_CASE("multi-query attention keeps its one kv head's projections on every tensor rank") {
+  // A 2-layer MQA model: Q and O are d·a·h each and split 4 ways; K and V, d·1·h each, are
+  // replicated (PaLM's layout).
+  constexpr model_shape mqa{.name = "mqa", .layers = 2, .d_model = 1024, .d_ff = 4096,
+                            .heads = 8, .kv_heads = 1, .head_dim = 128, .vocab = 1000};
+  parallel_degrees d;
+  d.tensor = 4;
+  const device_parameters held = parameters_on_device(mqa, d, stage_position::first);
+  const double q_and_o = 2.0 * 1024 * 8 * 128;
+  const double k_and_v = 2.0 * 1024 * 1 * 128;
+  const double mlp = 3.0 * 1024 * 4096;
+  const double norms = 2.0 * 1024;
+  const double per_layer = q_and_o / 4 + k_and_v + mlp / 4 + norms;
+  CHECK(held.dense == doctest::Approx(2 * per_layer + 2.0 * 1000 * 1024 / 4 + 1024));
+}
