@@ -173,9 +173,7 @@ json serving_json(const serving_plan_values& p) {
   j["kv_cache_bytes_per_token"] = kv_bytes_per_token(p.model, p.setup.kv).value();
   j["max_batch"] = max_batch(p);
   j["smallest_slice"] = smallest_slice(p);
-  if (v.has(serving_rule::batch_divides) || v.has(serving_rule::compute_format_supported) ||
-      v.has(serving_rule::sequence_divides_context))
-    return j;
+  if (!costable(v)) return j;
   const decode_cost d = estimate_decode(p);
   const prefill_cost f = estimate_prefill(p);
   const serving_cost c = estimate_cost(p);

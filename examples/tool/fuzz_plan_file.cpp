@@ -21,10 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t i = 0; i < sv.count; ++i) (void)shardplan::describe(sv.items[i]);
       (void)shardplan::max_batch(s);
       (void)shardplan::smallest_slice(s);
-      if (!sv.has(shardplan::serving_rule::batch_divides) &&
-          !sv.has(shardplan::serving_rule::compute_format_supported) &&
-          !sv.has(shardplan::serving_rule::sequence_divides_context))
-        (void)shardplan::estimate_cost(s);
+      if (shardplan::costable(sv)) (void)shardplan::estimate_cost(s);
       return 0;
     }
     const shardplan::training_plan_values p = file.values();

@@ -639,6 +639,13 @@ struct serving_violations {
   }
 };
 
+/// Whether a serving plan with these violations can be costed (its batch, context and compute
+/// format are sound).
+constexpr bool costable(const serving_violations& v) {
+  return !v.has(serving_rule::batch_divides) && !v.has(serving_rule::compute_format_supported) &&
+         !v.has(serving_rule::sequence_divides_context);
+}
+
 /// The rule's name, as the tool's JSON reports it.
 constexpr std::string_view rule_name(serving_rule r) {
   switch (r) {
