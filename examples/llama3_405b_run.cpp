@@ -11,9 +11,9 @@
 #include <iostream>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/reliability.hpp>
-#include <shardplan/reliability_report.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/run/reliability.hpp>
+#include <shardplan/io/reliability_report.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

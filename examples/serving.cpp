@@ -3,11 +3,11 @@
 // server. 64 sequences of 6144 prompt tokens and 2048 generated tokens each (8k context).
 // Prices are examples that change (inference.hpp's example_prices): pass price<dollars_per_hour{}>.
 #include <iostream>
-#include <shardplan/format.hpp>
+#include <shardplan/core/format.hpp>
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 #include <string>
 #include <string_view>
 

@@ -1,4 +1,6 @@
-// The shardplan command-line tool: `report` (a built-in plan), `check PLAN.json`, `catalog`.
+// The shardplan command-line tool: `report` (a built-in plan), `check PLAN.json`, `search`,
+// `export`, `catalog`: a thin main over the library and its shardplan::io part (plan files, JSON
+// reports).
 // Exit codes: 0 success (a feasible plan), 1 an infeasible plan (every broken rule listed),
 // 2 bad input (unknown command, flag, value, or a plan file's mistake).
 #include <CLI/CLI.hpp>
@@ -6,24 +8,20 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <shardplan/catalog.hpp>
 #include <shardplan/hardware/systems.hpp>
+#include <shardplan/io/catalog.hpp>
+#include <shardplan/io/json_report.hpp>
+#include <shardplan/io/launch.hpp>
+#include <shardplan/io/plan_file.hpp>
+#include <shardplan/io/report.hpp>
+#include <shardplan/io/search_chart.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/launch.hpp>
-#include <shardplan/reliability_report.hpp>
-#include <shardplan/search_chart.hpp>
-#include <shardplan/report.hpp>
-#include <shardplan/training_plan.hpp>
-#include <sstream>
+#include <shardplan/training/training_plan.hpp>
 #include <string>
-
-#include "tool/plan_file.hpp"
 
 namespace {
 
 using namespace shardplan;
-using json = nlohmann::ordered_json;
 
 constexpr int exit_ok = 0;
 constexpr int exit_infeasible = 1;
@@ -37,187 +35,10 @@ using default_plan = training_plan<
     batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>, recompute::selective,
     precision::bf16_mixed_adam>;
 
-json chip_json(const chip_figures& c) {
-  json peaks = json::object();
-  for (auto f : all_number_formats)
-    if (peak(c, f).value() > 0.0) peaks[std::string(name_of(f))] = peak(c, f).value();
-  json j;
-  j["name"] = c.name;
-  j["kind"] = c.kind == chip_kind::tpu ? "tpu" : c.kind == chip_kind::gpu ? "gpu" : "cpu";
-  j["peak_flops_per_second"] = peaks;
-  j["memory_bytes"] = c.memory.value();
-  j["memory_bandwidth_bytes_per_second"] = c.memory_bandwidth.value();
-  j["scale_up_link_bandwidth_bytes_per_second"] = c.scale_up_link_bandwidth.value();
-  j["scale_up_links"] = c.scale_up_links;
-  j["scale_up_axis_bandwidth_bytes_per_second"] = scale_up_axis_bandwidth(c).value();
-  j["scale_out_bandwidth_bytes_per_second"] = c.scale_out_bandwidth.value();
-  j["host_link_bandwidth_bytes_per_second"] = c.host_link_bandwidth.value();
-  j["host_memory_bytes"] = c.host_memory.value();
-  j["memory_intensity_flops_per_byte"] = memory_intensity(c).value();
-  return j;
-}
-
-json model_json(const model_shape& m) {
-  const auto p = parameters(m);
-  json j;
-  j["name"] = m.name;
-  j["parameters"] = {{"total", p.total}, {"active", p.active}};
-  j["shape"] = {{"layers", m.layers},   {"d_model", m.d_model},     {"d_ff", m.d_ff},
-                {"heads", m.heads},     {"kv_heads", m.kv_heads},   {"head_dim", m.head_dim},
-                {"vocab", m.vocab},     {"gated_mlp", m.gated_mlp}, {"tied_embeddings", m.tied_embeddings}};
-  if (m.moe.experts > 0)
-    j["shape"]["moe"] = {{"experts", m.moe.experts},
-                         {"top_k", m.moe.top_k},
-                         {"shared_experts", m.moe.shared_experts},
-                         {"expert_d_ff", m.moe.expert_d_ff},
-                         {"dense_layers", m.moe.dense_layers}};
-  if (m.mla.kv_lora_rank > 0)
-    j["shape"]["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
-                         {"kv_lora_rank", m.mla.kv_lora_rank},
-                         {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
-                         {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
-                         {"v_head_dim", m.mla.v_head_dim}};
-  return j;
-}
-
-/// The reliability section: failures, checkpoints and the run's totals (an estimate).
-json reliability_json(const run_totals& r) {
-  json j = json::object();
-  for (const reliability_figure& f : reliability_figures(r)) {
-    const double v = f.value;
-    j[std::string(f.key)] = std::isfinite(v) ? json(v) : json(nullptr);
-  }
-  return j;
-}
-
-/// What the JSON of a training and of a serving plan share: the verdict, every broken rule,
-/// the parameters, the model and the system.
-template <class Plan, class Violations>
-json verdict_json(const Plan& p, const Violations& v) {
-  json j;
-  j["feasible"] = v.empty();
-  j["violations"] = json::array();
-  for (std::size_t i = 0; i < v.count; ++i)
-    j["violations"].push_back(
-        {{"rule", std::string(rule_name(v.items[i].rule))}, {"message", describe(v.items[i])}});
-  const parameter_counts params = parameters(p.model);
-  j["parameters"] = {{"total", params.total}, {"active", params.active}};
-  j["model"] = p.model.name;
-  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips}, {"chip", p.system.chip.name}};
-  return j;
-}
-
-/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
-json plan_json(const training_plan_values& p, const run_inputs& run) {
-  const plan_violations v = check(p);
-  json j = verdict_json(p, v);
-  json mesh = json::array();
-  for (std::size_t i = 0; i < p.axis_count; ++i)
-    mesh.push_back({{"name", p.axes[i].name}, {"size", p.axes[i].size}});
-  j["mesh"] = mesh;
-  if (!costable(v)) return j;
-  const memory_breakdown m = memory_per_device(p.model, p.setup);
-  j["memory_per_device_bytes"] = {
-      {"parameters", m.parameters.value()},
-      {"gradients", m.gradients.value()},
-      {"optimizer", (m.master_weights + m.optimizer).value()},
-      {"master_weights", m.master_weights.value()},
-      {"optimizer_states", m.optimizer.value()},
-      {"activations", m.activations.value()},
-      {"kv_cache", 0.0},
-      {"buffers", m.buffers.value()},
-      {"reserve", m.reserve.value()},
-      {"total", m.total.value()},
-      {"capacity", p.system.chip.memory.value()}};
-  const step_cost c = estimate_step(p);
-  j["flops_per_step"] = c.hardware_flops.value();
-  j["model_flops_per_step"] = c.model_flops.value();
-  j["model_flops_per_token"] =
-      model_flops_per_token(p.model, p.setup.batch.seq_len, p.assumptions.attention).value();
-  j["communication"] = json::array();
-  for (std::size_t i = 0; i < c.traffic_count; ++i) {
-    const axis_traffic& x = c.traffic[i];
-    j["communication"].push_back({{"strategy", x.strategy},
-                                  {"collective", std::string(name_of(x.collective))},
-                                  {"axis", p.axes[x.axis].name},
-                                  {"count", x.count},
-                                  {"bytes_per_device", x.bytes_per_device.value()},
-                                  {"forward_bytes_per_device", x.forward_bytes().value()},
-                                  {"backward_bytes_per_device", x.backward_bytes().value()},
-                                  {"seconds", x.time.value()},
-                                  {"exposed_seconds", x.exposed.value()}});
-  }
-  j["time_seconds"] = {{"compute", c.compute.value()},
-                       {"communication_exposed", c.communication_exposed.value()},
-                       {"bubble", c.bubble.value()},
-                       {"optimizer", c.optimizer.value()},
-                       {"step", c.step.value()},
-                       {"roofline", c.roofline.value()}};
-  j["mfu"] = c.mfu;
-  j["efficiency"] = c.efficiency;
-  j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;
-  j["reliability"] = reliability_json(run_estimate(p, run));
-  return j;
-}
-
-/// The JSON of `shardplan check` on a serving plan.
-json serving_json(const serving_plan_values& p) {
-  const serving_violations v = check(p);
-  json j = verdict_json(p, v);
-  const serving_memory m = memory_of(p);
-  j["memory_per_device_bytes"] = {{"parameters", m.weights.value()}, {"gradients", 0.0},
-                                  {"optimizer", 0.0},                {"activations", 0.0},
-                                  {"kv_cache", m.kv.value()},        {"buffers", 0.0},
-                                  {"reserve", m.reserve.value()},    {"total", m.total.value()},
-                                  {"capacity", p.system.chip.memory.value()}};
-  j["kv_cache_bytes_per_token"] = kv_bytes_per_token(p.model, p.setup.kv).value();
-  j["max_batch"] = max_batch(p);
-  j["smallest_slice"] = smallest_slice(p);
-  if (!costable(v)) return j;
-  const decode_cost d = estimate_decode(p);
-  const prefill_cost f = estimate_prefill(p);
-  const serving_cost c = estimate_cost(p);
-  j["decode_step_seconds"] = d.step.value();
-  j["decode_memory_bound"] = d.memory_bound;
-  j["critical_batch"] = d.critical_batch;
-  j["tokens_per_second_per_device"] = d.tokens_per_second_per_device;
-  j["tokens_per_second_per_user"] = d.tokens_per_second_per_user;
-  j["prefill_seconds"] = f.time_to_first_token.value();
-  j["dollars_per_million_output_tokens"] = c.per_million_output_tokens;
-  j["dollars_per_query"] = c.per_query;
-  return j;
-}
-
-/// The report of a plan as text or Markdown tables.
-std::string plan_report(const training_plan_values& p, const run_inputs& run, bool markdown) {
-  auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
-  auto heading = [markdown](const std::string& h) {
-    return markdown ? "## " + h + "\n\n" : h + "\n" + std::string(h.size(), '=') + "\n";
-  };
-  std::ostringstream out;
-  const plan_violations v = check(p);
-  out << heading("Plan") << std::string(p.model.name) << " on " << p.system.chips << " x "
-      << std::string(p.system.chip.name) << " (" << std::string(p.system.name) << "): "
-      << (v.empty() ? "feasible" : "INFEASIBLE") << "\n";
-  for (std::size_t i = 0; i < v.count; ++i)
-    out << "  - " << rule_name(v.items[i].rule) << ": " << describe(v.items[i]) << "\n";
-  out << "\n" << heading("Mesh and placement") << render(placement_table(p)) << "\n"
-      << heading("Partitions (How to Scale Your Model notation)") << render(sharding_table(p))
-      << "\n";
-  if (!costable(v)) return out.str();
-  const step_cost c = estimate_step(p);
-  out << heading("Memory per device") << render(memory_table(p)) << "\n"
-      << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
-      << heading("Time per step (estimate)") << render(time_table(c)) << "\n"
-      << heading("Bounds") << render(bounds_table(p)) << "\n"
-      << heading("Reliability (estimate)") << render(reliability_table(run_estimate(p, run)));
-  return out.str();
-}
-
 int print_plan(const training_plan_values& p, const run_inputs& run,
                const std::string& format_name) {
   if (format_name == "json") {
-    std::cout << plan_json(p, run).dump(2) << "\n";
+    std::cout << io::plan_json(p, run).dump(2) << "\n";
   } else {
     std::cout << plan_report(p, run, format_name == "markdown");
   }
@@ -225,42 +46,22 @@ int print_plan(const training_plan_values& p, const run_inputs& run,
 }
 
 int print_serving(const serving_plan_values& p, const std::string& format_name) {
-  const json j = serving_json(p);
-  if (format_name == "json") {
-    std::cout << j.dump(2) << "\n";
-  } else {
-    // The serving report: the JSON's figures as a table of names and values.
-    table t{{"serving plan (estimate)", "value"}, {}, {false, true}};
-    for (const auto& [key, value] : j.items()) {
-      if (value.is_object() || value.is_array()) continue;
-      t.rows.push_back({key, value.is_number_float()
-                                 ? detail::significant(value.get<double>(), 4)
-                                 : value.dump()});
-    }
-    for (const auto& x : j["violations"])
-      t.rows.push_back({x["rule"].get<std::string>(), x["message"].get<std::string>()});
-    std::cout << (format_name == "markdown" ? render_markdown(t) : render_text(t));
-  }
+  if (format_name == "json") std::cout << io::serving_json(p).dump(2) << "\n";
+  else if (format_name == "markdown") std::cout << render_markdown(io::serving_table(p));
+  else std::cout << render_text(io::serving_table(p));
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
 /// Reads a plan file; bad input prints one line and gives exit code 2 through `status`.
-bool read_file(const std::string& path, tool::plan_file& file, int& status, bool training_only) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "shardplan: cannot read " << path << "\n";
-    status = exit_bad_input;
-    return false;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+bool read_file(const std::string& path, io::plan_file& file, int& status, bool training_only) {
   try {
-    file = tool::read_plan_file(text.str());
-  } catch (const tool::bad_input& e) {
+    file = io::load_plan_file(path);
+  } catch (const io::bad_input& e) {
     std::string message = e.what();
     for (char& ch : message)
       if (ch == '\n') ch = ' ';
-    std::cerr << "shardplan: " << path << ": " << message << "\n";
+    if (message.rfind("cannot read ", 0) == 0) std::cerr << "shardplan: " << message << "\n";
+    else std::cerr << "shardplan: " << path << ": " << message << "\n";
     status = exit_bad_input;
     return false;
   }
@@ -273,7 +74,7 @@ bool read_file(const std::string& path, tool::plan_file& file, int& status, bool
 }
 
 int check_file(const std::string& path, const std::string& format_name) {
-  tool::plan_file file;
+  io::plan_file file;
   int status = exit_ok;
   if (!read_file(path, file, status, false)) return status;
   if (file.inference) return print_serving(file.serving_values(), format_name);
@@ -281,7 +82,7 @@ int check_file(const std::string& path, const std::string& format_name) {
 }
 
 int export_file(const std::string& path, const std::string& target) {
-  tool::plan_file file;
+  io::plan_file file;
   int status = exit_ok;
   if (!read_file(path, file, status, true)) return status;
   const training_plan_values p = file.values();
@@ -295,7 +96,7 @@ int export_file(const std::string& path, const std::string& target) {
 /// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).
 int search_file(const std::string& path, const std::string& format_name,
                 const std::string& svg_path) {
-  tool::plan_file file;
+  io::plan_file file;
   int status = exit_ok;
   if (!read_file(path, file, status, true)) return status;
   training_plan_values base = file.values();
@@ -317,20 +118,7 @@ int search_file(const std::string& path, const std::string& format_name,
     }
   }
   if (format_name == "json") {
-    json j;
-    j["found"] = r.found;
-    j["counts"] = {{"enumerated", r.counts.enumerated}, {"feasible", r.counts.feasible},
-                   {"over_memory", r.counts.over_memory}};
-    if (r.found) {
-      j["best"] = plan_json(r.best, file.run);
-      j["best"]["plan"] = describe(r.choice, is_moe(r.best.model));
-      j["ranking"] = json::array();
-      for (std::size_t i = 0; i < r.ranking.count; ++i)
-        j["ranking"].push_back({{"plan", describe(r.ranking.plans[i].choice, is_moe(r.best.model))},
-                                {"step_seconds", r.ranking.plans[i].step},
-                                {"memory_bytes", r.ranking.plans[i].memory}});
-    }
-    std::cout << j.dump(2) << "\n";
+    std::cout << io::search_json(r, file.run).dump(2) << "\n";
   } else {
     const bool markdown = format_name == "markdown";
     auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
@@ -348,12 +136,7 @@ int search_file(const std::string& path, const std::string& format_name,
 
 int print_catalog(const std::string& format_name) {
   if (format_name == "json") {
-    json j;
-    j["hardware"] = json::array();
-    for (const auto& c : catalog_chips) j["hardware"].push_back(chip_json(c));
-    j["models"] = json::array();
-    for (const auto& m : catalog_models) j["models"].push_back(model_json(m));
-    std::cout << j.dump(2) << "\n";
+    std::cout << io::catalog_json().dump(2) << "\n";
     return exit_ok;
   }
   const bool markdown = format_name == "markdown";

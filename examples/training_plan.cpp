@@ -5,11 +5,11 @@
 //   g++ -std=c++20 -Iinclude -fsyntax-only -DSHARDPLAN_SHOW_INFEASIBLE examples/training_plan.cpp
 //   clang++-14 -std=c++20 -Iinclude -fsyntax-only -DSHARDPLAN_SHOW_INFEASIBLE examples/training_plan.cpp
 #include <iostream>
-#include <shardplan/format.hpp>
+#include <shardplan/core/format.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/sharding.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/sharding.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

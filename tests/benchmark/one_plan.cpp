@@ -1,7 +1,7 @@
 // Compile-time subject: one full training plan, converted to values, checked, asserted feasible.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 using plan = training_plan<models::llama3_70b, systems::dgx_h100_superpod<512>,

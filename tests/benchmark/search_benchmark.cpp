@@ -13,9 +13,9 @@
 #include <iostream>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/report.hpp>
-#include <shardplan/search.hpp>
-#include <shardplan/search_chart.hpp>
+#include <shardplan/io/report.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/io/search_chart.hpp>
 #include <string>
 #include <vector>
 

@@ -10,7 +10,7 @@
 // 120,960 candidates, pp 64 x dp 8 x cp 16 x tp 2, ZeRO-2, MFU 49.3%.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/search.hpp>
+#include <shardplan/search/search.hpp>
 
 using namespace shardplan;
 using cluster = systems::dgx_h100_superpod<2048>;

@@ -3,7 +3,7 @@
 // `on<>` would make the placement ambiguous. The twin places the tensor axis on "node" once.
 // (Used inside a mesh, clang 14 adds a second error where the mesh reads the broken axis; the
 // axis alone gives exactly this one.)
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // layers; with one chunk it is plain 1F1B (`schedule::one_f_one_b`). The twin interleaves 2.
 // (Inside a training_plan clang reports this error and then about 19 more from the plan that
 // uses the broken schedule; the schedule alone gives exactly this one.)
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -1,7 +1,7 @@
 // EXPECT: shardplan: a mesh has between 1 and 8 axes
 // Rule: a plan holds at most 8 mesh axes (`max_mesh_axes`), so a mesh has between 1 and 8. The
 // broken variant adds a ninth axis; the twin has 8.
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

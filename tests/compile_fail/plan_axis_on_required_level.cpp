@@ -5,7 +5,7 @@
 // divisible by both, so only the level rule breaks.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/gpt.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // plan also puts context parallelism on axis 2 ("tp"); the twin leaves it out.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

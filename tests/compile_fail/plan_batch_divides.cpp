@@ -3,7 +3,7 @@
 // micro-batch 1 split 2048 sequences (the twin) into 32 each, but 2000 sequences into 31.25.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // the twin's context parallelism 4 cuts 8 chunks of 4096 tokens.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // The expert axis "ep" is also a data axis, as in DeepSpeed-MoE.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // plan adds `expert<"dp">` (degree 64, the data axis) to dense LLaMA-3 70B; the twin does not.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

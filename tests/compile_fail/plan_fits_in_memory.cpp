@@ -6,7 +6,7 @@
 // recomputes attention's softmax (selective recomputation) and needs about 35 GB.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

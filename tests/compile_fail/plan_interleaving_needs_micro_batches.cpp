@@ -4,7 +4,7 @@
 // the 64 data-parallel replicas: not a multiple of 8 stages. The twin's 16,777,216 tokens give 32.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

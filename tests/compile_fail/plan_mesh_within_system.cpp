@@ -3,7 +3,7 @@
 // H100 SuperPOD of 256 nodes has 256 x 8 = 2048 H100s. The twin is the 512-node SuperPOD (4096).
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

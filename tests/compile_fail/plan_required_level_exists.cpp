@@ -3,7 +3,7 @@
 // DGX system has node, leaf, spine and core. The twin places tp on the node.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

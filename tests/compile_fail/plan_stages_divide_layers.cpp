@@ -4,7 +4,7 @@
 // layers (the twin), but 8 x 3 = 24 chunks would need 3.33 layers each.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // its d_ff 13824 = 2^9 x 3^3 has no factor 5. The twin has tensor parallelism 8.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -6,7 +6,7 @@
 // Its d_ff 18432 and expert d_ff 2048 are both multiples of 256.)
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/deepseek.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

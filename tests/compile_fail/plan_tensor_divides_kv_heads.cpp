@@ -4,7 +4,7 @@
 // heads and the 28672-wide MLP but not the 8 kv heads. The twin has tensor parallelism 8.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

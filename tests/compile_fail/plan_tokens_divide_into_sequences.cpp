@@ -3,7 +3,7 @@
 // 8192; the twin's 16,777,216 = 2048 x 8192.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // (Rajbhandari et al. 2020); 0 is plain data parallelism. There is no stage 4; the twin uses 1.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // ZeRO-3. The space is tests/static/search.cpp's small one: 4 chips of one DGX H100 node.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/search.hpp>
+#include <shardplan/search/search.hpp>
 
 using namespace shardplan;
 using node = systems::dgx_h100_superpod<1>;

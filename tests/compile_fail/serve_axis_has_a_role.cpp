@@ -3,7 +3,7 @@
 // "tp" leave axis 0, "dp", idle. The twin makes it two data-parallel replicas.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

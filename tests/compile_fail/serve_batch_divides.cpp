@@ -3,7 +3,7 @@
 // whole sequences. 3 sequences do not split over 2 replicas of LLaMA-3 70B; the twin decodes 4.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // cores (its int4 peak is zero); the twin multiplies in fp8.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

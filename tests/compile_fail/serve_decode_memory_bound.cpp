@@ -4,7 +4,7 @@
 // 256 sequences of LLaMA-3 8B are past it, the twin's 64 are not.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

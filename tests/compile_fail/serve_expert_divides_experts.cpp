@@ -3,7 +3,7 @@
 // 256 routed experts do not split 24 ways (3 DGX H100 nodes); the twin uses 16 ways.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/deepseek.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // hold them (35 GB a chip); the twin's 4x4 holds 8.8 GB a chip beside one 8k cache.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // tensor-parallel mesh does not fit on it. The twin uses the node's 8.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

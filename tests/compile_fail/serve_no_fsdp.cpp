@@ -4,7 +4,7 @@
 // in a serving plan fails; the twin serves whole replicas with data<"dp">.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

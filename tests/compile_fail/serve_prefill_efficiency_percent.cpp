@@ -4,7 +4,7 @@
 // the twin sustains 50%.
 // (Inside a serving_plan clang adds two errors: the option then fails `ServingOptionSpec` and
 // the plan is undeclared; the option alone gives exactly this one.)
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

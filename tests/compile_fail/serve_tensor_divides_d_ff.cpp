@@ -3,7 +3,7 @@
 // (all kv heads) split 40 ways, but its 13824-wide MLP (2^9 x 27) does not. The twin uses 8 ways.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -4,7 +4,7 @@
 // its 28672-wide MLP, but not the heads. The twin uses 64 ways.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

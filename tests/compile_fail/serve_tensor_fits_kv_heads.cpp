@@ -3,7 +3,7 @@
 // model of 48 query heads and 12 kv heads on 8 ranks: 8 divides the 48 heads and the MLP, but
 // neither divides nor is a multiple of the 12 kv heads. The twin uses 4 ranks.
 #include <shardplan/hardware/systems.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // sustains on matmuls, in percent: more than 0 and at most 100. 450 (a slipped digit) is not a
 // percentage; the twin sustains 45%. (Inside a training_plan clang adds two errors: the option
 // then fails `PlanOptionSpec` and the plan is undeclared; the option alone gives exactly this one.)
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

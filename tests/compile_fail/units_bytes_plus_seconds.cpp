@@ -1,6 +1,6 @@
 // EXPECT: (no match for .*operator\+|invalid operands to binary expression)
 // Adding bytes to seconds is a dimension error; the twin adds bytes to bytes.
-#include <shardplan/units.hpp>
+#include <shardplan/core/units.hpp>
 
 using namespace shardplan;
 constexpr bytes b = 80.0 * giga * byte;

@@ -3,11 +3,11 @@
 // by hand. Compiling is passing.
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/systems.hpp>
-#include <shardplan/inference.hpp>
-#include <shardplan/kv_cache.hpp>
+#include <shardplan/serving/inference.hpp>
+#include <shardplan/serving/kv_cache.hpp>
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 namespace {
 

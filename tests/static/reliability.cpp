@@ -2,8 +2,8 @@
 // checkpoint sizes and whole runs, each worked out by hand. Compiling is passing.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/reliability.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/run/reliability.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 namespace {
 

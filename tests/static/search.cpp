@@ -2,8 +2,8 @@
 // default limits. Compiling is passing.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/search.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/training/training_plan.hpp>
 #include <type_traits>
 
 namespace {

@@ -4,7 +4,7 @@
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Static tests of units.hpp: compiling is passing.
-#include <shardplan/units.hpp>
+#include <shardplan/core/units.hpp>
 
 namespace {
 using namespace shardplan;

@@ -1,7 +1,7 @@
 // Tests of activations.hpp against Korthikanti et al. 2022 (arXiv:2205.05198), Table 2 and Sec. 4.
 #include <doctest/doctest.h>
 
-#include <shardplan/activations.hpp>
+#include <shardplan/models/activations.hpp>
 
 using namespace shardplan;
 

@@ -3,11 +3,11 @@
 
 #include <cmath>
 
-#include <shardplan/bounds.hpp>
+#include <shardplan/training/bounds.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -1,7 +1,7 @@
 // Tests of collectives.hpp against How to Scale Your Model's worked answers (sharding.md, gpus.md).
 #include <doctest/doctest.h>
 
-#include <shardplan/collectives.hpp>
+#include <shardplan/hardware/collectives.hpp>
 #include <shardplan/hardware/systems.hpp>
 
 using namespace shardplan;

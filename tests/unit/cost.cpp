@@ -2,11 +2,11 @@
 // a count written out here.
 #include <doctest/doctest.h>
 
-#include <shardplan/cost.hpp>
+#include <shardplan/training/cost.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -1,7 +1,7 @@
 // Tests of flops.hpp against Megatron-LM's Eq. 3, PaLM's MFU definition and the book's counts.
 #include <doctest/doctest.h>
 
-#include <shardplan/flops.hpp>
+#include <shardplan/models/flops.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 

@@ -1,7 +1,7 @@
 // Tests of format.hpp: quantities print as engineers read them.
 #include <doctest/doctest.h>
 
-#include <shardplan/format.hpp>
+#include <shardplan/core/format.hpp>
 
 using namespace shardplan;
 

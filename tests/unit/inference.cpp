@@ -6,10 +6,10 @@
 #include <cmath>
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/systems.hpp>
-#include <shardplan/inference.hpp>
+#include <shardplan/serving/inference.hpp>
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/serving_plan.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
 

@@ -3,7 +3,7 @@
 // transformers.md), each quoted beside its check.
 #include <doctest/doctest.h>
 
-#include <shardplan/kv_cache.hpp>
+#include <shardplan/serving/kv_cache.hpp>
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 

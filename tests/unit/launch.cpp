@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <shardplan/hardware/systems.hpp>
-#include <shardplan/launch.hpp>
+#include <shardplan/io/launch.hpp>
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/plan_builder.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/plan_builder.hpp>
+#include <shardplan/training/training_plan.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>

@@ -5,7 +5,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -9,9 +9,9 @@
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/placement.hpp>
-#include <shardplan/plan.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/hardware/placement.hpp>
+#include <shardplan/training/plan.hpp>
+#include <shardplan/training/training_plan.hpp>
 #include <string>
 #include <string_view>
 #include <utility>

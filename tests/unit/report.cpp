@@ -3,8 +3,8 @@
 
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/report.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/io/report.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -8,7 +8,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/search.hpp>
+#include <shardplan/search/search.hpp>
 #include <string>
 #include <vector>
 

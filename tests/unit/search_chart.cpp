@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
-#include <shardplan/search.hpp>
-#include <shardplan/search_chart.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/io/search_chart.hpp>
 #include <string>
 #include <vector>
 

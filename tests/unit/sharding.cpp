@@ -4,8 +4,8 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
-#include <shardplan/sharding.hpp>
-#include <shardplan/training_plan.hpp>
+#include <shardplan/training/sharding.hpp>
+#include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
 

@@ -1,7 +1,7 @@
 // Tests of table.hpp: text and Markdown renderings line up.
 #include <doctest/doctest.h>
 
-#include <shardplan/table.hpp>
+#include <shardplan/core/table.hpp>
 
 using namespace shardplan;
 

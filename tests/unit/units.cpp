@@ -1,7 +1,7 @@
 // Tests of units.hpp: the FLOP / byte / second system converts and refuses mixed dimensions.
 #include <doctest/doctest.h>
 
-#include <shardplan/units.hpp>
+#include <shardplan/core/units.hpp>
 
 using namespace shardplan;
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "shardplan/cost.hpp"
+#include "shardplan/training/cost.hpp"
 #include "shardplan/shardplan.hpp"
 
 namespace {

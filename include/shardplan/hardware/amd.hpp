@@ -1,8 +1,8 @@
 // AMD Instinct accelerators: mi300x, as chip_figures.
 #pragma once
 
-#include "../units.hpp"
-#include "chip.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 // Sources, cited per figure by their tag:
 //   [mi300x-ds]  AMD Instinct MI300X product page / datasheet specification table and its

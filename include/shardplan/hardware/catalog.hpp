@@ -3,12 +3,14 @@
 
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+#include <array>
 
-#include "amd.hpp"
-#include "cpu.hpp"
-#include "nvidia.hpp"
-#include "systems.hpp"
-#include "tpu.hpp"
+#include <shardplan/hardware/amd.hpp>
+#include <shardplan/hardware/cpu.hpp>
+#include <shardplan/hardware/nvidia.hpp>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/hardware/tpu.hpp>
 
 namespace shardplan::hardware {
 
@@ -28,3 +30,12 @@ inline constexpr auto example_systems =
                          systems::gb200_nvl72<8>, systems::nvlink_fat_tree<mi300x, 16>>;
 
 }  // namespace shardplan::hardware
+
+namespace shardplan {
+
+/// The figures of every chip in `hardware::chips`, in catalogue order.
+inline constexpr auto catalog_chips = boost::hana::unpack(hardware::chips, [](auto... chip) {
+  return std::array<chip_figures, sizeof...(chip)>{decltype(chip)::type::figures...};
+});
+
+}  // namespace shardplan

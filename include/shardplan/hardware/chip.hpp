@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../units.hpp"
+#include <shardplan/core/units.hpp>
 
 namespace shardplan {
 

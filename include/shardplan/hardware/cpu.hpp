@@ -1,8 +1,8 @@
 // Dual-socket x86 servers treated as one chip: xeon_8480_2s and epyc_9654_2s, as chip_figures.
 #pragma once
 
-#include "../units.hpp"
-#include "chip.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 // A server's two sockets count as one chip: planning treats the server, not the socket, as the
 // unit that holds model state, and the sockets share one memory space over UPI / Infinity Fabric.

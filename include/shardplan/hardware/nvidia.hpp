@@ -1,8 +1,8 @@
 // NVIDIA data-centre GPUs (SXM, per GPU): A100 40/80 GB, H100, H800, H200, B200, GB200.
 #pragma once
 
-#include "../units.hpp"
-#include "chip.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 /// \file
 /// Every figure is per GPU, dense (no 2:4 sparsity: datasheets print sparse rates with an

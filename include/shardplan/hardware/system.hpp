@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../units.hpp"
-#include "chip.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 namespace shardplan {
 

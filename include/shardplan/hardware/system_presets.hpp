@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../catalog.hpp"
-#include "systems.hpp"
+#include <shardplan/hardware/catalog.hpp>
+#include <shardplan/hardware/systems.hpp>
 
 namespace shardplan {
 

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "../units.hpp"
-#include "chip.hpp"
-#include "nvidia.hpp"
-#include "system.hpp"
-#include "tpu.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/nvidia.hpp>
+#include <shardplan/hardware/system.hpp>
+#include <shardplan/hardware/tpu.hpp>
 
 // Sources, cited by their tag:
 //   [book]      "How to Scale Your Model", gpus.md (the DGX H100 SuperPod reference design, the

@@ -1,8 +1,8 @@
 // Google Cloud TPU chips: tpu_v4p, tpu_v5e, tpu_v5p, tpu_v6e and tpu7x, as chip_figures.
 #pragma once
 
-#include "../units.hpp"
-#include "chip.hpp"
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 // Sources, cited per figure by their tag:
 //   [gc-v4]    Google Cloud TPU docs, "TPU v4" page, system architecture table

@@ -3,11 +3,13 @@
 
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+#include <array>
 
-#include "deepseek.hpp"
-#include "gpt.hpp"
-#include "llama.hpp"
-#include "mixtral.hpp"
+#include <shardplan/models/deepseek.hpp>
+#include <shardplan/models/gpt.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
 
 namespace shardplan::models {
 
@@ -21,3 +23,12 @@ inline constexpr auto all =
                          deepseek_v3>;
 
 }  // namespace shardplan::models
+
+namespace shardplan {
+
+/// The shape of every model in `models::all`, in catalogue order.
+inline constexpr auto catalog_models = boost::hana::unpack(models::all, [](auto... model) {
+  return std::array<model_shape, sizeof...(model)>{decltype(model)::type::shape...};
+});
+
+}  // namespace shardplan

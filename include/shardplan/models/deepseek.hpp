@@ -1,7 +1,7 @@
 // DeepSeek-V3 (671B, MLA and DeepSeekMoE) as a model shape.
 #pragma once
 
-#include "model.hpp"
+#include <shardplan/models/model.hpp>
 
 namespace shardplan::models {
 

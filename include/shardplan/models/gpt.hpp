@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "model.hpp"
+#include <shardplan/models/model.hpp>
 
 namespace shardplan::models {
 

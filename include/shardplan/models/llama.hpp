@@ -1,7 +1,7 @@
 // LLaMA-2 (7B, 13B, 70B) and LLaMA-3 (8B, 70B, 405B) as model shapes.
 #pragma once
 
-#include "model.hpp"
+#include <shardplan/models/model.hpp>
 
 namespace shardplan::models {
 

@@ -1,7 +1,7 @@
 // Mixtral 8x7B as a model shape.
 #pragma once
 
-#include "model.hpp"
+#include <shardplan/models/model.hpp>
 
 namespace shardplan::models {
 

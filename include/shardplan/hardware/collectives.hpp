@@ -1,0 +1,222 @@
+// Collectives on the links a mesh axis crosses: all-gather, reduce-scatter, all-reduce,
+// all-to-all and point-to-point sends, timed with How to Scale Your Model's cost models.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include <shardplan/hardware/placement.hpp>
+#include <shardplan/core/units.hpp>
+
+namespace shardplan {
+
+enum class collective_kind : std::uint8_t {
+  all_gather,
+  reduce_scatter,
+  all_reduce,
+  all_to_all,
+  send_recv,
+};
+
+/// The lower-case name of a collective ("all-gather").
+constexpr std::string_view name_of(collective_kind k) {
+  switch (k) {
+    case collective_kind::all_gather: return "all-gather";
+    case collective_kind::reduce_scatter: return "reduce-scatter";
+    case collective_kind::all_reduce: return "all-reduce";
+    case collective_kind::all_to_all: return "all-to-all";
+    case collective_kind::send_recv: return "send-recv";
+  }
+  return "?";
+}
+
+/// One level a mesh axis's groups cross, and how much of it they use.
+struct level_use {
+  placement_level level{};
+  std::int64_t degree = 1;        ///< D_i: units of the level below one group spans here
+  std::int64_t unit_chips = 1;    ///< S_{i−1}: chips in one unit of the level below
+  std::int64_t group_in_unit = 1; ///< members of one group inside one such unit
+};
+
+/// The network one mesh axis's groups use: its size, the chips of the axes inside it (the
+/// number of groups that run side by side) and every level it crosses.
+struct axis_network {
+  std::int64_t size = 1;
+  std::int64_t inner = 1;
+  std::array<level_use, max_placement_levels> uses{};
+  std::size_t count = 0;
+};
+
+/// The levels an axis of `size` devices, inside axes of `inner` devices, crosses. At level i a
+/// group spans D_i = ⌈min(inner·size, S_i) / max(inner, S_{i−1})⌉ units of the level below
+/// (rounded up: a group strided by 280 chips over units of 160 still crosses the level above).
+constexpr axis_network network_of(const placement_levels& levels, std::int64_t inner,
+                                  std::int64_t size) {
+  axis_network n{size, inner};
+  const std::int64_t outer = inner * size;
+  for (std::size_t i = 0; i < levels.count; ++i) {
+    const auto k = static_cast<std::int64_t>(i);
+    const std::int64_t below = capacity(levels, k - 1);
+    const std::int64_t here = capacity(levels, k);
+    const std::int64_t span = std::min(outer, here);
+    const std::int64_t unit = std::max(inner, below);
+    const std::int64_t degree = (span + unit - 1) / unit;
+    if (degree > 1)
+      n.uses[n.count++] = {levels.level[i], degree, below, std::max<std::int64_t>(1, below / inner)};
+  }
+  return n;
+}
+
+/// Expected number of distinct devices a token's top-k routed experts live on, with experts
+/// spread evenly over z devices and routing at random: z·(1 − ((z−1)/z)^k). A ragged (top-k)
+/// all-to-all sends each token once to each of these devices, not k times (gpus.md: the
+/// expected fraction (1 − ((Z−1)/Z)^K)·(Z−1)/Z of a token's copies leave its device).
+constexpr double expected_destinations(std::int64_t top_k, std::int64_t devices) {
+  if (devices <= 1) return 1.0;
+  const double stay = static_cast<double>(devices - 1) / static_cast<double>(devices);
+  double p = 1.0;
+  for (std::int64_t i = 0; i < top_k; ++i) p *= stay;
+  return static_cast<double>(devices) * (1.0 - p);
+}
+
+/// Options of the cost model.
+struct collective_options {
+  /// Reduce in the network (NVIDIA SHARP) where every switched level the axis crosses can.
+  bool in_network_reduction = false;
+  /// Charge the per-hop latency floor (small messages are latency-bound).
+  bool latency = true;
+};
+
+namespace detail {
+
+/// One-way bandwidth one chip has along a torus level: both links of the axis when it wraps
+/// (the book's bidirectional W_ici), one link otherwise.
+constexpr byte_rate torus_bandwidth(const level_use& u, bool wraps) {
+  return wraps ? u.level.unit_egress : u.level.unit_egress / 2.0;
+}
+
+/// Whether the group uses a whole torus axis with its wraparound.
+constexpr bool uses_wraparound(const level_use& u) {
+  return u.level.wraps && u.degree == u.level.degree;
+}
+
+}  // namespace detail
+
+/// Time of one collective over an axis. `array` is the array as the book sizes it: the gathered
+/// array of an all-gather, the input of a reduce-scatter, the operand of an all-reduce, the
+/// whole array of an all-to-all (all shards together), the message of a send.
+///
+/// - Torus levels (TPU ICI), the book's ring costs: on one wrapping axis of X chips a
+///   bidirectional ring, ⌈(X−1)/2⌉ steps of V/X each way, i.e. V/W_ici for even X; without
+///   wraparound (X−1)·(V/X)/W_one-way; over several physical axes V/(W_ici·N_axes).
+/// - Switched levels (NVLink, InfiniBand, DCN): the book's hierarchical form,
+///   T = max_i V·(D_i−1)/D_i · min(inner, S_{i−1}) / W_i, where W_i is the egress of one unit of
+///   the level below and min(inner, S_{i−1}) is how many groups share it (an array already
+///   sharded over an inner axis moves less, the book's 1/max(Y, S_{i−1})).
+/// - All-reduce is a reduce-scatter plus an all-gather, except with in-network reduction:
+///   V/W on levels that reduce in the switch.
+/// - All-to-all: V·max_axis/(4·N·W) on a wrapping torus (twice that without wraparound); on
+///   switched levels each chip sends V/N·(1 − g/N) out of a unit of S chips holding g members.
+/// - Send: V over the innermost level the axis crosses, at one chip's share of its egress.
+/// - Latency: the ring's hops times each level's hop latency (half the ring on a wrapping torus);
+///   the result is the larger of the latency floor and the bandwidth time, as in the book.
+constexpr seconds collective_time(collective_kind kind, bytes array, const axis_network& net,
+                                  collective_options options = {}) {
+  if (net.size <= 1 || net.count == 0) return 0.0 * second;
+  const double v = array.value();
+  const double n = static_cast<double>(net.size);
+  double torus_bandwidth = 0.0;
+  double torus_devices = 1.0;
+  double max_torus_extent = 1.0;
+  double torus_axis_bandwidth = 0.0;
+  int torus_levels = 0;  // the narrowest spanned axis, for the bisection bound
+  bool torus_wraps = true;
+  double switched = 0.0;
+  double switched_all_to_all = 0.0;
+  double hops_latency = 0.0;
+  bool reduce_in_network = options.in_network_reduction;
+  bool any_switched = false;
+  for (std::size_t i = 0; i < net.count; ++i) {
+    const level_use& u = net.uses[i];
+    const double d = static_cast<double>(u.degree);
+    if (u.level.torus) {
+      const bool wraps = detail::uses_wraparound(u);
+      const double w = detail::torus_bandwidth(u, true).value();
+      ++torus_levels;
+      torus_bandwidth += detail::torus_bandwidth(u, wraps).value();
+      torus_axis_bandwidth = torus_axis_bandwidth == 0.0 ? w : std::min(torus_axis_bandwidth, w);
+      torus_devices *= d;
+      max_torus_extent = std::max(max_torus_extent, d);
+      torus_wraps = torus_wraps && wraps;
+      hops_latency += (wraps ? d / 2.0 : d - 1.0) * u.level.hop_latency.value();
+    } else {
+      any_switched = true;
+      const double share = static_cast<double>(std::min(net.inner, u.unit_chips));
+      const double w = u.level.unit_egress.value();
+      switched = std::max(switched, v * (d - 1.0) / d * share / w);
+      const double g = static_cast<double>(u.group_in_unit);
+      switched_all_to_all = std::max(
+          switched_all_to_all,
+          static_cast<double>(u.unit_chips) * (v / n) * (1.0 - g / n) / w);
+      hops_latency += (d - 1.0) * u.level.hop_latency.value();
+      reduce_in_network = reduce_in_network && u.level.in_network_reduction;
+    }
+  }
+  double torus_time = 0.0;
+  if (torus_bandwidth > 0.0) {
+    if (torus_levels > 1) {
+      torus_time = v / torus_bandwidth;  // the book: V / (W_ici · N_axes)
+    } else if (torus_wraps) {
+      // A bidirectional ring receives two shards a step: ceil((X−1)/2) steps of V/X each way.
+      const double x = torus_devices;
+      const double steps = static_cast<double>((static_cast<std::int64_t>(x) - 1 + 1) / 2);
+      torus_time = steps * 2.0 * v / (x * torus_bandwidth);
+    } else {
+      torus_time = v * (torus_devices - 1.0) / torus_devices / torus_bandwidth;
+    }
+  }
+  const double gather = std::max(torus_time, switched);
+  double bandwidth_time = 0.0;
+  double latency = options.latency ? hops_latency : 0.0;
+  switch (kind) {
+    case collective_kind::all_gather:
+    case collective_kind::reduce_scatter: bandwidth_time = gather; break;
+    case collective_kind::all_reduce:
+      if (reduce_in_network && any_switched && torus_bandwidth == 0.0) {
+        // SHARP: each byte goes up to the switch once and comes back reduced.
+        double t = 0.0;
+        for (std::size_t i = 0; i < net.count; ++i) {
+          const level_use& u = net.uses[i];
+          const double share = static_cast<double>(std::min(net.inner, u.unit_chips));
+          t = std::max(t, v * share / u.level.unit_egress.value());
+        }
+        bandwidth_time = t;
+      } else {
+        bandwidth_time = 2.0 * gather;
+        latency *= 2.0;
+      }
+      break;
+    case collective_kind::all_to_all: {
+      // The book's bisection bound: V·max(A, B, ...)/(4·N·W_ici), doubled without wraparound.
+      const double torus_a2a =
+          torus_axis_bandwidth > 0.0
+              ? v * max_torus_extent / (4.0 * torus_devices * torus_axis_bandwidth) *
+                    (torus_wraps ? 1.0 : 2.0)
+              : 0.0;
+      bandwidth_time = std::max(torus_a2a, switched_all_to_all);
+      break;
+    }
+    case collective_kind::send_recv: {
+      const level_use& u = net.uses[0];
+      const double share = u.level.torus ? 1.0 : static_cast<double>(std::min(net.inner, u.unit_chips));
+      const double w = u.level.torus ? u.level.unit_egress.value() / 2.0 : u.level.unit_egress.value();
+      bandwidth_time = v * share / w;
+      latency = options.latency ? u.level.hop_latency.value() : 0.0;
+      break;
+    }
+  }
+  return std::max(bandwidth_time, latency) * second;
+}
+
+}  // namespace shardplan

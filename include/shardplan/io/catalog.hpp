@@ -1,0 +1,57 @@
+// The built-in catalogues as report tables: chips with their rates and intensities, models with
+// their shapes and parameter counts.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include <shardplan/core/format.hpp>
+#include <shardplan/hardware/catalog.hpp>
+#include <shardplan/models/catalog.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/core/table.hpp>
+
+namespace shardplan {
+
+/// The chips with their peak bf16 and fp8 rates, memories, links and the intensities (FLOP per
+/// byte) at which memory, the scale-up fabric and the scale-out network stop being the bound.
+inline table chip_table() {
+  table t{{"chip", "bf16 peak", "fp8 peak", "memory", "memory BW", "scale-up BW/axis",
+           "scale-out BW", "C/W memory", "C/W scale-up", "C/W scale-out"},
+          {},
+          {false, true, true, true, true, true, true, true, true, true}};
+  auto or_dash = [](bool has, std::string s) { return has ? s : std::string("-"); };
+  for (const auto& c : catalog_chips) {
+    const bool up = scale_up_axis_bandwidth(c).value() > 0.0;
+    const bool out = c.scale_out_bandwidth.value() > 0.0;
+    t.rows.push_back({std::string(c.name), format(c.peak_bf16),
+                      or_dash(c.peak_fp8.value() > 0.0, format(c.peak_fp8)), format(c.memory),
+                      format(c.memory_bandwidth), or_dash(up, format(scale_up_axis_bandwidth(c))),
+                      or_dash(out, format(c.scale_out_bandwidth)),
+                      format(memory_intensity(c)), or_dash(up, format(scale_up_intensity(c))),
+                      or_dash(out, format(scale_out_intensity(c)))});
+  }
+  return t;
+}
+
+/// The models with their shapes and exact total and active parameter counts.
+inline table model_table() {
+  table t{{"model", "layers", "d_model", "heads/kv", "d_ff", "experts (top-k)", "total params",
+           "active params"},
+          {},
+          {false, true, true, true, true, true, true, true}};
+  for (const auto& m : catalog_models) {
+    const auto p = parameters(m);
+    const std::string experts =
+        m.moe.experts > 0 ? std::to_string(m.moe.experts) + " (" + std::to_string(m.moe.top_k) + ")"
+                          : "-";
+    const std::int64_t ff = m.moe.experts > 0 ? m.moe.expert_d_ff : m.d_ff;
+    t.rows.push_back({std::string(m.name), std::to_string(m.layers), std::to_string(m.d_model),
+                      std::to_string(m.heads) + "/" + std::to_string(m.kv_heads),
+                      std::to_string(ff), experts, format_count(static_cast<double>(p.total)),
+                      format_count(static_cast<double>(p.active))});
+  }
+  return t;
+}
+
+}  // namespace shardplan

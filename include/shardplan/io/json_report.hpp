@@ -1,0 +1,225 @@
+// The JSON reports of the command-line tool, for any program: a plan's verdict, memory, traffic,
+// time and reliability, a serving plan's figures, a search's ranking, the catalogue. Every
+// number is in base units (bytes, seconds, FLOP) and every cost figure is an estimate.
+// Part of the optional shardplan::io target (it needs nlohmann-json 3.11 or later).
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <shardplan/core/format.hpp>
+#include <shardplan/core/table.hpp>
+#include <shardplan/hardware/catalog.hpp>
+#include <shardplan/models/catalog.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/run/reliability.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/serving/serving_plan.hpp>
+#include <shardplan/training/cost.hpp>
+#include <shardplan/training/training_plan.hpp>
+
+namespace shardplan::io {
+
+/// JSON objects keep their keys in the order written.
+using json = nlohmann::ordered_json;
+
+/// A chip's figures in base units (FLOP/s, bytes, bytes/s).
+inline json chip_json(const chip_figures& c) {
+  json peaks = json::object();
+  for (auto f : all_number_formats)
+    if (peak(c, f).value() > 0.0) peaks[std::string(name_of(f))] = peak(c, f).value();
+  json j;
+  j["name"] = c.name;
+  j["kind"] = c.kind == chip_kind::tpu ? "tpu" : c.kind == chip_kind::gpu ? "gpu" : "cpu";
+  j["peak_flops_per_second"] = peaks;
+  j["memory_bytes"] = c.memory.value();
+  j["memory_bandwidth_bytes_per_second"] = c.memory_bandwidth.value();
+  j["scale_up_link_bandwidth_bytes_per_second"] = c.scale_up_link_bandwidth.value();
+  j["scale_up_links"] = c.scale_up_links;
+  j["scale_up_axis_bandwidth_bytes_per_second"] = scale_up_axis_bandwidth(c).value();
+  j["scale_out_bandwidth_bytes_per_second"] = c.scale_out_bandwidth.value();
+  j["host_link_bandwidth_bytes_per_second"] = c.host_link_bandwidth.value();
+  j["host_memory_bytes"] = c.host_memory.value();
+  j["memory_intensity_flops_per_byte"] = memory_intensity(c).value();
+  return j;
+}
+
+/// A model's shape and exact parameter counts.
+inline json model_json(const model_shape& m) {
+  const auto p = parameters(m);
+  json j;
+  j["name"] = m.name;
+  j["parameters"] = {{"total", p.total}, {"active", p.active}};
+  j["shape"] = {{"layers", m.layers},   {"d_model", m.d_model},     {"d_ff", m.d_ff},
+                {"heads", m.heads},     {"kv_heads", m.kv_heads},   {"head_dim", m.head_dim},
+                {"vocab", m.vocab},     {"gated_mlp", m.gated_mlp}, {"tied_embeddings", m.tied_embeddings}};
+  if (m.moe.experts > 0)
+    j["shape"]["moe"] = {{"experts", m.moe.experts},
+                         {"top_k", m.moe.top_k},
+                         {"shared_experts", m.moe.shared_experts},
+                         {"expert_d_ff", m.moe.expert_d_ff},
+                         {"dense_layers", m.moe.dense_layers}};
+  if (m.mla.kv_lora_rank > 0)
+    j["shape"]["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
+                         {"kv_lora_rank", m.mla.kv_lora_rank},
+                         {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
+                         {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
+                         {"v_head_dim", m.mla.v_head_dim}};
+  return j;
+}
+
+/// The reliability section: failures, checkpoints and the run's totals (an estimate).
+inline json reliability_json(const run_totals& r) {
+  json j = json::object();
+  for (const reliability_figure& f : reliability_figures(r)) {
+    const double v = f.value;
+    j[std::string(f.key)] = std::isfinite(v) ? json(v) : json(nullptr);
+  }
+  return j;
+}
+
+/// What the JSON of a training and of a serving plan share: the verdict, every broken rule,
+/// the parameters, the model and the system.
+template <class Plan, class Violations>
+inline json verdict_json(const Plan& p, const Violations& v) {
+  json j;
+  j["feasible"] = v.empty();
+  j["violations"] = json::array();
+  for (std::size_t i = 0; i < v.count; ++i)
+    j["violations"].push_back(
+        {{"rule", std::string(rule_name(v.items[i].rule))}, {"message", describe(v.items[i])}});
+  const parameter_counts params = parameters(p.model);
+  j["parameters"] = {{"total", params.total}, {"active", params.active}};
+  j["model"] = p.model.name;
+  j["system"] = {{"name", p.system.name}, {"chips", p.system.chips}, {"chip", p.system.chip.name}};
+  return j;
+}
+
+/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
+inline json plan_json(const training_plan_values& p, const run_inputs& run) {
+  const plan_violations v = check(p);
+  json j = verdict_json(p, v);
+  json mesh = json::array();
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    mesh.push_back({{"name", p.axes[i].name}, {"size", p.axes[i].size}});
+  j["mesh"] = mesh;
+  if (!costable(v)) return j;
+  const memory_breakdown m = memory_per_device(p.model, p.setup);
+  j["memory_per_device_bytes"] = {
+      {"parameters", m.parameters.value()},
+      {"gradients", m.gradients.value()},
+      {"optimizer", (m.master_weights + m.optimizer).value()},
+      {"master_weights", m.master_weights.value()},
+      {"optimizer_states", m.optimizer.value()},
+      {"activations", m.activations.value()},
+      {"kv_cache", 0.0},
+      {"buffers", m.buffers.value()},
+      {"reserve", m.reserve.value()},
+      {"total", m.total.value()},
+      {"capacity", p.system.chip.memory.value()}};
+  const step_cost c = estimate_step(p);
+  j["flops_per_step"] = c.hardware_flops.value();
+  j["model_flops_per_step"] = c.model_flops.value();
+  j["model_flops_per_token"] =
+      model_flops_per_token(p.model, p.setup.batch.seq_len, p.assumptions.attention).value();
+  j["communication"] = json::array();
+  for (std::size_t i = 0; i < c.traffic_count; ++i) {
+    const axis_traffic& x = c.traffic[i];
+    j["communication"].push_back({{"strategy", x.strategy},
+                                  {"collective", std::string(name_of(x.collective))},
+                                  {"axis", p.axes[x.axis].name},
+                                  {"count", x.count},
+                                  {"bytes_per_device", x.bytes_per_device.value()},
+                                  {"forward_bytes_per_device", x.forward_bytes().value()},
+                                  {"backward_bytes_per_device", x.backward_bytes().value()},
+                                  {"seconds", x.time.value()},
+                                  {"exposed_seconds", x.exposed.value()}});
+  }
+  j["time_seconds"] = {{"compute", c.compute.value()},
+                       {"communication_exposed", c.communication_exposed.value()},
+                       {"bubble", c.bubble.value()},
+                       {"optimizer", c.optimizer.value()},
+                       {"step", c.step.value()},
+                       {"roofline", c.roofline.value()}};
+  j["mfu"] = c.mfu;
+  j["efficiency"] = c.efficiency;
+  j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;
+  j["reliability"] = reliability_json(run_estimate(p, run));
+  return j;
+}
+
+/// The JSON of `shardplan check` on a serving plan.
+inline json serving_json(const serving_plan_values& p) {
+  const serving_violations v = check(p);
+  json j = verdict_json(p, v);
+  const serving_memory m = memory_of(p);
+  j["memory_per_device_bytes"] = {{"parameters", m.weights.value()}, {"gradients", 0.0},
+                                  {"optimizer", 0.0},                {"activations", 0.0},
+                                  {"kv_cache", m.kv.value()},        {"buffers", 0.0},
+                                  {"reserve", m.reserve.value()},    {"total", m.total.value()},
+                                  {"capacity", p.system.chip.memory.value()}};
+  j["kv_cache_bytes_per_token"] = kv_bytes_per_token(p.model, p.setup.kv).value();
+  j["max_batch"] = max_batch(p);
+  j["smallest_slice"] = smallest_slice(p);
+  if (!costable(v)) return j;
+  const decode_cost d = estimate_decode(p);
+  const prefill_cost f = estimate_prefill(p);
+  const serving_cost c = estimate_cost(p);
+  j["decode_step_seconds"] = d.step.value();
+  j["decode_memory_bound"] = d.memory_bound;
+  j["critical_batch"] = d.critical_batch;
+  j["tokens_per_second_per_device"] = d.tokens_per_second_per_device;
+  j["tokens_per_second_per_user"] = d.tokens_per_second_per_user;
+  j["prefill_seconds"] = f.time_to_first_token.value();
+  j["dollars_per_million_output_tokens"] = c.per_million_output_tokens;
+  j["dollars_per_query"] = c.per_query;
+  return j;
+}
+
+/// The JSON of `shardplan search`: the counts, and when a plan was found the best plan's
+/// `plan_json` with its description and the ranking.
+inline json search_json(const search_result& r, const run_inputs& run) {
+  json j;
+  j["found"] = r.found;
+  j["counts"] = {{"enumerated", r.counts.enumerated}, {"feasible", r.counts.feasible},
+                 {"over_memory", r.counts.over_memory}};
+  if (r.found) {
+    j["best"] = plan_json(r.best, run);
+    j["best"]["plan"] = describe(r.choice, is_moe(r.best.model));
+    j["ranking"] = json::array();
+    for (std::size_t i = 0; i < r.ranking.count; ++i)
+      j["ranking"].push_back({{"plan", describe(r.ranking.plans[i].choice, is_moe(r.best.model))},
+                              {"step_seconds", r.ranking.plans[i].step},
+                              {"memory_bytes", r.ranking.plans[i].memory}});
+  }
+  return j;
+}
+
+/// The JSON of `shardplan catalog`: every chip and every model.
+inline json catalog_json() {
+  json j;
+  j["hardware"] = json::array();
+  for (const auto& c : catalog_chips) j["hardware"].push_back(chip_json(c));
+  j["models"] = json::array();
+  for (const auto& m : catalog_models) j["models"].push_back(model_json(m));
+  return j;
+}
+
+/// A serving plan's report: `serving_json`'s figures as a table of names and values, then its
+/// broken rules.
+inline table serving_table(const serving_plan_values& p) {
+  const json j = serving_json(p);
+  table t{{"serving plan (estimate)", "value"}, {}, {false, true}};
+  for (const auto& [key, value] : j.items()) {
+    if (value.is_object() || value.is_array()) continue;
+    t.rows.push_back(
+        {key, value.is_number_float() ? detail::significant(value.get<double>(), 4) : value.dump()});
+  }
+  for (const auto& x : j["violations"])
+    t.rows.push_back({x["rule"].get<std::string>(), x["message"].get<std::string>()});
+  return t;
+}
+
+}  // namespace shardplan::io

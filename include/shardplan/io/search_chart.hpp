@@ -1,0 +1,371 @@
+// The plan search as a chart: step time against memory per device for every candidate that
+// passes the divisibility rules, those that fit and those that do not, the memory/time trade-off
+// and the best plan marked; a standalone SVG document as a plain string.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <shardplan/training/cost.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/core/units.hpp>
+
+namespace shardplan {
+
+/// One candidate on the chart.
+struct chart_point {
+  double memory = 0.0;  ///< bytes per device
+  double step = 0.0;    ///< seconds
+  bool fits = false;    ///< fits in the chip's memory (and breaks no rule)
+};
+
+/// What the chart draws besides its points.
+struct search_chart_options {
+  std::string title;          ///< the heading; empty: none
+  double capacity = 0.0;      ///< bytes of memory per device, drawn as a line; 0: none
+  double best_memory = -1.0;  ///< the best plan (bytes, seconds); negative: none
+  double best_step = -1.0;
+  std::string best_label;                        ///< what the best plan is, printed under the title
+  std::vector<std::pair<double, double>> front;  ///< the trade-off: (bytes, seconds), by memory
+  int width = 960;
+  int height = 640;
+  /// Draw points that land on the same tenth of a pixel with the same status once (a full search
+  /// has tens of thousands of candidates, many of them alike).
+  bool merge_overlapping = true;
+};
+
+/// Every candidate of a space that reaches `check()`: feasible ones with their cost, and those
+/// over memory costed too (the cost model needs only divisible degrees). Also returns the search.
+inline std::vector<chart_point> chart_points(const search_space& s,
+                                             search_result* result = nullptr) {
+  std::vector<chart_point> points;
+  const search_result r = search(s, [&points](const search_candidate& c) {
+    const double step =
+        c.cost != nullptr ? c.cost->step.value() : estimate_step(c.plan).step.value();
+    points.push_back({c.memory.value(), step, c.cost != nullptr});
+  });
+  if (result != nullptr) *result = r;
+  return points;
+}
+
+namespace detail {
+
+/// One axis of the chart: linear, or logarithmic when the data span more than a factor of 20.
+struct chart_axis {
+  double lo = 0.0;
+  double hi = 1.0;
+  bool log = false;
+  double from = 0.0;  ///< pixel of `lo`
+  double to = 1.0;    ///< pixel of `hi`
+
+  double pixel(double v) const {
+    const double f = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+                         : (v - lo) / (hi - lo);
+    return from + f * (to - from);
+  }
+};
+
+/// An axis over [lo, hi] with some room at both ends.
+inline chart_axis make_axis(double lo, double hi, double from, double to) {
+  chart_axis a;
+  a.from = from;
+  a.to = to;
+  if (!(hi > lo)) hi = lo > 0.0 ? lo * 2.0 : 1.0;
+  a.log = lo > 0.0 && hi / lo > 20.0;
+  if (a.log) {
+    a.lo = std::pow(10.0, std::floor(std::log10(lo) * 10.0) / 10.0);
+    a.hi = std::pow(10.0, std::ceil(std::log10(hi) * 10.0) / 10.0);
+  } else {
+    const double pad = (hi - lo) * 0.05;
+    a.lo = std::max(0.0, lo - pad);
+    a.hi = hi + pad;
+  }
+  return a;
+}
+
+/// Tick values: 1, 2 and 5 times powers of ten on a log axis (1 and 10 alone when those are
+/// enough), about six round numbers on a linear one.
+inline std::vector<double> ticks(const chart_axis& a) {
+  std::vector<double> out;
+  if (a.log) {
+    const int first = static_cast<int>(std::floor(std::log10(a.lo)));
+    const int last = static_cast<int>(std::ceil(std::log10(a.hi)));
+    const bool sparse = last - first > 4;
+    for (int e = first; e <= last; ++e)
+      for (double m : {1.0, 2.0, 5.0}) {
+        if (sparse && m != 1.0) continue;
+        const double v = m * std::pow(10.0, e);
+        if (v >= a.lo * 0.999 && v <= a.hi * 1.001) out.push_back(v);
+      }
+    return out;
+  }
+  const double raw = (a.hi - a.lo) / 6.0;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = p;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * p >= raw) {
+      step = m * p;
+      break;
+    }
+  for (double v = std::ceil(a.lo / step) * step; v <= a.hi * 1.0000001; v += step)
+    out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
+  return out;
+}
+
+inline std::string number(double v, int decimals = 1) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+/// A tick label without needless decimals: "0.5", "2", "1000".
+inline std::string tick_label(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+inline std::string escape_xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// The chart as a standalone SVG document: x memory per device (GB), y step time (s), both
+/// logarithmic when they span more than a factor of 20; one circle per point (class "point fits"
+/// or "point over-memory"), the chip's memory as a dashed line, the trade-off as a line, the best
+/// plan as a star with its label, a legend, axes with ticks and labels, and the title.
+inline std::string search_chart_svg(const std::vector<chart_point>& points,
+                                    const search_chart_options& o = {}) {
+  using detail::number;
+  const double w = o.width;
+  const double h = o.height;
+  const double left = 80.0;
+  const double right = 24.0;
+  const double top = o.title.empty() ? (o.best_label.empty() ? 24.0 : 48.0) : 72.0;
+  const double bottom = 64.0;
+  constexpr double gb = 1e9;
+
+  double x_lo = 0.0, x_hi = 0.0, y_lo = 0.0, y_hi = 0.0;
+  bool any = false;
+  auto widen = [&](double x, double y) {
+    if (!(x > 0.0) || !(y > 0.0) || !std::isfinite(x) || !std::isfinite(y)) return;
+    if (!any) {
+      x_lo = x_hi = x;
+      y_lo = y_hi = y;
+      any = true;
+    }
+    x_lo = std::min(x_lo, x);
+    x_hi = std::max(x_hi, x);
+    y_lo = std::min(y_lo, y);
+    y_hi = std::max(y_hi, y);
+  };
+  for (const chart_point& p : points) widen(p.memory / gb, p.step);
+  if (o.capacity > 0.0 && any) widen(o.capacity / gb, y_lo);
+  if (!any) widen(1.0, 1.0);
+  const detail::chart_axis x = detail::make_axis(x_lo, x_hi, left, w - right);
+  const detail::chart_axis y = detail::make_axis(y_lo, y_hi, h - bottom, top);
+
+  std::string svg;
+  svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) + "\" height=\"" +
+         number(h, 0) + "\" viewBox=\"0 0 " + number(w, 0) + " " + number(h, 0) +
+         "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
+  svg += "<title>" + detail::escape_xml(o.title.empty() ? "plan search" : o.title) + "</title>\n";
+  svg += "<rect x=\"0\" y=\"0\" width=\"" + number(w, 0) + "\" height=\"" + number(h, 0) +
+         "\" fill=\"#ffffff\"/>\n";
+  if (!o.title.empty())
+    svg += "<text class=\"title\" x=\"" + number(w / 2.0) +
+           "\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">" +
+           detail::escape_xml(o.title) + "</text>\n";
+  if (!o.best_label.empty())
+    svg += "<text class=\"subtitle\" x=\"" + number(w / 2.0) + "\" y=\"" +
+           number(o.title.empty() ? 28.0 : 52.0) +
+           "\" text-anchor=\"middle\" font-size=\"12\" fill=\"#d62728\">best: " +
+           detail::escape_xml(o.best_label) + "</text>\n";
+
+  // Grid, ticks and tick labels.
+  svg += "<g class=\"axes\" stroke=\"#000000\" stroke-width=\"1\">\n";
+  for (double v : detail::ticks(x)) {
+    const double px = x.pixel(v);
+    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(top) + "\" x2=\"" + number(px) +
+           "\" y2=\"" + number(h - bottom) + "\" stroke=\"#e4e4e4\"/>\n";
+    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(h - bottom) + "\" x2=\"" + number(px) +
+           "\" y2=\"" + number(h - bottom + 6) + "\"/>\n";
+    svg += "<text x=\"" + number(px) + "\" y=\"" + number(h - bottom + 20) +
+           "\" text-anchor=\"middle\" stroke=\"none\">" + detail::tick_label(v) + "</text>\n";
+  }
+  for (double v : detail::ticks(y)) {
+    const double py = y.pixel(v);
+    svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(py) + "\" x2=\"" + number(w - right) +
+           "\" y2=\"" + number(py) + "\" stroke=\"#e4e4e4\"/>\n";
+    svg += "<line x1=\"" + number(left - 6) + "\" y1=\"" + number(py) + "\" x2=\"" + number(left) +
+           "\" y2=\"" + number(py) + "\"/>\n";
+    svg += "<text x=\"" + number(left - 9) + "\" y=\"" + number(py + 4) +
+           "\" text-anchor=\"end\" stroke=\"none\">" + detail::tick_label(v) + "</text>\n";
+  }
+  svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(h - bottom) + "\" x2=\"" +
+         number(w - right) + "\" y2=\"" + number(h - bottom) + "\"/>\n";
+  svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(top) + "\" x2=\"" + number(left) +
+         "\" y2=\"" + number(h - bottom) + "\"/>\n";
+  svg += "</g>\n";
+  svg += "<text class=\"x-label\" x=\"" + number((left + w - right) / 2.0) + "\" y=\"" +
+         number(h - 18) + "\" text-anchor=\"middle\" font-size=\"13\">memory per device (GB" +
+         std::string(x.log ? ", log scale" : "") + ")</text>\n";
+  svg += "<text class=\"y-label\" x=\"18\" y=\"" + number((top + h - bottom) / 2.0) +
+         "\" text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 18 " +
+         number((top + h - bottom) / 2.0) + ")\">step time (s" +
+         std::string(y.log ? ", log scale" : "") + ")</text>\n";
+
+  // The chip's memory.
+  if (o.capacity > 0.0) {
+    const double px = x.pixel(o.capacity / gb);
+    svg += "<line class=\"capacity\" x1=\"" + number(px) + "\" y1=\"" + number(top) + "\" x2=\"" +
+           number(px) + "\" y2=\"" + number(h - bottom) +
+           "\" stroke=\"#444444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n";
+    svg += "<text x=\"" + number(px + 4) + "\" y=\"" + number(top + 12) +
+           "\" font-size=\"11\" fill=\"#444444\">" + detail::tick_label(o.capacity / gb) +
+           " GB per device</text>\n";
+  }
+
+  // The points: those over memory first, so that the feasible ones stay visible on top.
+  const char* fits_color = "#1f77b4";
+  const char* over_color = "#f28e2b";
+  std::set<std::pair<long long, long long>> drawn[2];
+  std::size_t marks = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool fits = pass == 1;
+    svg += std::string("<g class=\"") + (fits ? "fits" : "over-memory") + "\" fill=\"" +
+           (fits ? fits_color : over_color) + "\" fill-opacity=\"" + (fits ? "0.75" : "0.45") +
+           "\">\n";
+    for (const chart_point& p : points) {
+      if (p.fits != fits || !(p.memory > 0.0) || !(p.step > 0.0)) continue;
+      const double px = x.pixel(p.memory / gb);
+      const double py = y.pixel(p.step);
+      if (o.merge_overlapping &&
+          !drawn[pass].insert({std::llround(px * 10.0), std::llround(py * 10.0)}).second)
+        continue;
+      svg += "<circle class=\"point " + std::string(fits ? "fits" : "over-memory") + "\" cx=\"" +
+             number(px) + "\" cy=\"" + number(py) + "\" r=\"3\"/>\n";
+      ++marks;
+    }
+    svg += "</g>\n";
+  }
+
+  // The trade-off: from each plan on it, the step time holds until the next one.
+  if (o.front.size() > 1) {
+    std::string d;
+    for (std::size_t i = 0; i < o.front.size(); ++i) {
+      const double px = x.pixel(o.front[i].first / gb);
+      const double py = y.pixel(o.front[i].second);
+      if (i == 0) {
+        d += "M" + number(px) + " " + number(py);
+      } else {
+        d += " H" + number(px) + " V" + number(py);
+      }
+    }
+    svg += "<path class=\"trade-off\" d=\"" + d +
+           "\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"5\" stroke-opacity=\"0.8\"/>\n";
+    svg += "<path class=\"trade-off\" d=\"" + d +
+           "\" fill=\"none\" stroke=\"#1a7a1a\" stroke-width=\"2.5\"/>\n";
+  }
+
+  // The best plan: a star and its label.
+  if (o.best_memory > 0.0 && o.best_step > 0.0) {
+    const double cx = x.pixel(o.best_memory / gb);
+    const double cy = y.pixel(o.best_step);
+    std::string pts;
+    for (int i = 0; i < 10; ++i) {
+      const double r = i % 2 == 0 ? 11.0 : 4.5;
+      const double a = -1.5707963267948966 + i * 0.6283185307179586;
+      pts += (i ? " " : "") + number(cx + r * std::cos(a)) + "," + number(cy + r * std::sin(a));
+    }
+    svg += "<polygon class=\"best\" points=\"" + pts +
+           "\" fill=\"#d62728\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
+    // Above the star, or below it near the top, with a white halo over the points.
+    svg += "<text class=\"best-label\" x=\"" + number(cx + 10) + "\" y=\"" +
+           number(cy < top + 30 ? cy + 24 : cy - 14) +
+           "\" font-size=\"12\" font-weight=\"bold\" fill=\"#d62728\" stroke=\"#ffffff\" "
+           "stroke-width=\"3\" paint-order=\"stroke\">best, " +
+           detail::number(o.best_step, 2) + " s</text>\n";
+  }
+
+  // The legend, top right.
+  const double lx = w - right - 250.0;
+  double ly = top + 10.0;
+  svg += "<g class=\"legend\">\n";
+  svg +=
+      "<rect x=\"" + number(lx - 10) + "\" y=\"" + number(ly - 8) +
+      "\" width=\"254\" height=\"84\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";
+  auto entry = [&](const std::string& mark, const std::string& text) {
+    svg += mark + "<text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 9) + "\">" +
+           detail::escape_xml(text) + "</text>\n";
+    ly += 18.0;
+  };
+  entry("<rect x=\"" + number(lx + 2) + "\" y=\"" + number(ly + 2) +
+            "\" width=\"8\" height=\"8\" rx=\"4\" fill=\"" + fits_color + "\"/>",
+        "fits in memory");
+  entry("<rect x=\"" + number(lx + 2) + "\" y=\"" + number(ly + 2) +
+            "\" width=\"8\" height=\"8\" rx=\"4\" fill=\"" + over_color + "\"/>",
+        "over memory (infeasible)");
+  entry("<line x1=\"" + number(lx) + "\" y1=\"" + number(ly + 6) + "\" x2=\"" + number(lx + 12) +
+            "\" y2=\"" + number(ly + 6) + "\" stroke=\"#1a7a1a\" stroke-width=\"2.5\"/>",
+        "memory/time trade-off");
+  entry("<rect x=\"" + number(lx + 1) + "\" y=\"" + number(ly + 1) +
+            "\" width=\"10\" height=\"10\" fill=\"#d62728\" stroke=\"#000000\"/>",
+        "best plan (fastest that fits)");
+  svg += "</g>\n";
+  svg += "<!-- " + std::to_string(points.size()) + " candidates, " + std::to_string(marks) +
+         " marks -->\n";
+  svg += "</svg>\n";
+  return svg;
+}
+
+/// The chart of a whole search: every candidate that passes the divisibility rules, the chip's
+/// memory, the trade-off and the best plan, titled with the model, chips, system and batch.
+inline std::string search_chart_svg(const search_space& s) {
+  search_result r;
+  const std::vector<chart_point> points = chart_points(s, &r);
+  search_chart_options o;
+  o.title = std::string(s.base.model.name) + " on " + std::to_string(s.chips) + " x " +
+            std::string(s.base.system.chip.name) + " (" + std::string(s.base.system.name) + "), " +
+            std::to_string(s.base.setup.batch.global_tokens) + " tokens a step in sequences of " +
+            std::to_string(s.base.setup.batch.seq_len);
+  o.capacity = s.base.system.chip.memory.value();
+  if (r.found) {
+    o.best_memory = r.memory.total.value();
+    o.best_step = r.cost.step.value();
+    o.best_label = describe(r.choice, is_moe(s.base.model)) + " (" +
+                   detail::number(r.cost.step.value(), 2) + " s, MFU " +
+                   detail::number(r.cost.mfu * 100.0, 1) + "%)";
+  }
+  for (std::size_t i = 0; i < r.front.count; ++i)
+    o.front.emplace_back(r.front.plans[i].memory, r.front.plans[i].step);
+  return search_chart_svg(points, o);
+}
+
+}  // namespace shardplan

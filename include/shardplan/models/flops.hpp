@@ -1,0 +1,128 @@
+// FLOPs of a transformer: per token and per step, forward and backward, model FLOPs (for MFU)
+// and hardware FLOPs (with recomputation), with the attention convention stated.
+#pragma once
+
+#include <cstdint>
+
+#include <shardplan/models/activations.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/core/units.hpp>
+
+namespace shardplan {
+
+/// How the s x s attention products (QK^T and attention·V) are counted. Conventions differ and
+/// decide whether two tools agree on MFU: Megatron-LM (Narayanan et al. 2021, Eq. 3) and PaLM
+/// (Chowdhery et al. 2022, App. B) count them in full; a causal kernel that skips the masked half
+/// does half; "6·N·D" estimates (How to Scale Your Model, Kaplan et al.) leave them out.
+enum class attention_flops : std::uint8_t { full, causal, ignored };
+
+/// The factor the attention products are counted with.
+constexpr double attention_factor(attention_flops a) {
+  switch (a) {
+    case attention_flops::full:
+      return 1.0;
+    case attention_flops::causal:
+      return 0.5;
+    case attention_flops::ignored:
+      return 0.0;
+  }
+  return 1.0;
+}
+
+/// Forward FLOPs of one token, by kind. A multiply-add counts as 2 FLOP.
+struct token_flops {
+  double layers_matmul = 0.0;  ///< weight matmuls of every layer (active experts only)
+  double attention = 0.0;      ///< QK^T and attention·V of every layer at the given context
+  double logits = 0.0;         ///< the output projection onto the vocabulary
+
+  constexpr double total() const { return layers_matmul + attention + logits; }
+};
+
+/// Weight parameters of one layer's matmuls that one token uses (biases and norms excluded;
+/// an MoE layer counts its router, shared experts and top_k routed experts).
+constexpr double matmul_parameters_per_token(const model_shape& m) {
+  const parameter_counts c = parameters(m);
+  const double attention = static_cast<double>(c.attention_per_layer - attention_biases(m));
+  const double mla_norms =
+      m.mla.kv_lora_rank > 0
+          ? static_cast<double>(norm_parameters(m, m.mla.kv_lora_rank) +
+                                (m.mla.q_lora_rank > 0 ? norm_parameters(m, m.mla.q_lora_rank) : 0))
+          : 0.0;
+  const double dense_mlp = static_cast<double>(c.dense_mlp_per_layer - mlp_biases(m, m.d_ff));
+  const double expert = static_cast<double>(c.expert - mlp_biases(m, m.moe.expert_d_ff));
+  const double moe_mlp = static_cast<double>(m.moe.experts * m.d_model) +
+                         static_cast<double>(m.moe.top_k + m.moe.shared_experts) * expert;
+  return static_cast<double>(c.dense_layers) * (attention - mla_norms + dense_mlp) +
+         static_cast<double>(c.moe_layers) * (attention - mla_norms + moe_mlp);
+}
+
+/// Forward FLOPs of one token in a sequence of `seq_len` tokens: 2 FLOP per weight of every
+/// matmul the token passes through; 2·s·(a·d_qk + a·d_v) per layer for attention, times the
+/// convention's factor; 2·V·d for the logits.
+constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t seq_len,
+                                              attention_flops convention) {
+  token_flops f;
+  f.layers_matmul = 2.0 * matmul_parameters_per_token(m);
+  const double qk = m.mla.kv_lora_rank > 0
+                        ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
+                        : static_cast<double>(m.head_dim);
+  const double v = m.mla.kv_lora_rank > 0 ? static_cast<double>(m.mla.v_head_dim)
+                                          : static_cast<double>(m.head_dim);
+  f.attention = attention_factor(convention) * 2.0 * static_cast<double>(seq_len) *
+                static_cast<double>(m.heads) * (qk + v) * static_cast<double>(m.layers);
+  f.logits = 2.0 * static_cast<double>(m.vocab) * static_cast<double>(m.d_model);
+  return f;
+}
+
+/// Model FLOPs of training on one token: forward plus a backward of twice the forward
+/// (3x), no recomputation. The numerator of MFU.
+constexpr flops model_flops_per_token(const model_shape& m, std::int64_t seq_len,
+                                      attention_flops convention) {
+  return 3.0 * forward_flops_per_token(m, seq_len, convention).total() * flop;
+}
+
+/// Hardware FLOPs of training on one token: model FLOPs plus what recomputation repeats.
+/// Full recomputation (and the checkpoints scheme) runs every layer's forward again (not the
+/// logits); selective recomputation repeats the attention products (Korthikanti et al. Sec. 5).
+constexpr flops hardware_flops_per_token(const token_flops& f, recompute_policy r) {
+  double extra = 0.0;
+  switch (r.kind) {
+    case recompute_kind::none:
+      break;
+    case recompute_kind::selective:
+      extra = f.attention;
+      break;
+    case recompute_kind::full:
+    case recompute_kind::checkpoints:
+      extra = f.layers_matmul + f.attention;
+      break;
+  }
+  return (3.0 * f.total() + extra) * flop;
+}
+constexpr flops hardware_flops_per_token(const model_shape& m, std::int64_t seq_len,
+                                         attention_flops convention, recompute_policy r) {
+  return hardware_flops_per_token(forward_flops_per_token(m, seq_len, convention), r);
+}
+
+/// Megatron-LM's FLOPs per iteration (Narayanan et al. 2021, Eq. 3): with full recomputation,
+/// F = 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)), for a GPT of l layers, hidden h, vocabulary V.
+constexpr flops megatron_flops_per_iteration(double batch, double seq, double layers, double hidden,
+                                             double vocab) {
+  return 96.0 * batch * seq * layers * hidden * hidden *
+         (1.0 + seq / (6.0 * hidden) + vocab / (16.0 * layers * hidden)) * flop;
+}
+
+/// PaLM's model FLOPs per token (Chowdhery et al. 2022, App. B): 6·N + 12·L·H·Q·T for N
+/// parameters, L layers, H heads of width Q and sequence length T.
+constexpr flops palm_flops_per_token(double params, double layers, double heads, double head_dim,
+                                     double seq) {
+  return (6.0 * params + 12.0 * layers * heads * head_dim * seq) * flop;
+}
+
+/// Model FLOPs utilisation (PaLM's definition): model FLOPs achieved per second over the peak of
+/// all chips.
+constexpr double mfu(flops model_flops_per_step, seconds step, double chips, flop_rate peak) {
+  return (model_flops_per_step / (step * chips * peak)).value();
+}
+
+}  // namespace shardplan

@@ -1,0 +1,556 @@
+// Serving plans as types: a model on a system's mesh, serving strategies onto its axes, weight,
+// cache and compute formats, batch, prompt and generated tokens, price. `serving_plan<...>` turns
+// them into values once (inference.hpp) and answers fits, max_batch(), decode(), prefill(), cost().
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include <shardplan/core/detail/fixed_string.hpp>
+#include <shardplan/hardware/system.hpp>
+#include <shardplan/serving/inference.hpp>
+#include <shardplan/serving/kv_cache.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/training/training_plan.hpp>
+
+namespace shardplan {
+
+// --- serving strategies --------------------------------------------------------------------------
+// The training strategies keep their meaning in a serving plan and are reused: tensor<"tp">
+// (Megatron tensor parallelism, the book's model sharding for generation), expert<"ep">, data<"dp">
+// (whole replicas) and context<"sp"> (sequence sharding: a long prompt's tokens in prefill, each
+// sequence's cache in decode), as are reserve<...> and in_network_reduction.
+// zero<...>/fsdp<...> and pipeline<...> are refused.
+
+namespace detail {
+
+constexpr bool add_role(serving_plan_values& p, std::string_view name, std::uint8_t role) {
+  for (std::size_t i = 0; i < p.axis_count; ++i) {
+    if (p.axes[i].name == name) {
+      p.axes[i].roles = static_cast<std::uint8_t>(p.axes[i].roles | role);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
+
+/// Data-parallel attention on one axis (for mixture-of-experts models, usually the expert axis):
+/// attention weights replicated, each rank attends for its own share of the batch and holds only
+/// its sequences' caches (SGLang's "DP attention", DeepSeek-V3's decode deployment).
+template <detail::fixed_string Axis>
+struct attention_data {
+  static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
+  static constexpr void apply(serving_plan_values& p) {
+    detail::add_role(p, Axis.view(), role_attention_data);
+  }
+};
+
+/// 2D weight-stationary sharding (Pope et al. 2022, "Efficiently Scaling Transformer Inference";
+/// How to Scale Your Model inference.md Q7 and Appendix B): weights split over d_model on axis `X`
+/// and over d_ff and the heads on axis `YZ`.
+template <detail::fixed_string X, detail::fixed_string YZ>
+struct weight_stationary_2d {
+  static constexpr std::array<std::string_view, 2> axis_names{X.view(), YZ.view()};
+  static constexpr void apply(serving_plan_values& p) {
+    detail::add_role(p, X.view(),
+                     static_cast<std::uint8_t>(role_tensor | role_weight_stationary_x));
+    detail::add_role(p, YZ.view(), role_tensor);
+  }
+};
+
+// --- formats, batch, tokens, price ---------------------------------------------------------------
+
+/// The format the weights are stored in (default bf16): bf16, fp8, int8, int4, fp4.
+template <number_format Format>
+struct weights {
+  static constexpr void apply(serving_plan_values& p) { p.setup.weights = Format; }
+};
+
+/// The format of the KV cache (default bf16).
+template <number_format Format>
+struct kv_cache {
+  static constexpr void apply(serving_plan_values& p) { p.setup.kv = Format; }
+};
+
+/// The format the matmuls multiply in, and of the activations (default bf16). int8 weights with
+/// bf16 compute is the book's default quantised serving.
+template <number_format Format>
+struct compute_in {
+  static constexpr void apply(serving_plan_values& p) { p.setup.compute = Format; }
+};
+
+/// Sequences decoded together on the whole mesh.
+template <std::int64_t N>
+struct serve_batch {
+  static_assert(N >= 1, "shardplan: a serving batch has at least one sequence");
+  static constexpr void apply(serving_plan_values& p) { p.setup.batch = N; }
+};
+
+/// Prompt tokens per sequence (prefilled, then cached).
+template <std::int64_t N>
+struct prompt_tokens {
+  static_assert(N >= 0, "shardplan: a prompt has no fewer than zero tokens");
+  static constexpr void apply(serving_plan_values& p) { p.setup.prompt_tokens = N; }
+};
+
+/// Tokens generated per sequence.
+template <std::int64_t N>
+struct generated_tokens {
+  static_assert(N >= 1, "shardplan: a serving plan generates at least one token");
+  static constexpr void apply(serving_plan_values& p) { p.setup.generated_tokens = N; }
+};
+
+/// A price in US dollars per chip-hour, as a template argument.
+struct dollars_per_hour {
+  double value;
+};
+
+/// The price per chip-hour (default: `example_price_per_chip_hour(chip)`).
+template <dollars_per_hour Price>
+struct price {
+  static_assert(Price.value > 0.0, "shardplan: a price per chip-hour is positive");
+  static constexpr void apply(serving_plan_values& p) {
+    p.setup.dollars_per_chip_hour = Price.value;
+  }
+};
+
+/// The fraction of peak prefill sustains (default: `default_prefill_efficiency`, one half).
+template <percent Efficiency>
+struct prefill_efficiency {
+  static_assert(Efficiency.value > 0.0 && Efficiency.value <= 100.0,
+                "shardplan: efficiency is a percentage between 0 and 100");
+  static constexpr void apply(serving_plan_values& p) {
+    p.setup.prefill_efficiency = Efficiency.value / 100.0;
+  }
+};
+
+/// Tensor ranks beyond the kv heads keep copies of the cache instead of splitting the batch.
+struct replicate_kv {
+  static constexpr void apply(serving_plan_values& p) { p.setup.replicate_kv = true; }
+};
+
+// --- a server on its own ------------------------------------------------------------------------
+
+namespace systems {
+
+/// One chip as a system without a network: a CPU server of hardware/cpu.hpp (its sockets share
+/// one DRAM and count as one chip), or a single accelerator. Serve on it with
+/// `mesh<axis<"server", 1>>, data<"server">`.
+template <ChipSpec Chip>
+struct single_server {
+  static constexpr system_figures figures = [] {
+    system_figures s{};
+    s.name = "single server";
+    s.chip = Chip::figures;
+    s.chips = 1;
+    return s;
+  }();
+};
+
+}  // namespace systems
+
+// --- the plan ------------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class T>
+struct is_reserve : std::false_type {};
+template <gigabytes Fixed, percent Fraction>
+struct is_reserve<shardplan::reserve<Fixed, Fraction>> : std::true_type {};
+
+/// The training strategies a serving plan reuses, and the axes each names.
+template <class T>
+struct reused_strategy : std::false_type {};
+template <fixed_string Axis, class... Options>
+struct reused_strategy<shardplan::tensor<Axis, Options...>> : std::true_type {
+  static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
+};
+template <fixed_string Axis>
+struct reused_strategy<shardplan::context<Axis>> : std::true_type {
+  static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
+};
+template <fixed_string Axis>
+struct reused_strategy<shardplan::expert<Axis>> : std::true_type {
+  static constexpr std::array<std::string_view, 1> axis_names{Axis.view()};
+};
+template <fixed_string... Axes>
+struct reused_strategy<shardplan::data<Axes...>> : std::true_type {
+  static constexpr std::array<std::string_view, sizeof...(Axes)> axis_names{Axes.view()...};
+};
+
+/// Training strategies a serving plan refuses.
+template <class T>
+struct refused_in_serving : std::false_type {};
+template <int Stage, fixed_string... Axes>
+struct refused_in_serving<shardplan::zero<Stage, Axes...>> : std::true_type {};
+template <fixed_string Axis, class Schedule, class... Options>
+struct refused_in_serving<shardplan::pipeline<Axis, Schedule, Options...>> : std::true_type {};
+
+template <class T>
+concept ServingSettingSpec = requires(serving_plan_values& p) { T::apply(p); };
+
+template <class Option>
+constexpr void apply_training_part(training_plan_values& t) {
+  if constexpr (reused_strategy<Option>::value || is_reserve<Option>::value) Option::apply(t);
+}
+
+template <class Option>
+constexpr void apply_serving_part(serving_plan_values& p) {
+  if constexpr (std::is_same_v<Option, shardplan::in_network_reduction>)
+    p.setup.collectives.in_network_reduction = true;
+  else if constexpr (ServingSettingSpec<Option>)
+    Option::apply(p);
+}
+
+/// Every axis the option names is one of the mesh's.
+template <class Mesh, class Option>
+constexpr bool names_mesh_axes() {
+  auto in_mesh = [](std::string_view name) {
+    for (const mesh_axis& a : Mesh::axes)
+      if (a.name == name) return true;
+    return false;
+  };
+  if constexpr (reused_strategy<Option>::value) {
+    for (std::string_view name : reused_strategy<Option>::axis_names)
+      if (!in_mesh(name)) return false;
+  } else if constexpr (requires { Option::axis_names; }) {
+    for (std::string_view name : Option::axis_names)
+      if (!in_mesh(name)) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// A type that can be a serving-plan option: a serving setting or strategy, or a training option
+/// with the same meaning: tensor, expert, data and context strategies, `reserve<...>` and
+/// `in_network_reduction` (NVLink SHARP where the system's switches have it).
+template <class T>
+concept ServingOptionSpec = detail::ServingSettingSpec<T> || detail::reused_strategy<T>::value ||
+                            detail::refused_in_serving<T>::value || detail::is_reserve<T>::value ||
+                            std::is_same_v<T, in_network_reduction>;
+
+/// A serving plan. Converts its types to values once (`values`), checks every rule (`violations`)
+/// and answers questions with inference.hpp's functions. `SHARDPLAN_REQUIRE_SERVABLE(plan)` fails
+/// the build with the broken rules and their numbers.
+///
+///   using plan = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>,
+///                             mesh<axis<"tp", 16>>, tensor<"tp">,
+///                             weights<number_format::int8>, kv_cache<number_format::int8>,
+///                             serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+///   static_assert(plan::fits && plan::memory_bound);
+template <ModelSpec Model, SystemSpec System, class Mesh, ServingOptionSpec... Options>
+struct serving_plan {
+  static constexpr serving_plan_values values = [] {
+    training_plan_values t;
+    for (const mesh_axis& a : Mesh::axes) t.axes[t.axis_count++] = a;
+    t.setup.reserve = default_reserve;
+    (detail::apply_training_part<Options>(t), ...);
+    serving_plan_values p;
+    p.model = checked_shape<Model>();
+    p.system = System::figures;
+    p.axes = t.axes;
+    p.axis_count = t.axis_count;
+    p.setup.reserve = t.setup.reserve;
+    (detail::apply_serving_part<Options>(p), ...);
+    p.unknown_axes = (std::int64_t{0} + ... + (detail::names_mesh_axes<Mesh, Options>() ? 0 : 1));
+    // Generation reads every weight every step: gathering them over the network (ZeRO, FSDP)
+    // costs orders of magnitude more than reading them from memory (the book: "FSDP is
+    // impossible").
+    p.refused_strategies =
+        (std::int64_t{0} + ... + (detail::refused_in_serving<Options>::value ? 1 : 0));
+    return p;
+  }();
+
+  static constexpr serving_violations violations = check(values);
+  /// Every rule holds.
+  static constexpr bool servable = violations.empty();
+  /// The weights and the batch's caches at the full context fit beside the reserve.
+  static constexpr bool fits = !violations.has(serving_rule::fits_in_memory);
+
+  static constexpr serving_degrees degrees() { return degrees_of(values); }
+  static constexpr bytes kv_bytes_per_token() {
+    return shardplan::kv_bytes_per_token(values.model, values.setup.kv);
+  }
+  /// One sequence's cache at prompt + generated tokens.
+  static constexpr bytes kv_bytes_per_sequence() {
+    return shardplan::kv_bytes_per_sequence(values.model, values.setup.kv,
+                                            context_tokens(values.setup));
+  }
+  static constexpr kv_split kv_sharding() { return kv_split_of(values); }
+  /// Memory of the fullest device.
+  static constexpr serving_memory memory() { return memory_of(values); }
+  /// The largest batch that fits at the plan's context.
+  static constexpr std::int64_t max_batch() { return shardplan::max_batch(values); }
+  /// The smallest power-of-two slice of this chip that holds the model and `batch` caches.
+  static constexpr std::int64_t smallest_slice(std::int64_t batch = 1) {
+    return shardplan::smallest_slice(values, batch);
+  }
+  static constexpr decode_cost decode() { return estimate_decode(values); }
+  static constexpr prefill_cost prefill() { return estimate_prefill(values); }
+  static constexpr serving_cost cost() { return estimate_cost(values); }
+
+  /// Decode at this batch reads weights longer than it computes (batch below the critical batch).
+  static constexpr bool memory_bound = estimate_decode(values).memory_bound;
+  static constexpr bool compute_bound = !memory_bound;
+};
+
+// --- diagnostics ---------------------------------------------------------------------------------
+
+/// Value traits whose template arguments carry a serving rule's numbers into the diagnostic, e.g.
+/// `fits_in_device_memory<gigabytes_needed{20}, gigabytes_of_memory{16}>`. A rule the plan keeps
+/// passes zeros (or -1 for an axis index), for which each trait is true.
+namespace serving_checks {
+// clang-format off
+struct unknown_axes { std::int64_t value; };
+struct refused_strategies { std::int64_t value; };
+struct devices { std::int64_t value; };
+struct chips { std::int64_t value; };
+struct axis_index { std::int64_t value; };
+struct tensor_parallel { std::int64_t value; };
+struct heads { std::int64_t value; };
+struct kv_heads { std::int64_t value; };
+struct mlp_width { std::int64_t value; };
+struct expert_parallel { std::int64_t value; };
+struct experts { std::int64_t value; };
+struct batch { std::int64_t value; };
+struct batch_groups { std::int64_t value; };
+struct sequence_shards { std::int64_t value; };
+struct context_tokens { std::int64_t value; };
+struct compute_format { number_format value; };
+struct peak_teraflops { std::int64_t value; };
+struct gigabytes_needed { std::int64_t value; };
+struct gigabytes_of_memory { std::int64_t value; };
+struct batch_per_replica { std::int64_t value; };
+struct critical_batch { std::int64_t value; };
+// clang-format on
+
+constexpr bool divides(std::int64_t a, std::int64_t b) { return a == 0 || b % a == 0; }
+
+/// A violation's number as an integer template argument.
+constexpr std::int64_t whole(double x) { return static_cast<std::int64_t>(x); }
+
+/// Whole units rounded up (a need) or down (a capacity), so that the rounded pair still shows the
+/// violation and prints without a fraction.
+constexpr std::int64_t whole_up(double x) {
+  const auto i = static_cast<std::int64_t>(x);
+  return static_cast<double>(i) < x ? i + 1 : i;
+}
+constexpr std::int64_t whole_down(double x) { return static_cast<std::int64_t>(x); }
+
+template <unknown_axes N>
+struct strategies_name_mesh_axes {
+  static constexpr bool value = N.value == 0;
+};
+template <refused_strategies N>
+struct strategies_serve {
+  static constexpr bool value = N.value == 0;
+};
+template <devices D, chips C>
+struct mesh_fits_system {
+  static constexpr bool value = D.value <= C.value;
+};
+template <axis_index I>
+struct axis_carries_a_parallelism {
+  static constexpr bool value = I.value < 0;
+};
+template <tensor_parallel T, heads H>
+struct tensor_parallel_divides_heads {
+  static constexpr bool value = divides(T.value, H.value);
+};
+template <tensor_parallel T, kv_heads K>
+struct tensor_parallel_fits_kv_heads {
+  static constexpr bool value = tensor_fits_kv_heads(T.value, K.value);
+};
+template <tensor_parallel T, mlp_width F>
+struct tensor_parallel_divides_mlp_width {
+  static constexpr bool value = divides(T.value, F.value);
+};
+template <expert_parallel E, experts N>
+struct expert_parallel_divides_experts {
+  static constexpr bool value = E.value == 0 || (N.value > 0 && N.value % E.value == 0);
+};
+template <batch_groups G, batch B>
+struct batch_splits_into_whole_sequences {
+  static constexpr bool value = divides(G.value, B.value);
+};
+template <sequence_shards S, context_tokens C>
+struct sequence_shards_divide_context {
+  static constexpr bool value = divides(S.value, C.value);
+};
+template <compute_format F, peak_teraflops P>
+struct chip_computes_in_format {
+  static constexpr bool value = P.value > 0;
+};
+template <gigabytes_needed Needed, gigabytes_of_memory Memory>
+struct fits_in_device_memory {
+  static constexpr bool value = Needed.value <= Memory.value;
+};
+template <batch_per_replica B, critical_batch C>
+struct decode_is_memory_bound {
+  static constexpr bool value = B.value < C.value;
+};
+template <batch_per_replica B, critical_batch C>
+struct decode_is_compute_bound {
+  static constexpr bool value = B.value >= C.value;
+};
+
+/// Index of the axis named in the first violation of `rule`, or -1.
+constexpr std::int64_t axis_of(const serving_plan_values& p, const serving_violations& v,
+                               serving_rule rule) {
+  const serving_violation x = v.first(rule);
+  if (x.axis.empty()) return -1;
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    if (p.axes[i].name == x.axis) return static_cast<std::int64_t>(i);
+  return -1;
+}
+
+}  // namespace serving_checks
+
+/// Fails compilation with every broken rule of a serving plan, each with its numbers. Each rule's
+/// static_assert sits in a class of its own so that clang, which stops at the first failed
+/// assertion of a class, reports every broken rule.
+template <class Plan>
+struct require_serving_feasible {
+  static constexpr const serving_plan_values& p = Plan::values;
+  static constexpr const serving_violations& v = Plan::violations;
+  template <serving_rule R>
+  static constexpr serving_violation x = v.first(R);
+  using r = serving_rule;
+
+  struct rule_0a {
+    static_assert(serving_checks::strategies_name_mesh_axes<serving_checks::unknown_axes{
+                      serving_checks::whole(x<r::strategy_axes_in_mesh>.a)}>::value,
+                  "shardplan: a strategy names an axis the mesh does not have");
+  } rule_0a_;
+  struct rule_0b {
+    static_assert(serving_checks::strategies_serve<serving_checks::refused_strategies{
+                      serving_checks::whole(x<r::strategies_serve>.a)}>::value,
+                  "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation "
+                  "would gather the weights every step; pipelines are not modelled)");
+  } rule_0b_;
+  struct rule_1 {
+    static_assert(
+        serving_checks::mesh_fits_system<
+            serving_checks::devices{serving_checks::whole(x<r::mesh_within_system>.a)},
+            serving_checks::chips{serving_checks::whole(x<r::mesh_within_system>.b)}>::value,
+        "shardplan: the mesh has more devices than the system");
+  } rule_1_;
+  struct rule_2 {
+    static_assert(serving_checks::axis_carries_a_parallelism<serving_checks::axis_index{
+                      serving_checks::axis_of(p, v, r::axis_has_a_role)}>::value,
+                  "shardplan: every mesh axis must carry a parallelism");
+  } rule_2_;
+  // Megatron splits whole query heads and the mlp width.
+  struct rule_3 {
+    static_assert(
+        serving_checks::tensor_parallel_divides_heads<
+            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_heads>.a)},
+            serving_checks::heads{serving_checks::whole(x<r::tensor_divides_heads>.b)}>::value,
+        "shardplan: tensor parallelism must divide the attention heads");
+  } rule_3_;
+  // Each rank holds whole kv heads, or a group of ranks shares one (and splits the batch or
+  // copies the cache).
+  struct rule_4 {
+    static_assert(
+        serving_checks::tensor_parallel_fits_kv_heads<
+            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_fits_kv_heads>.a)},
+            serving_checks::kv_heads{serving_checks::whole(x<r::tensor_fits_kv_heads>.b)}>::value,
+        "shardplan: tensor parallelism must divide the kv heads or be a multiple of them");
+  } rule_4_;
+  struct rule_5 {
+    static_assert(
+        serving_checks::tensor_parallel_divides_mlp_width<
+            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_d_ff>.a)},
+            serving_checks::mlp_width{serving_checks::whole(x<r::tensor_divides_d_ff>.b)}>::value,
+        "shardplan: tensor parallelism must divide the mlp width");
+  } rule_5_;
+  struct rule_6 {
+    static_assert(
+        serving_checks::expert_parallel_divides_experts<
+            serving_checks::expert_parallel{serving_checks::whole(x<r::expert_divides_experts>.a)},
+            serving_checks::experts{serving_checks::whole(x<r::expert_divides_experts>.b)}>::value,
+        "shardplan: expert parallelism must divide the experts of a mixture-of-experts model");
+  } rule_6_;
+  struct rule_7 {
+    static_assert(serving_checks::batch_splits_into_whole_sequences<
+                      serving_checks::batch_groups{serving_checks::whole(x<r::batch_divides>.a)},
+                      serving_checks::batch{serving_checks::whole(x<r::batch_divides>.b)}>::value,
+                  "shardplan: the batch must split into whole sequences over replicas, "
+                  "data-parallel attention and kv batch shards");
+  } rule_7_;
+  struct rule_8 {
+    static_assert(serving_checks::sequence_shards_divide_context<
+                      serving_checks::sequence_shards{
+                          serving_checks::whole(x<r::sequence_divides_context>.a)},
+                      serving_checks::context_tokens{
+                          serving_checks::whole(x<r::sequence_divides_context>.b)}>::value,
+                  "shardplan: sequence sharding must divide the context");
+  } rule_8_;
+  struct rule_9 {
+    static_assert(serving_checks::chip_computes_in_format<
+                      serving_checks::compute_format{p.setup.compute},
+                      serving_checks::peak_teraflops{serving_checks::whole_up(
+                          peak(p.system.chip, p.setup.compute).value() / 1e12)}>::value,
+                  "shardplan: the chip has no matrix units for the compute format");
+  } rule_9_;
+  // The weights and the caches of the whole batch at prompt + generated tokens, plus the reserve.
+  struct rule_10 {
+    static_assert(serving_checks::fits_in_device_memory<
+                      serving_checks::gigabytes_needed{
+                          serving_checks::whole_up(x<r::fits_in_memory>.a / 1e9)},
+                      serving_checks::gigabytes_of_memory{
+                          serving_checks::whole_down(x<r::fits_in_memory>.b / 1e9)}>::value,
+                  "shardplan: the weights and the batch's kv cache do not fit in device memory");
+  } rule_10_;
+  static constexpr bool value = true;
+};
+
+/// Fails compilation unless decode at the plan's batch is memory-bound (below the critical batch).
+template <class Plan>
+struct require_decode_memory_bound {
+  static constexpr decode_cost c = Plan::decode();
+  struct rule {
+    static_assert(
+        serving_checks::decode_is_memory_bound<
+            serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
+            serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>::value,
+        "shardplan: decode at this batch is not memory-bound: the batch reaches the critical "
+        "batch");
+  } rule_;
+  static constexpr bool value = true;
+};
+
+/// Fails compilation unless decode at the plan's batch is compute-bound (at the critical batch or
+/// above).
+template <class Plan>
+struct require_decode_compute_bound {
+  static constexpr decode_cost c = Plan::decode();
+  struct rule {
+    static_assert(
+        serving_checks::decode_is_compute_bound<
+            serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
+            serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>::value,
+        "shardplan: decode at this batch is not compute-bound: the batch is below the critical "
+        "batch");
+  } rule_;
+  static constexpr bool value = true;
+};
+
+}  // namespace shardplan
+
+/// Fails the build, naming each broken rule with its numbers, unless the serving plan is servable.
+#define SHARDPLAN_REQUIRE_SERVABLE(...) \
+  static_assert(sizeof(::shardplan::require_serving_feasible<__VA_ARGS__>) > 0)
+
+/// Fails the build unless decode at the plan's batch is memory-bound.
+#define SHARDPLAN_REQUIRE_MEMORY_BOUND(...) \
+  static_assert(sizeof(::shardplan::require_decode_memory_bound<__VA_ARGS__>) > 0)
+
+/// Fails the build unless decode at the plan's batch is compute-bound.
+#define SHARDPLAN_REQUIRE_COMPUTE_BOUND(...) \
+  static_assert(sizeof(::shardplan::require_decode_compute_bound<__VA_ARGS__>) > 0)

@@ -1,0 +1,303 @@
+// Memory per device of a training plan: model states under ZeRO and model parallelism,
+// activations under recomputation and pipeline schedules, temporary buffers and a reserve.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include <shardplan/models/activations.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/training/precision.hpp>
+#include <shardplan/core/units.hpp>
+
+namespace shardplan {
+
+/// Pipeline schedules. Their in-flight micro-batches set the first stage's activation memory.
+enum class pipeline_schedule : std::uint8_t {
+  gpipe,  ///< all forwards, then all backwards (Huang et al. 2019): every micro-batch in flight
+  one_f_one_b,  ///< PipeDream-Flush 1F1B (Narayanan et al. 2021): p micro-batches in flight
+  interleaved,  ///< interleaved 1F1B with v virtual stages per device (Narayanan et al. 2021)
+  zero_bubble,  ///< ZB-H1 (Qi et al. 2024): 1F1B's memory, a third of its bubble
+};
+
+/// The degree of each parallelism: products of the mesh axes each strategy uses.
+struct parallel_degrees {
+  std::int64_t data = 1;         ///< replicas of the batch (every data-parallel axis, ZeRO's too)
+  std::int64_t zero_stage = 0;   ///< 0 (plain data parallel), 1, 2 or 3 (FSDP)
+  std::int64_t zero = 1;         ///< devices that shard the dense model states under ZeRO
+  std::int64_t zero_expert = 1;  ///< devices that shard expert states (ZeRO axes not used by EP)
+  std::int64_t tensor = 1;
+  bool sequence_parallel = false;
+  std::int64_t context = 1;
+  std::int64_t pipeline = 1;
+  pipeline_schedule schedule = pipeline_schedule::one_f_one_b;
+  std::int64_t virtual_stages = 1;  ///< model chunks per device (interleaved schedule)
+  bool uneven_stages = false;       ///< stages may hold ceil or floor of layers / (p·v)
+  std::int64_t expert = 1;
+};
+
+/// The batch of one optimizer step.
+struct batch_settings {
+  std::int64_t global_tokens = 0;  ///< tokens per step (64-bit: 16 M and more)
+  std::int64_t seq_len = 0;        ///< tokens per sequence
+  std::int64_t micro_batch = 1;    ///< sequences per micro-batch per data-parallel replica
+};
+
+/// Memory held back from the plan: framework workspace and allocator fragmentation.
+/// `fixed` is charged once per device; `fraction` of every other term on top.
+struct memory_reserve {
+  bytes fixed{};
+  double fraction = 0.0;
+};
+
+/// The default reserve, an assumption rather than a measurement: 2 GB for the CUDA context,
+/// cuBLAS and NCCL workspaces and communication buffers, plus 5% of the rest for allocator
+/// fragmentation (PyTorch's caching allocator rounds blocks up).
+inline constexpr memory_reserve default_reserve{2.0 * giga * byte, 0.05};
+
+/// Everything the memory model needs besides the model: degrees, batch, recomputation,
+/// precision, reserve and whether dropout masks are stored.
+struct training_setup {
+  parallel_degrees degrees{};
+  batch_settings batch{};
+  recompute_policy recompute{};
+  precision_policy precision{};
+  memory_reserve reserve = default_reserve;
+  bool dropout = false;
+  bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)
+};
+
+/// Sequences per step that one data-parallel replica processes.
+constexpr std::int64_t sequences_per_replica(const training_setup& t) {
+  return t.batch.global_tokens / t.batch.seq_len / t.degrees.data;
+}
+
+/// Micro-batches per step per replica (gradient-accumulation steps).
+constexpr std::int64_t micro_batches(const training_setup& t) {
+  return sequences_per_replica(t) / t.batch.micro_batch;
+}
+
+/// Layers one pipeline stage holds (rounded up: the largest stage).
+constexpr std::int64_t layers_per_stage(const model_shape& m, const parallel_degrees& d) {
+  return (m.layers + d.pipeline - 1) / d.pipeline;
+}
+
+/// The micro-batch-layers of activations the first pipeline stage keeps, in units of one layer's
+/// activations for one micro-batch. Without pipelining the micro-batches run one after the other.
+/// 1F1B keeps min(p, m) micro-batches of its L/p layers; interleaving with v chunks multiplies
+/// the 1F1B figure by 1 + (p−1)/(p·v) (Korthikanti et al. 2022, Sec. 4.2.3); GPipe keeps all m.
+constexpr double layers_in_flight(const model_shape& m, const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const double stage_layers = static_cast<double>(layers_per_stage(m, d));
+  const double p = static_cast<double>(d.pipeline);
+  const double mb = static_cast<double>(micro_batches(t));
+  if (d.pipeline == 1) return stage_layers;
+  switch (d.schedule) {
+    case pipeline_schedule::gpipe:
+      return stage_layers * mb;
+    case pipeline_schedule::one_f_one_b:
+    case pipeline_schedule::zero_bubble:
+      return stage_layers * std::min(p, mb);
+    case pipeline_schedule::interleaved:
+      return stage_layers * std::min(p, mb) *
+             (1.0 + (p - 1.0) / (p * static_cast<double>(d.virtual_stages)));
+  }
+  return stage_layers;
+}
+
+/// Which pipeline stage a figure is for.
+enum class stage_position : std::uint8_t { first, last };
+
+/// Parameters one device holds before ZeRO sharding, split into dense (sharded by ZeRO over
+/// `zero`) and expert (sharded over `zero_expert`) parts. Matrices are split by tensor
+/// parallelism, vocabulary rows too (vocab-parallel embeddings); norms and routers are
+/// replicated. Routed experts are split across expert parallelism and, like Megatron-LM's
+/// default expert tensor parallelism, by tensor parallelism too. The first stage holds the
+/// input embedding and the leading dense layers; the last holds the output projection (a second
+/// copy when embeddings are tied and the pipeline has more than one stage) and the final norm.
+struct device_parameters {
+  double dense = 0.0;
+  double expert = 0.0;
+};
+
+constexpr device_parameters parameters_on_device(const model_shape& m, const parameter_counts& c,
+                                                 const parallel_degrees& d, stage_position stage) {
+  const double t = static_cast<double>(d.tensor);
+  const std::int64_t stage_layers = layers_per_stage(m, d);
+  std::int64_t dense_layers = 0;
+  if (stage == stage_position::first) {
+    dense_layers = std::min(c.dense_layers, stage_layers);
+  } else {
+    dense_layers = std::max<std::int64_t>(0, c.dense_layers - (m.layers - stage_layers));
+  }
+  const std::int64_t moe_layers = stage_layers - dense_layers;
+
+  const double vocab_table = static_cast<double>(m.vocab * m.d_model) / t;
+  double embeddings = 0.0;
+  const bool single_stage = d.pipeline == 1;
+  if (single_stage) {
+    embeddings = static_cast<double>(c.embedding) / t + static_cast<double>(c.final_norm);
+  } else if (stage == stage_position::first) {
+    embeddings = vocab_table;
+  } else {
+    embeddings = vocab_table + static_cast<double>(c.final_norm);
+  }
+  if (stage == stage_position::first || single_stage)
+    embeddings += static_cast<double>(c.position_embedding);
+
+  // Key and value projections are split over whole kv heads; with fewer kv heads than tensor
+  // ranks (multi-query attention) every rank keeps a copy of them.
+  const double kv_weights =
+      m.mla.kv_lora_rank == 0 && m.kv_heads % d.tensor != 0
+          ? static_cast<double>(2 * m.d_model * m.kv_heads * m.head_dim)
+          : 0.0;
+  const double attention =
+      (static_cast<double>(c.attention_per_layer) - kv_weights) / t + kv_weights;
+  const double norms = static_cast<double>(c.norms_per_layer);
+  const double dense_layer = attention + norms + static_cast<double>(c.dense_mlp_per_layer) / t;
+  const double shared = static_cast<double>(m.moe.shared_experts * c.expert) / t;
+  const double moe_dense_part =
+      attention + norms + static_cast<double>(c.router_per_layer) + shared;
+  const double routed =
+      static_cast<double>(m.moe.experts * c.expert) / static_cast<double>(d.expert) / t;
+  return {embeddings + static_cast<double>(dense_layers) * dense_layer +
+              static_cast<double>(moe_layers) * moe_dense_part,
+          static_cast<double>(moe_layers) * routed};
+}
+
+constexpr device_parameters parameters_on_device(const model_shape& m, const parallel_degrees& d,
+                                                 stage_position stage) {
+  return parameters_on_device(m, parameters(m), d, stage);
+}
+
+/// Memory per device, term by term. All in bytes.
+struct memory_breakdown {
+  bytes parameters{};
+  bytes gradients{};
+  bytes master_weights{};
+  bytes optimizer{};
+  bytes activations{};
+  bytes buffers{};  ///< gathered ZeRO-3 layers, their gradients, logits, pipeline send buffers
+  bytes reserve{};
+  bytes total{};
+
+  /// Parameters, gradients, master weights and optimizer state.
+  constexpr bytes model_states() const {
+    return parameters + gradients + master_weights + optimizer;
+  }
+};
+
+/// Model-state bytes of `device` parameters under the plan's ZeRO stage and precision
+/// (Rajbhandari et al. 2020: stage 1 shards optimizer states (and the fp32 master copy, part of
+/// its K = 12), stage 2 also gradients, stage 3 also parameters).
+constexpr memory_breakdown model_state_memory(const device_parameters& p, const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const precision_policy& x = t.precision;
+  auto sharded = [&](bool by_zero) {
+    return by_zero ? p.dense / static_cast<double>(d.zero) +
+                         p.expert / static_cast<double>(d.zero_expert)
+                   : p.dense + p.expert;
+  };
+  memory_breakdown out;
+  out.parameters = sharded(d.zero_stage >= 3) * x.parameter_bytes * byte;
+  out.gradients = sharded(d.zero_stage >= 2) * x.gradient_bytes * byte;
+  out.master_weights = sharded(d.zero_stage >= 1) * x.master_bytes * byte;
+  out.optimizer = sharded(d.zero_stage >= 1) * x.optimizer_state_bytes *
+                  static_cast<double>(x.optimizer_states) * byte;
+  return out;
+}
+
+/// Activation inputs for this setup (the sequence divided by context parallelism).
+constexpr activation_inputs activation_inputs_of(const training_setup& t) {
+  return {.micro_batch = t.batch.micro_batch,
+          .seq_len = t.batch.seq_len / t.degrees.context,
+          .tensor_parallel = t.degrees.tensor,
+          .sequence_parallel = t.degrees.sequence_parallel,
+          .recompute = t.recompute,
+          .activation_bytes = t.precision.activation_bytes,
+          .dropout = t.dropout,
+          .eager_attention = t.eager_attention};
+}
+
+/// Activation bytes the first pipeline stage keeps at its peak: one layer's activations times
+/// the layers in flight, weighted by the stage's mix of dense and MoE layers.
+constexpr bytes activation_memory(const model_shape& m, const training_setup& t) {
+  const activation_inputs in = activation_inputs_of(t);
+  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
+  const std::int64_t dense = std::min(dense_layer_count(m), stage_layers);
+  const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
+  const bytes per_layer = layer_activation_bytes(m, layer_kind::dense, in) * dense_share +
+                          layer_activation_bytes(m, layer_kind::moe, in) * (1.0 - dense_share);
+  return per_layer * layers_in_flight(m, t);
+}
+
+/// Temporary buffers of a stage: under ZeRO-3 two gathered layers (the current one and the
+/// prefetched next) and one layer's unsharded gradients before its reduce-scatter; on the last
+/// stage the logits of one micro-batch (4·s·b·V/t bytes for the output layer and the fp32
+/// cross-entropy, Korthikanti et al. Sec. 4.2.2); with a pipeline, a send and a receive buffer of
+/// one micro-batch's boundary activations.
+constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
+                              const training_setup& t, stage_position stage) {
+  const parallel_degrees& d = t.degrees;
+  const double tp = static_cast<double>(d.tensor);
+  const double s = static_cast<double>(t.batch.seq_len / d.context);
+  const double b = static_cast<double>(t.batch.micro_batch);
+  double total = 0.0;
+  if (d.zero_stage >= 3) {
+    const double largest_layer =
+        static_cast<double>(c.attention_per_layer +
+                            std::max(c.dense_mlp_per_layer, c.moe_per_layer / d.expert)) /
+        tp;
+    total += largest_layer * (2.0 * t.precision.parameter_bytes + t.precision.gradient_bytes);
+  }
+  if (stage == stage_position::last || d.pipeline == 1)
+    total += 4.0 * s * b * static_cast<double>(m.vocab) / tp;
+  if (d.pipeline > 1)
+    total += 2.0 * s * b * static_cast<double>(m.d_model) * t.precision.activation_bytes /
+             (d.sequence_parallel ? tp : 1.0);
+  return total * byte;
+}
+
+constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, stage_position stage) {
+  return buffer_memory(m, parameters(m), t, stage);
+}
+
+/// Memory of one pipeline stage on one device.
+constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_counts& c,
+                                        const training_setup& t, stage_position stage) {
+  memory_breakdown out = model_state_memory(parameters_on_device(m, c, t.degrees, stage), t);
+  if (stage == stage_position::first || t.degrees.pipeline == 1) {
+    out.activations = activation_memory(m, t);
+  } else {
+    // The last stage keeps one micro-batch of its layers under 1F1B-like schedules, all of
+    // them under GPipe.
+    training_setup last = t;
+    const double in_flight = t.degrees.schedule == pipeline_schedule::gpipe
+                                 ? static_cast<double>(micro_batches(t))
+                                 : 1.0;
+    last.degrees.schedule = pipeline_schedule::one_f_one_b;
+    out.activations = activation_memory(m, last) / layers_in_flight(m, last) *
+                      static_cast<double>(layers_per_stage(m, t.degrees)) * in_flight;
+  }
+  out.buffers = buffer_memory(m, c, t, stage);
+  const bytes planned = out.model_states() + out.activations + out.buffers;
+  out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
+  out.total = planned + out.reserve;
+  return out;
+}
+
+constexpr memory_breakdown stage_memory(const model_shape& m, const training_setup& t,
+                                        stage_position stage) {
+  return stage_memory(m, parameters(m), t, stage);
+}
+
+/// Memory per device: the larger of the first and the last pipeline stage.
+constexpr memory_breakdown memory_per_device(const model_shape& m, const training_setup& t) {
+  const parameter_counts c = parameters(m);
+  const memory_breakdown first = stage_memory(m, c, t, stage_position::first);
+  if (t.degrees.pipeline == 1) return first;
+  const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
+  return last.total > first.total ? last : first;
+}
+
+}  // namespace shardplan

@@ -1,0 +1,76 @@
+# Fails when a public header includes a header of a higher layer, or when include/shardplan/
+# holds a header outside the layer folders. The layer order, lowest first, is written here once:
+#   core -> hardware -> models -> training -> serving -> run -> search -> io
+# A header may include headers of its own layer and of the layers below it. The umbrella header
+# shardplan/shardplan.hpp stands above every layer.
+# Usage: cmake -DINCLUDE_DIR=<dir holding shardplan/> -P check_layers.cmake
+set(layers core hardware models training serving run search io)
+list(JOIN layers " -> " order)
+
+if(NOT INCLUDE_DIR)
+  message(FATAL_ERROR "check_layers.cmake: pass -DINCLUDE_DIR=<dir holding shardplan/>")
+endif()
+set(root ${INCLUDE_DIR}/shardplan)
+file(GLOB_RECURSE headers RELATIVE ${root} ${root}/*.hpp)
+list(SORT headers)
+
+# The layer index of a path below shardplan/ ("training/plan.hpp" -> 3), or -1.
+function(layer_of path out)
+  string(REGEX MATCH "^[^/]+" top "${path}")
+  list(FIND layers "${top}" index)
+  if(NOT path MATCHES "/")
+    set(index -1)
+  endif()
+  set(${out} ${index} PARENT_SCOPE)
+endfunction()
+
+set(problems "")
+set(checked 0)
+foreach(header IN LISTS headers)
+  if(header STREQUAL "shardplan.hpp")
+    continue()
+  endif()
+  layer_of("${header}" own)
+  if(own LESS 0)
+    list(APPEND problems "shardplan/${header} is outside the layer folders (${order})")
+    continue()
+  endif()
+  math(EXPR checked "${checked} + 1")
+  get_filename_component(dir "${header}" DIRECTORY)
+  file(STRINGS ${root}/${header} includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]+)[>\"].*" "\\1;\\2" parts "${line}")
+    list(GET parts 0 delimiter)
+    list(GET parts 1 target)
+    if(target MATCHES "^shardplan/")
+      string(REGEX REPLACE "^shardplan/" "" target "${target}")
+    elseif(delimiter STREQUAL "\"")
+      # A quoted include relative to the including header.
+      cmake_path(SET resolved NORMALIZE "${dir}/${target}")
+      set(target "${resolved}")
+      if(NOT EXISTS ${root}/${target})
+        continue()
+      endif()
+    else()
+      continue()  # a standard or third-party header
+    endif()
+    if(target STREQUAL "shardplan.hpp")
+      list(APPEND problems "shardplan/${header} includes the umbrella header shardplan/shardplan.hpp")
+      continue()
+    endif()
+    layer_of("${target}" theirs)
+    if(theirs GREATER own)
+      list(GET layers ${own} own_name)
+      list(GET layers ${theirs} their_name)
+      list(APPEND problems
+           "shardplan/${header} (layer ${own_name}) includes shardplan/${target}, a header of the higher layer ${their_name}")
+    endif()
+  endforeach()
+endforeach()
+
+if(problems)
+  list(LENGTH problems count)
+  list(JOIN problems "\n  " text)
+  message(FATAL_ERROR "shardplan: ${count} include(s) against the layer order (${order}):\n  ${text}")
+endif()
+message(STATUS "layers: ${checked} headers include only their own layer or lower ones (${order})")
