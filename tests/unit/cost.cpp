@@ -6,6 +6,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
+#include <shardplan/training/plan_builder.hpp>
 #include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
@@ -137,4 +138,133 @@ TEST_CASE("context parallelism passes keys and values around its ring three time
   // 32 layers x 2 micro-batches x 3; K and V of the whole sequence: 2 · 8 heads · 128 · 2 bytes.
   CHECK(x->count == 3 * 32 * 2);
   CHECK(x->array.value() == doctest::Approx(32768.0 * 2 * 8 * 128 * 2));
+}
+
+// --- estimate_step's stages, each on its own --------------------------------------------------
+
+namespace {
+
+// LLaMA-3 8B on one H100 of a DGX node, no parallelism: every parameter on the one device.
+training_plan_values single_h100() {
+  training_setup setup;
+  setup.batch = {8192, 8192, 1};  // one 8192-token sequence a step
+  setup.recompute = {recompute_kind::none};
+  setup.precision = precision::bf16_mixed_adam::policy;
+  return make_training_plan(models::llama3_8b::shape, systems::dgx_h100_superpod<1>::figures,
+                            parallel_config{}, setup);
+}
+
+}  // namespace
+
+TEST_CASE("the bubble fraction is (p-1)/m for gpipe and 1f1b, (p-1)/(v m) interleaved, (p-1)/(3m) for zb-h1") {
+  parallel_degrees d;
+  d.pipeline = 8;
+  d.schedule = pipeline_schedule::gpipe;
+  CHECK(bubble_fraction(d, 32.0) == doctest::Approx(7.0 / 32.0));
+  d.schedule = pipeline_schedule::one_f_one_b;
+  CHECK(bubble_fraction(d, 32.0) == doctest::Approx(7.0 / 32.0));
+  d.schedule = pipeline_schedule::interleaved;
+  d.virtual_stages = 5;
+  CHECK(bubble_fraction(d, 32.0) == doctest::Approx(7.0 / 160.0));
+  d.schedule = pipeline_schedule::zero_bubble;
+  d.virtual_stages = 1;
+  CHECK(bubble_fraction(d, 32.0) == doctest::Approx(7.0 / 96.0));
+  d.pipeline = 1;
+  CHECK(bubble_fraction(d, 32.0) == 0.0);
+}
+
+TEST_CASE("the overlap stage exposes what does not fit in a collective's compute window") {
+  traffic_list t;
+  t.count = 2;
+  t.items[0].time = 3e-3 * second;
+  t.items[0].hidden_under = 1e-3 * second;
+  t.items[1].time = 1e-3 * second;
+  t.items[1].hidden_under = 2e-3 * second;
+  overlap_stage(t);
+  CHECK(t.items[0].exposed.value() == doctest::Approx(2e-3));
+  CHECK(t.items[1].exposed.value() == 0.0);
+}
+
+TEST_CASE("the optimizer stage reads and writes 28 bytes a parameter for bf16 mixed adam") {
+  // One device holds all 8,030,261,248 parameters: it reads bf16 weights (2) and gradients (2)
+  // and reads and writes fp32 master weights (4) and two fp32 Adam moments (8): 2 + 2 + 2·12 =
+  // 28 bytes a parameter, at the H100's 3.35 TB/s.
+  const seconds t = optimizer_stage(single_h100());
+  CHECK(t.value() == doctest::Approx(28.0 * 8'030'261'248.0 / 3.35e12).epsilon(0.01));
+}
+
+TEST_CASE("the compute stage divides hardware flops over the devices at the efficiency") {
+  const training_plan_values p = single_h100();
+  step_assumptions a = p.assumptions;
+  a.efficiency = 0.5;
+  const step_compute c = compute_stage(p, a);
+  // Without recomputation the hardware does the model's work: 3 passes of the forward FLOPs.
+  CHECK(c.hardware_flops.value() == doctest::Approx(c.model_flops.value()));
+  // 6·N·D is the dense part: LLaMA-3 8B's 8.03 B parameters (the embedding does no matmul, so
+  // a little less) and attention add a few percent at 8192 tokens.
+  const double six_nd = 6.0 * 8'030'261'248.0 * 8192.0;
+  CHECK(c.model_flops.value() > 0.9 * six_nd);
+  CHECK(c.model_flops.value() < 1.2 * six_nd);
+  // One device at the H100's 989 TFLOP/s dense bf16.
+  CHECK(c.at_peak.value() == doctest::Approx(c.hardware_flops.value() / 989e12).epsilon(0.01));
+  CHECK(c.total.value() == doctest::Approx(c.at_peak.value() / 0.5 + c.elementwise.value()));
+  CHECK(c.micro_batches == 1.0);
+  CHECK(c.attention_share > 0.0);
+  CHECK(c.attention_share < 0.5);
+}
+
+TEST_CASE("each traffic stage adds only its own strategy's collectives") {
+  const training_plan_values p = plan_3d::values;
+  const step_compute c = compute_stage(p, p.assumptions);
+  const traffic_inputs in = make_traffic_inputs(p, p.assumptions, c);
+  traffic_list data, tensor, context, pipe, expert;
+  data_parallel_traffic(in, data);
+  tensor_parallel_traffic(in, tensor);
+  context_parallel_traffic(in, context);
+  pipeline_traffic(in, pipe);
+  expert_parallel_traffic(in, expert);
+  REQUIRE(data.count == 1);
+  CHECK(data.items[0].strategy == "gradient all-reduce");
+  REQUIRE(tensor.count == 1);
+  CHECK(tensor.items[0].strategy == "tensor all-reduce");
+  CHECK(context.count == 0);  // cp 1
+  REQUIRE(pipe.count == 1);
+  CHECK(pipe.items[0].strategy == "pipeline send");
+  CHECK(expert.count == 0);  // a dense model
+  // The gradient all-reduce may hide under the last micro-batch's backward pass: two thirds of
+  // one of the 16 micro-batches' compute.
+  CHECK(data.items[0].hidden_under.value() == doctest::Approx(c.total.value() / 16.0 * 2.0 / 3.0));
+  // Tensor-parallel collectives are on the critical path.
+  CHECK(tensor.items[0].hidden_under.value() == 0.0);
+}
+
+TEST_CASE("without overlap every data-parallel collective is exposed") {
+  training_plan_values p = plan_3d::values;
+  p.assumptions.overlap_data_parallel = false;
+  const traffic_list t = communication_stage(p, p.assumptions, compute_stage(p, p.assumptions));
+  for (std::size_t i = 0; i < t.count; ++i)
+    if (t.items[i].strategy == "gradient all-reduce")
+      CHECK(t.items[i].exposed.value() == doctest::Approx(t.items[i].time.value()));
+}
+
+TEST_CASE("the step total adds compute, bubble, exposed communication and optimizer") {
+  const training_plan_values p = single_h100();
+  step_compute c;
+  c.model_flops = 1e15 * flop;
+  c.total = 1.0 * second;
+  c.at_peak = 0.4 * second;
+  traffic_list t;
+  t.count = 2;
+  t.items[0].time = 0.5 * second;
+  t.items[0].exposed = 0.1 * second;
+  t.items[1].time = 0.3 * second;
+  t.items[1].exposed = 0.2 * second;
+  const step_cost s = step_total(p, c, t, 0.25 * second, 0.05 * second);
+  CHECK(s.step.value() == doctest::Approx(1.0 + 0.25 + 0.1 + 0.2 + 0.05));
+  CHECK(s.communication_exposed.value() == doctest::Approx(0.3));
+  CHECK(s.roofline.value() == doctest::Approx(0.5));  // the slowest axis beats compute at peak
+  // MFU: 1e15 FLOP in 1.6 s on one 989 TFLOP/s device.
+  CHECK(s.mfu == doctest::Approx(1e15 / 1.6 / 989e12).epsilon(0.01));
+  // 8192 tokens in 1.6 s on one device.
+  CHECK(s.tokens_per_second_per_device == doctest::Approx(8192.0 / 1.6));
 }

@@ -61,7 +61,8 @@ constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training
 
 /// The traffic of one strategy on one mesh axis in one step: which collective, how often, the
 /// array each one moves (as `collective_time` sizes it), the bytes one device sends in the
-/// whole step, the time on the axis's links and the part that is not hidden under compute.
+/// whole step, the time on the axis's links, the compute it may hide under and the part that is
+/// not hidden.
 struct axis_traffic {
   std::string_view strategy;
   collective_kind collective = collective_kind::all_gather;
@@ -73,6 +74,7 @@ struct axis_traffic {
                                ///< backward pass, or between steps for ZeRO's gathers)
   seconds time{};
   seconds exposed{};
+  seconds hidden_under{};  ///< the compute window the collectives may overlap with
 
   /// Bytes one device sends in the forward and in the backward pass.
   constexpr bytes forward_bytes() const { return bytes_per_device * forward_share; }
@@ -80,6 +82,12 @@ struct axis_traffic {
 };
 
 inline constexpr std::size_t max_traffic = 24;
+
+/// Every strategy's traffic of a step, in the order the stages add it.
+struct traffic_list {
+  std::array<axis_traffic, max_traffic> items{};
+  std::size_t count = 0;
+};
 
 /// A step's cost.
 struct step_cost {
@@ -122,89 +130,123 @@ constexpr flop_rate compute_peak(const training_plan_values& p) {
   return peak(p.system.chip, p.setup.precision.compute);
 }
 
-/// Estimates one training step. The model:
-/// - compute: hardware FLOPs (with recomputation) divided evenly over the mesh, at the peak of
-///   the precision's compute format times the efficiency, plus the elementwise operations'
-///   memory traffic at HBM bandwidth (`elementwise_bytes_per_token`);
-/// - data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of
-///   gradients and an all-gather of parameters; ZeRO-3: per micro-batch two all-gathers of the
-///   parameters and a reduce-scatter of the gradients), over the data axes; expert gradients
-///   only over data axes that are not expert axes. Hidden under compute when overlapped (ZeRO-3
-///   behind each micro-batch, the others behind the last micro-batch's backward pass);
-/// - tensor parallelism: per layer and micro-batch two all-reduces forward and two backward of
-///   the [b, s, h] activations (sequence parallelism swaps each for an all-gather and a
-///   reduce-scatter, the same bytes), two more with full recomputation; on the critical path;
-/// - context parallelism: per layer and micro-batch the ring passes K and V forward and K, V and
-///   their gradients backward, sized as three all-gathers of the keys and values; hidden under
-///   attention compute when overlapped;
-/// - pipeline parallelism: per micro-batch and virtual stage a send forward and one backward of
-///   the boundary activations (split over tensor-parallel ranks); 2·(m + p − 2) of them on the
-///   critical path (the book's T_PP);
-/// - expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
-///   forward and backward of the routed tokens, each token sent once to each distinct device
-///   its top-k experts live on (`expected_destinations`); on the critical path;
-/// - bubble: (p−1)/(v·m) of the compute for 1F1B and interleaved 1F1B, (p−1)/m for GPipe,
-///   (p−1)/(3m) for ZB-H1;
-/// - optimizer: the update reads and writes master weights and optimizer states and reads
-///   gradients and parameters once, from HBM.
-constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
+// ---------------------------------------------------------------------------------------------
+// Stage 1: compute.
+
+/// What one step computes and how long the chip takes for it, per device.
+struct step_compute {
+  flops model_flops{};     ///< per step, all devices (no recomputation)
+  flops hardware_flops{};  ///< per step, all devices (with recomputation)
+  seconds at_peak{};       ///< hardware FLOPs per device at the compute format's peak
+  seconds elementwise{};   ///< elementwise operations' memory traffic at HBM bandwidth
+  seconds total{};         ///< `at_peak` / efficiency + `elementwise`
+  double efficiency = 0.0;
+  double attention_share = 0.0;  ///< attention's part of the forward FLOPs
+  double micro_batches = 1.0;    ///< micro-batches per step on one pipeline
+
+  /// The compute of one micro-batch, and its attention part: the windows communication hides in.
+  constexpr seconds per_micro_batch() const { return total / micro_batches; }
+  constexpr seconds attention_per_micro_batch() const {
+    return total * attention_share / micro_batches;
+  }
+};
+
+/// Hardware FLOPs (with recomputation) divided evenly over the mesh, at the peak of the
+/// precision's compute format times the efficiency, plus the elementwise operations' memory
+/// traffic at HBM bandwidth (`elementwise_bytes_per_token`).
+constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a) {
   const model_shape& m = p.model;
   const training_setup& t = p.setup;
-  const parallel_degrees& d = t.degrees;
-  const chip_figures& chip = p.system.chip;
   const double devices = static_cast<double>(mesh_devices(p));
   const double tokens = static_cast<double>(t.batch.global_tokens);
-  step_cost c;
-  c.efficiency = a.efficiency > 0.0 ? a.efficiency : default_efficiency(chip);
-  const flop_rate peak_rate = compute_peak(p);
-
+  step_compute c;
+  c.efficiency = a.efficiency > 0.0 ? a.efficiency : default_efficiency(p.system.chip);
   const token_flops forward = forward_flops_per_token(m, t.batch.seq_len, a.attention);
   c.model_flops = 3.0 * forward.total() * flop * tokens;
   c.hardware_flops = hardware_flops_per_token(forward, t.recompute) * tokens;
-  const seconds compute_at_peak = c.hardware_flops / devices / peak_rate;
-  c.elementwise = elementwise_bytes_per_token(m, t) * tokens / devices / chip.memory_bandwidth;
-  c.compute = compute_at_peak / c.efficiency + c.elementwise;
+  c.at_peak = c.hardware_flops / devices / compute_peak(p);
+  c.elementwise =
+      elementwise_bytes_per_token(m, t) * tokens / devices / p.system.chip.memory_bandwidth;
+  c.total = c.at_peak / c.efficiency + c.elementwise;
+  c.attention_share = forward.attention / forward.total();
+  c.micro_batches = static_cast<double>(micro_batches(t));
+  return c;
+}
 
-  const double mb = static_cast<double>(micro_batches(t));
-  const double p_stages = static_cast<double>(d.pipeline);
-  const double v_stages = static_cast<double>(d.virtual_stages);
-  const double stage_layers = static_cast<double>(layers_per_stage(m, d));
-  const double moe_share = static_cast<double>(moe_layer_count(m)) / static_cast<double>(m.layers);
-  const double s_local = static_cast<double>(t.batch.seq_len / d.context);
-  const double b = static_cast<double>(t.batch.micro_batch);
-  const double e_act = t.precision.activation_bytes;
-  const collective_options opts{a.in_network_reduction, true};
-  const seconds compute_per_micro_batch = c.compute / mb;
-  const seconds attention_per_micro_batch = c.compute * (forward.attention / forward.total()) / mb;
+// ---------------------------------------------------------------------------------------------
+// Stage 2: traffic per strategy. Each adds its collectives with the compute window they may
+// hide under; stage 3 decides what is exposed.
 
-  const placement_levels levels = levels_of(p.system);
-  auto add = [&c, &p, &opts, &levels](std::string_view strategy, collective_kind kind,
-                                      std::size_t axis, double count, bytes array,
-                                      seconds hidden_under, double forward_share) {
-    if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
-    const axis_network net = network_of(levels, p, axis);
-    const seconds one = collective_time(kind, array, net, opts);
-    axis_traffic x{strategy, kind, axis, count, array};
-    x.forward_share = forward_share;
-    const double n = static_cast<double>(p.axes[axis].size);
-    double sent = array.value() * (n - 1.0) / n;  // a ring's share of the array per device
-    if (kind == collective_kind::all_reduce) sent *= 2.0;
-    if (kind == collective_kind::all_to_all) sent = array.value() / n * (n - 1.0) / n;
-    if (kind == collective_kind::send_recv) sent = array.value();
-    x.bytes_per_device = sent * count * byte;
-    x.time = one * count;
-    x.exposed = x.time > hidden_under ? x.time - hidden_under : 0.0 * second;
-    if (c.traffic_count < max_traffic) c.traffic[c.traffic_count++] = x;
-  };
+/// Appends `count` collectives of `kind` moving `array` on `axis` (nothing when the axis is
+/// absent or of size 1): the bytes one device sends and their time on the axis's links.
+constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
+                           const placement_levels& levels, const collective_options& opts,
+                           std::string_view strategy, collective_kind kind, std::size_t axis,
+                           double count, bytes array, seconds hidden_under, double forward_share) {
+  if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
+  const seconds one = collective_time(kind, array, network_of(levels, p, axis), opts);
+  axis_traffic x{strategy, kind, axis, count, array};
+  x.forward_share = forward_share;
+  const double n = static_cast<double>(p.axes[axis].size);
+  double sent = array.value() * (n - 1.0) / n;  // a ring's share of the array per device
+  if (kind == collective_kind::all_reduce) sent *= 2.0;
+  if (kind == collective_kind::all_to_all) sent = array.value() / n * (n - 1.0) / n;
+  if (kind == collective_kind::send_recv) sent = array.value();
+  x.bytes_per_device = sent * count * byte;
+  x.time = one * count;
+  x.hidden_under = hidden_under;
+  if (out.count < max_traffic) out.items[out.count++] = x;
+}
 
-  // Data parallelism and ZeRO, per data axis group: the gradients and parameters one device
-  // holds (after tensor, pipeline and expert sharding).
-  const device_parameters held = parameters_on_device(m, d, stage_position::first);
+/// What the traffic stages share: the plan, its links and the step's compute windows.
+struct traffic_inputs {
+  const training_plan_values& plan;
+  const step_assumptions& assumptions;
+  const step_compute& compute;
+  placement_levels levels;
+  collective_options options;
+
+  constexpr void add(traffic_list& out, std::string_view strategy, collective_kind kind,
+                     std::size_t axis, double count, bytes array, seconds hidden_under,
+                     double forward_share) const {
+    add_traffic(out, plan, levels, options, strategy, kind, axis, count, array, hidden_under,
+                forward_share);
+  }
+  /// The layers of one pipeline stage.
+  constexpr double stage_layers() const {
+    return static_cast<double>(layers_per_stage(plan.model, plan.setup.degrees));
+  }
+  /// The [b, s/cp, h] activations of one micro-batch on one device, in bytes.
+  constexpr bytes activations() const {
+    const training_setup& t = plan.setup;
+    return static_cast<double>(t.batch.micro_batch) *
+           static_cast<double>(t.batch.seq_len / t.degrees.context) *
+           static_cast<double>(plan.model.d_model) * t.precision.activation_bytes * byte;
+  }
+};
+
+constexpr traffic_inputs make_traffic_inputs(const training_plan_values& p,
+                                             const step_assumptions& a, const step_compute& c) {
+  return {p, a, c, levels_of(p.system), collective_options{a.in_network_reduction, true}};
+}
+
+/// Data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of
+/// gradients and an all-gather of parameters; ZeRO-3: per micro-batch two all-gathers of the
+/// parameters and a reduce-scatter of the gradients), over the data axes; expert gradients
+/// only over data axes that are not expert axes. Hidden under compute when overlapped (ZeRO-3
+/// behind each micro-batch, the others behind the last micro-batch's backward pass).
+constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
+  const training_plan_values& p = in.plan;
+  const training_setup& t = p.setup;
+  const parallel_degrees& d = t.degrees;
+  const bool overlap = in.assumptions.overlap_data_parallel;
+  const seconds micro_batch = in.compute.per_micro_batch();
+  // The gradients and parameters one device holds (after tensor, pipeline and expert sharding).
+  const device_parameters held = parameters_on_device(p.model, d, stage_position::first);
   const double grad_b =
       t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes : t.precision.parameter_bytes;
   const double param_b = t.precision.parameter_bytes;
-  const seconds backward_last =
-      a.overlap_data_parallel ? compute_per_micro_batch * (2.0 / 3.0) : 0.0 * second;
+  const seconds backward_last = overlap ? micro_batch * (2.0 / 3.0) : 0.0 * second;
   for (std::size_t i = 0; i < p.axis_count; ++i) {
     if (!(p.axes[i].roles & (role_data | role_zero))) continue;
     // One collective over this axis carries the parameters of every data axis outside it
@@ -215,109 +257,194 @@ constexpr step_cost estimate_step(const training_plan_values& p, step_assumption
     if (d.zero_stage >= 3 && zero_axis) {
       // Per micro-batch: the forward gather hides under the forward pass (a third of the
       // compute), the backward gather and the gradient scatter under the backward pass.
-      const seconds window = a.overlap_data_parallel ? compute_per_micro_batch * mb : 0.0 * second;
-      add("fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
-          params * param_b * byte, window * (2.0 / 3.0), 0.5);
-      add("fsdp gradient scatter", collective_kind::reduce_scatter, i, mb, params * grad_b * byte,
-          window / 3.0, 0.0);
+      const double mb = in.compute.micro_batches;
+      const seconds window = overlap ? micro_batch * mb : 0.0 * second;
+      in.add(out, "fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
+             params * param_b * byte, window * (2.0 / 3.0), 0.5);
+      in.add(out, "fsdp gradient scatter", collective_kind::reduce_scatter, i, mb,
+             params * grad_b * byte, window / 3.0, 0.0);
     } else if (d.zero_stage >= 1 && !zero_axis) {
       // A plain data axis beside ZeRO axes (hybrid sharding) all-reduces the gradients the
       // ZeRO axes have already reduce-scattered.
-      add("gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-          params / static_cast<double>(d.zero) * grad_b * byte, backward_last, 0.0);
+      in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
+             params / static_cast<double>(d.zero) * grad_b * byte, backward_last, 0.0);
     } else if (d.zero_stage >= 1) {
-      add("zero gradient scatter", collective_kind::reduce_scatter, i, 1.0, params * grad_b * byte,
-          backward_last, 0.0);
-      add("zero parameter gather", collective_kind::all_gather, i, 1.0, params * param_b * byte,
-          a.overlap_data_parallel ? compute_per_micro_batch / 3.0 : 0.0 * second, 1.0);
+      in.add(out, "zero gradient scatter", collective_kind::reduce_scatter, i, 1.0,
+             params * grad_b * byte, backward_last, 0.0);
+      in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
+             params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0);
     } else {
-      add("gradient all-reduce", collective_kind::all_reduce, i, 1.0, params * grad_b * byte,
-          backward_last, 0.0);
+      in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
+             params * grad_b * byte, backward_last, 0.0);
     }
   }
+}
 
-  // Tensor parallelism: the [b, s, h] activations of every layer of the stage.
-  const double tp_per_layer =
-      t.recompute.kind == recompute_kind::full || t.recompute.kind == recompute_kind::checkpoints
-          ? 6.0
-          : 4.0;
-  add("tensor all-reduce", collective_kind::all_reduce, first_axis(p, role_tensor),
-      tp_per_layer * stage_layers * mb, b * s_local * static_cast<double>(m.d_model) * e_act * byte,
-      0.0 * second, 2.0 / tp_per_layer);
+/// Tensor parallelism: per layer and micro-batch two all-reduces forward and two backward of
+/// the [b, s, h] activations (sequence parallelism swaps each for an all-gather and a
+/// reduce-scatter, the same bytes), two more with full recomputation; on the critical path.
+constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
+  const recompute_kind r = in.plan.setup.recompute.kind;
+  const double per_layer =
+      r == recompute_kind::full || r == recompute_kind::checkpoints ? 6.0 : 4.0;
+  in.add(out, "tensor all-reduce", collective_kind::all_reduce, first_axis(in.plan, role_tensor),
+         per_layer * in.stage_layers() * in.compute.micro_batches, in.activations(), 0.0 * second,
+         2.0 / per_layer);
+}
 
-  // Context parallelism: keys and values of every layer.
+/// Context parallelism: per layer and micro-batch the ring passes K and V forward and K, V and
+/// their gradients backward, sized as three all-gathers of the keys and values; hidden under
+/// attention compute when overlapped.
+constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
+  const model_shape& m = in.plan.model;
+  const training_setup& t = in.plan.setup;
   const double kv_width = m.mla.kv_lora_rank > 0
                               ? static_cast<double>(m.heads) *
                                     static_cast<double>(m.mla.qk_nope_head_dim +
                                                         m.mla.qk_rope_head_dim + m.mla.v_head_dim)
                               : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
-  add("context kv ring", collective_kind::all_gather, first_axis(p, role_context),
-      3.0 * stage_layers * mb, b * static_cast<double>(t.batch.seq_len) * kv_width * e_act * byte,
-      a.overlap_context ? attention_per_micro_batch : 0.0 * second, 1.0 / 3.0);
+  in.add(out, "context kv ring", collective_kind::all_gather, first_axis(in.plan, role_context),
+         3.0 * in.stage_layers() * in.compute.micro_batches,
+         static_cast<double>(t.batch.micro_batch) * static_cast<double>(t.batch.seq_len) *
+             kv_width * t.precision.activation_bytes * byte,
+         in.assumptions.overlap_context ? in.compute.attention_per_micro_batch() : 0.0 * second,
+         1.0 / 3.0);
+}
 
-  // Pipeline parallelism: boundary activations forward and gradients backward, split over the
-  // tensor-parallel ranks (sequence parallelism, or Megatron's scatter/gather optimisation).
-  // The book's T = message·(N_MB + N_stages − 2) per direction is on the critical path; the
-  // other sends of an interleaved schedule overlap.
-  {
-    const std::size_t pp_axis = first_axis(p, role_pipeline);
-    const double sends = 2.0 * mb * v_stages;
-    const double critical = 2.0 * (mb + p_stages - 2.0);
-    const bytes message =
-        b * s_local * static_cast<double>(m.d_model) * e_act / static_cast<double>(d.tensor) * byte;
-    if (pp_axis < p.axis_count) {
-      const seconds one = collective_time(collective_kind::send_recv, message,
-                                          network_of(levels, p, pp_axis), opts);
-      add("pipeline send", collective_kind::send_recv, pp_axis, sends, message,
-          one * std::max(0.0, sends - critical), 0.5);
-    }
+/// Pipeline parallelism: per micro-batch and virtual stage a send forward and one backward of
+/// the boundary activations, split over the tensor-parallel ranks (sequence parallelism, or
+/// Megatron's scatter/gather optimisation). The book's T = message·(N_MB + N_stages − 2) per
+/// direction is on the critical path; the other sends of an interleaved schedule overlap.
+constexpr void pipeline_traffic(const traffic_inputs& in, traffic_list& out) {
+  const training_plan_values& p = in.plan;
+  const parallel_degrees& d = p.setup.degrees;
+  const std::size_t axis = first_axis(p, role_pipeline);
+  if (axis >= p.axis_count) return;
+  const double mb = in.compute.micro_batches;
+  const double sends = 2.0 * mb * static_cast<double>(d.virtual_stages);
+  const double critical = 2.0 * (mb + static_cast<double>(d.pipeline) - 2.0);
+  const bytes message = in.activations() / static_cast<double>(d.tensor);
+  const seconds one = collective_time(collective_kind::send_recv, message,
+                                      network_of(in.levels, p, axis), in.options);
+  in.add(out, "pipeline send", collective_kind::send_recv, axis, sends, message,
+         one * std::max(0.0, sends - critical), 0.5);
+}
+
+/// Expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
+/// forward and backward of the routed tokens, each token sent once to each distinct device its
+/// top-k experts live on (`expected_destinations`); on the critical path.
+constexpr void expert_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
+  const model_shape& m = in.plan.model;
+  if (!is_moe(m)) return;
+  const parallel_degrees& d = in.plan.setup.degrees;
+  const double moe_share = static_cast<double>(moe_layer_count(m)) / static_cast<double>(m.layers);
+  in.add(out, "expert all-to-all", collective_kind::all_to_all, first_axis(in.plan, role_expert),
+         4.0 * in.stage_layers() * moe_share * in.compute.micro_batches,
+         in.activations() * expected_destinations(m.moe.top_k, d.expert) *
+             static_cast<double>(d.expert),
+         0.0 * second, 0.5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 3: overlap.
+
+/// Each collective's exposed time: what does not fit in the compute window it hides under.
+constexpr void overlap_stage(traffic_list& traffic) {
+  for (std::size_t i = 0; i < traffic.count; ++i) {
+    axis_traffic& x = traffic.items[i];
+    x.exposed = x.time > x.hidden_under ? x.time - x.hidden_under : 0.0 * second;
   }
+}
 
-  // Expert parallelism: every MoE layer dispatches each token to the devices of its top-k
-  // experts and combines the results back, forward and backward: a ragged all-to-all that sends
-  // a token once per distinct destination device.
-  if (is_moe(m))
-    add("expert all-to-all", collective_kind::all_to_all, first_axis(p, role_expert),
-        4.0 * stage_layers * moe_share * mb,
-        b * s_local * expected_destinations(m.moe.top_k, d.expert) *
-            static_cast<double>(m.d_model) * e_act * static_cast<double>(d.expert) * byte,
-        0.0 * second, 0.5);
+/// Every strategy's traffic of a step, with its exposed time: stages 2 and 3.
+constexpr traffic_list communication_stage(const training_plan_values& p,
+                                           const step_assumptions& a, const step_compute& c) {
+  const traffic_inputs in = make_traffic_inputs(p, a, c);
+  traffic_list out;
+  data_parallel_traffic(in, out);
+  tensor_parallel_traffic(in, out);
+  context_parallel_traffic(in, out);
+  pipeline_traffic(in, out);
+  expert_parallel_traffic(in, out);
+  overlap_stage(out);
+  return out;
+}
 
+// ---------------------------------------------------------------------------------------------
+// Stages 4 and 5: the pipeline bubble and the optimizer.
+
+/// The bubble as a fraction of the compute: (p−1)/(v·m) for 1F1B and interleaved 1F1B (v = 1
+/// for 1F1B), (p−1)/m for GPipe, (p−1)/(3m) for ZB-H1; 0 without pipeline parallelism.
+constexpr double bubble_fraction(const parallel_degrees& d, double micro_batches) {
+  if (d.pipeline <= 1) return 0.0;
+  const double idle = static_cast<double>(d.pipeline) - 1.0;
+  switch (d.schedule) {
+    case pipeline_schedule::gpipe:
+    case pipeline_schedule::one_f_one_b:
+      return idle / micro_batches;
+    case pipeline_schedule::interleaved:
+      return idle / (static_cast<double>(d.virtual_stages) * micro_batches);
+    case pipeline_schedule::zero_bubble:
+      return idle / (3.0 * micro_batches);
+  }
+  return 0.0;
+}
+
+/// The pipeline bubble of a step: `bubble_fraction` of the compute.
+constexpr seconds bubble_stage(const training_plan_values& p, const step_compute& c) {
+  return c.total * bubble_fraction(p.setup.degrees, c.micro_batches);
+}
+
+/// The optimizer update: it reads and writes master weights and optimizer states and reads
+/// gradients and parameters once, from HBM.
+constexpr seconds optimizer_stage(const training_plan_values& p) {
+  const memory_breakdown mem = memory_per_device(p.model, p.setup);
+  const bytes traffic =
+      2.0 * (mem.master_weights + mem.optimizer) + mem.gradients + mem.parameters;
+  return traffic / p.system.chip.memory_bandwidth;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 6: the sum.
+
+/// The step: compute + bubble + exposed communication + optimizer; the roofline (the slowest of
+/// compute at peak and each strategy's traffic), MFU and tokens per second.
+constexpr step_cost step_total(const training_plan_values& p, const step_compute& compute,
+                               const traffic_list& traffic, seconds bubble, seconds optimizer) {
+  const double devices = static_cast<double>(mesh_devices(p));
+  step_cost c;
+  c.model_flops = compute.model_flops;
+  c.hardware_flops = compute.hardware_flops;
+  c.efficiency = compute.efficiency;
+  c.compute = compute.total;
+  c.elementwise = compute.elementwise;
+  c.traffic = traffic.items;
+  c.traffic_count = traffic.count;
   seconds exposed = 0.0 * second;
   seconds slowest_axis = 0.0 * second;
-  for (std::size_t i = 0; i < c.traffic_count; ++i) {
-    exposed += c.traffic[i].exposed;
-    slowest_axis = std::max(slowest_axis, c.traffic[i].time);
+  for (std::size_t i = 0; i < traffic.count; ++i) {
+    exposed += traffic.items[i].exposed;
+    slowest_axis = std::max(slowest_axis, traffic.items[i].time);
   }
   c.communication_exposed = exposed;
-
-  double bubble_fraction = 0.0;
-  if (d.pipeline > 1) {
-    switch (d.schedule) {
-      case pipeline_schedule::gpipe:
-      case pipeline_schedule::one_f_one_b:
-        bubble_fraction = (p_stages - 1.0) / mb;
-        break;
-      case pipeline_schedule::interleaved:
-        bubble_fraction = (p_stages - 1.0) / (v_stages * mb);
-        break;
-      case pipeline_schedule::zero_bubble:
-        bubble_fraction = (p_stages - 1.0) / (3.0 * mb);
-        break;
-    }
-  }
-  c.bubble = c.compute * bubble_fraction;
-
-  const memory_breakdown mem = memory_per_device(m, t);
-  const bytes optimizer_traffic =
-      2.0 * (mem.master_weights + mem.optimizer) + mem.gradients + mem.parameters;
-  c.optimizer = optimizer_traffic / chip.memory_bandwidth;
-
+  c.bubble = bubble;
+  c.optimizer = optimizer;
   c.step = c.compute + c.bubble + c.communication_exposed + c.optimizer;
-  c.roofline = std::max(compute_at_peak, slowest_axis);
-  c.mfu = mfu(c.model_flops, c.step, devices, peak_rate);
-  c.tokens_per_second_per_device = tokens / c.step.value() / devices;
+  c.roofline = std::max(compute.at_peak, slowest_axis);
+  c.mfu = mfu(c.model_flops, c.step, devices, compute_peak(p));
+  c.tokens_per_second_per_device =
+      static_cast<double>(p.setup.batch.global_tokens) / c.step.value() / devices;
   return c;
+}
+
+/// Estimates one training step as six named stages, each its own function: `compute_stage`,
+/// the traffic of each strategy (`data_parallel_traffic`, `tensor_parallel_traffic`,
+/// `context_parallel_traffic`, `pipeline_traffic`, `expert_parallel_traffic`), `overlap_stage`,
+/// `bubble_stage`, `optimizer_stage` and `step_total`. Every figure is an estimate.
+constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
+  const step_compute compute = compute_stage(p, a);
+  return step_total(p, compute, communication_stage(p, a, compute), bubble_stage(p, compute),
+                    optimizer_stage(p));
 }
 
 /// Estimates one training step with the plan's own assumptions.
