@@ -1,0 +1,318 @@
+// MaxText: a training plan as a YAML config over base.yml, its mesh split into ici_* and dcn_*.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/placement.hpp>
+#include <shardplan/io/launch/common.hpp>
+#include <shardplan/models/model.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/training/plan.hpp>
+
+// What this exporter targets, and where its names were checked (a stored copy of the project's
+// sources; commit abbreviated):
+//   MaxText      src/MaxText/configs/base.yml at AI-Hypercomputer/maxtext 003b416 (early 2026:
+//                it carries the DeepSeek mHC keys); the base_config directive and model keys as
+//                in src/MaxText/configs/models/*.yml; global batch = per_device_batch_size x
+//                devices x gradient_accumulation_steps from MaxText's pyconfig.
+
+namespace shardplan {
+
+namespace detail::launch {
+
+/// MaxText's own model file for a shardplan model name (src/MaxText/configs/models/), or "".
+constexpr std::string_view maxtext_model_name(std::string_view name) {
+  if (name == "llama3-8b") return "llama3-8b";
+  if (name == "llama3-70b") return "llama3-70b";
+  if (name == "llama3-405b") return "llama3.1-405b";
+  if (name == "mixtral-8x7b") return "mixtral-8x7b";
+  if (name == "deepseek-v3") return "deepseek3-671b";
+  return {};
+}
+
+/// MaxText's mesh axes that a plan uses, in the order we print them.
+enum class mesh_kind : std::uint8_t { data, fsdp, context, tensor, pipeline, expert };
+inline constexpr std::array<std::string_view, 6> mesh_kind_names = {"data",   "fsdp",     "context",
+                                                                    "tensor", "pipeline", "expert"};
+
+/// Each MaxText axis split into its part within a slice (ici) and across slices (dcn).
+struct maxtext_mesh {
+  std::array<std::int64_t, 6> ici{1, 1, 1, 1, 1, 1};
+  std::array<std::int64_t, 6> dcn{1, 1, 1, 1, 1, 1};
+  std::int64_t slice_chips = 1;  ///< chips of one slice (a TPU ICI domain, a GPU node)
+  std::int64_t slices = 1;
+  bool straddles = false;  ///< an axis crosses slices without using whole slices
+  bool idle_axis = false;  ///< an axis carries no parallelism
+};
+
+/// Which MaxText axis a plan axis becomes: expert axes stay expert (MaxText shards the batch
+/// over them too), ZeRO-3 axes become fsdp, other data axes data.
+constexpr mesh_kind mesh_kind_of(std::uint8_t roles, std::int64_t zero_stage) {
+  if (roles & role_expert) return mesh_kind::expert;
+  if (roles & role_tensor) return mesh_kind::tensor;
+  if (roles & role_context) return mesh_kind::context;
+  if (roles & role_pipeline) return mesh_kind::pipeline;
+  if ((roles & role_zero) && zero_stage >= 3) return mesh_kind::fsdp;
+  return mesh_kind::data;
+}
+
+/// Splits each axis at the slice boundary using the plan's placement: an axis whose placement
+/// reaches past the ICI levels (the TPU torus axes, or a GPU system's innermost level) puts the
+/// slices it spans on dcn_* and the rest on ici_*.
+inline maxtext_mesh maxtext_mesh_of(const training_plan_values& p) {
+  maxtext_mesh m;
+  const placement_levels levels = levels_of(p.system);
+  const std::int64_t ici_levels = p.system.torus.rank > 0 ? p.system.torus.rank : std::int64_t{1};
+  m.slice_chips = capacity(levels, ici_levels - 1);
+  m.slices = m.slice_chips > 0 ? p.system.chips / m.slice_chips : 1;
+  for (std::size_t i = 0; i < p.axis_count; ++i) {
+    const mesh_axis& a = p.axes[i];
+    if (a.roles == 0) {
+      m.idle_axis = true;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(mesh_kind_of(a.roles, p.setup.degrees.zero_stage));
+    const axis_placement where = placement_of(p, i);
+    std::int64_t across = 1;
+    if (where.last_level >= ici_levels) {
+      const std::int64_t outer = where.inner * a.size;
+      if (where.inner >= m.slice_chips) {
+        across = a.size;
+      } else {
+        if (outer % m.slice_chips != 0 || m.slice_chips % where.inner != 0) m.straddles = true;
+        across = (outer + m.slice_chips - 1) / m.slice_chips;
+      }
+    }
+    if (across <= 0 || a.size % across != 0) {
+      m.straddles = true;
+      across = 1;
+    }
+    m.dcn[k] *= across;
+    m.ici[k] *= a.size / across;
+  }
+  return m;
+}
+
+}  // namespace detail::launch
+
+/// The plan as a MaxText config: YAML `key: value` lines with `#` comments, inheriting base.yml
+/// through base_config. Each parallelism is split between ici_* (within a slice: the TPU torus,
+/// or a GPU node) and dcn_* (across slices) by the plan's placement.
+inline std::string maxtext_config(const training_plan_values& p) {
+  using namespace detail::launch;
+  const facts f = facts_of(p);
+  const model_shape& m = p.model;
+  const maxtext_mesh mesh = maxtext_mesh_of(p);
+  lines out = opening(p, f, "#",
+                      "MaxText config (YAML): keys of src/MaxText/configs/base.yml "
+                      "(AI-Hypercomputer/maxtext 003b416, early 2026)");
+  out.note(
+      "not in the plan, add them: run_name, tokenizer_path, the dataset, steps, "
+      "rope_max_timescale");
+  out.raw("base_config: \"base.yml\"");
+  switch (p.system.chip.kind) {
+    case chip_kind::tpu:
+      out.raw("hardware: \"tpu\"");
+      break;
+    case chip_kind::gpu:
+      out.raw("hardware: \"gpu\"");
+      break;
+    case chip_kind::cpu:
+      out.raw("hardware: \"cpu\"");
+      break;
+  }
+
+  out.note("model");
+  const std::string_view preset = maxtext_model_name(m.name);
+  if (!preset.empty())
+    out.note("MaxText's own file for this model: model_name: \"" + std::string(preset) + "\"");
+  const bool mla = m.mla.kv_lora_rank > 0;
+  std::string block = "llama2";
+  if (mla) {
+    block = "deepseek";
+  } else if (is_moe(m)) {
+    block = "mixtral";
+  } else if (m.position_embeddings > 0 || m.norm == norm_kind::layer_norm) {
+    block = "gpt3";
+  }
+  out.raw("decoder_block: \"" + block + "\"");
+  out.raw("base_emb_dim: " + n(m.d_model));
+  out.raw("base_num_query_heads: " + n(m.heads));
+  out.raw("base_num_kv_heads: " + n(m.kv_heads));
+  out.raw("base_mlp_dim: " + n(m.d_ff > 0 ? m.d_ff : m.moe.expert_d_ff));
+  out.raw("base_num_decoder_layers: " + n(m.layers));
+  if (!mla) out.raw("head_dim: " + n(m.head_dim));
+  out.raw("vocab_size: " + n(m.vocab));
+  out.raw(m.gated_mlp ? "mlp_activations: [\"silu\", \"linear\"]" : "mlp_activations: [\"gelu\"]");
+  out.raw(std::string("logits_via_embedding: ") + (m.tied_embeddings ? "True" : "False"));
+  if (m.position_embeddings > 0) out.raw("trainable_position_size: " + n(m.position_embeddings));
+  if (is_moe(m)) {
+    out.raw("num_experts: " + n(m.moe.experts));
+    out.raw("num_experts_per_tok: " + n(m.moe.top_k));
+    out.raw("base_moe_mlp_dim: " + n(m.moe.expert_d_ff));
+    if (mla) {
+      out.raw("shared_experts: " + n(m.moe.shared_experts));
+      out.raw("first_num_dense_layers: " + n(m.moe.dense_layers));
+      if (m.moe.router_bias) out.raw("routed_bias: True");
+    } else if (m.moe.shared_experts > 0 || m.moe.dense_layers > 0) {
+      out.note("no equivalent: shared experts or leading dense layers in the mixtral block");
+    }
+  }
+  if (mla) {
+    out.raw("attention_type: \"mla\"");
+    out.raw("q_lora_rank: " + n(m.mla.q_lora_rank));
+    out.raw("kv_lora_rank: " + n(m.mla.kv_lora_rank));
+    out.raw("qk_nope_head_dim: " + n(m.mla.qk_nope_head_dim));
+    out.raw("qk_rope_head_dim: " + n(m.mla.qk_rope_head_dim));
+    out.raw("v_head_dim: " + n(m.mla.v_head_dim));
+  }
+  if (p.setup.dropout)
+    out.note("the plan stores dropout masks: set dropout_rate (base.yml: 0.0)");
+  else
+    out.raw("enable_dropout: False");
+  if (p.setup.eager_attention) out.raw("attention: \"dot_product\"");
+
+  out.note("batch: global batch = per_device_batch_size x " + n(f.devices) +
+           " devices x gradient_accumulation_steps = " + n(f.sequences) + " sequences");
+  out.raw("max_target_length: " + n(f.seq_len));
+  const std::int64_t accumulation = f.pipeline > 1 ? 1 : f.micro_batches;
+  const decimal per_device =
+      decimal_of(f.sequences, f.devices * std::max<std::int64_t>(1, accumulation));
+  if (!per_device.exact)
+    out.note("no equivalent: " + n(f.sequences) + " sequences over " + n(f.devices) +
+             " devices is not a short decimal per device");
+  out.raw("per_device_batch_size: " + per_device.text);
+  out.raw("gradient_accumulation_steps: " + n(accumulation));
+
+  out.note("mesh: ici_* within a slice of " + n(mesh.slice_chips) + " chips, dcn_* across " +
+           n(mesh.slices) +
+           " slices (the plan's placement decides which part of an axis "
+           "crosses slices)");
+  if (p.system.chip.kind == chip_kind::gpu)
+    out.note(
+        "a slice here is the system's innermost level; MaxText's GPU configs put "
+        "cross-node parallelism on dcn_*");
+  for (std::size_t k = 0; k < mesh_kind_names.size(); ++k)
+    out.raw("ici_" + std::string(mesh_kind_names[k]) + "_parallelism: " + n(mesh.ici[k]));
+  for (std::size_t k = 0; k < mesh_kind_names.size(); ++k)
+    out.raw("dcn_" + std::string(mesh_kind_names[k]) + "_parallelism: " + n(mesh.dcn[k]));
+  std::int64_t ici_product = 1;
+  std::int64_t dcn_product = 1;
+  for (std::size_t k = 0; k < mesh_kind_names.size(); ++k) {
+    ici_product *= mesh.ici[k];
+    dcn_product *= mesh.dcn[k];
+  }
+  if (ici_product != mesh.slice_chips || dcn_product != mesh.slices || mesh.straddles)
+    out.note("no equivalent: MaxText wants the product of ici_* to be the " + n(mesh.slice_chips) +
+             " chips of a slice and of dcn_* the " + n(mesh.slices) + " slices; this mesh gives " +
+             n(ici_product) + " and " + n(dcn_product) +
+             (mesh.straddles ? ", an axis straddling slices" : ""));
+  if (mesh.idle_axis) out.note("no equivalent: a mesh axis that carries no parallelism");
+  if (f.zero_stage == 1 || f.zero_stage == 2) {
+    out.raw("shard_optimizer_over_data: True");
+    if (f.replicas > 1)
+      out.note(
+          "approximation: shard_optimizer_over_data shards over every data axis; the plan "
+          "shards over " +
+          n(f.zero) + " of " + n(f.data) + " replicas");
+    if (f.zero_stage == 2)
+      out.note(
+          "approximation: ZeRO-2; base.yml offers ZeRO-1 (shard_optimizer_over_data), "
+          "gradients stay replicated");
+  }
+  if (f.expert > 1 && f.zero_stage < 3)
+    out.note(
+        "difference: MaxText's expert axis also shards the attention weights "
+        "(expert_shard_attention_option: fsdp); the plan replicates them");
+  if (f.tensor > 1)
+    out.note(f.sequence_parallel
+                 ? "sequence parallelism: MaxText's rules shard the activations between "
+                   "matmuls over tensor along the embedding, not the sequence"
+                 : "no equivalent: TP without sequence parallelism; MaxText's rules shard the "
+                   "activations between matmuls over tensor");
+  if (f.context > 1) {
+    out.raw("context_parallel_strategy: \"ring\"");
+    out.raw("context_parallel_load_balance: True");
+  }
+
+  if (f.pipeline > 1) {
+    out.note(
+        "pipeline: num_stages x num_layers_per_pipeline_stage x num_pipeline_repeats = "
+        "the pipelined layers; repeats are the virtual stages");
+    const std::int64_t chunks = f.pipeline * f.virtual_stages;
+    const std::int64_t per_stage = m.layers / chunks;
+    if (m.layers % chunks != 0) {
+      out.note("no equivalent: " + n(m.layers) + " layers do not divide into " + n(chunks) +
+               " chunks; MaxText pipelines " + n(per_stage * chunks) + " and runs the other " +
+               n(m.layers - per_stage * chunks) + " with the stage axis as data parallelism");
+      out.raw("pipeline_parallel_layers: " + n(per_stage * chunks));
+    }
+    out.raw("num_layers_per_pipeline_stage: " + n(per_stage));
+    out.raw("num_pipeline_repeats: " + n(f.virtual_stages));
+    out.raw("num_pipeline_microbatches: " + n(f.micro_batches));
+    if (f.micro_batches % f.pipeline != 0)
+      out.note("no equivalent: " + n(f.micro_batches) +
+               " micro-batches; base.yml requires a "
+               "multiple of the " +
+               n(f.pipeline) + " stages");
+    out.note(
+        "approximation: MaxText runs its own circular pipeline (bubble (stages - 1) / "
+        "(repeats x microbatches + stages - 1)); the plan models " +
+        std::string(schedule_name(p.setup.degrees.schedule)));
+    out.raw("scan_layers: False");
+  }
+
+  out.note("recomputation");
+  switch (p.setup.recompute.kind) {
+    case recompute_kind::none:
+    case recompute_kind::selective:
+      out.note(
+          "approximation: base.yml lists remat policies from most HBM to least; every one "
+          "recomputes something, minimal_with_context keeps the most");
+      out.raw("remat_policy: \"minimal_with_context\"");
+      break;
+    case recompute_kind::full:
+      out.raw("remat_policy: \"full\"");
+      break;
+    case recompute_kind::checkpoints:
+      out.note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
+               " checkpoints per layer (a custom policy names tensors); full is the nearest");
+      out.raw("remat_policy: \"full\"");
+      break;
+  }
+
+  out.note("precision");
+  const precision_policy& x = p.setup.precision;
+  switch (x.compute) {
+    case number_format::fp32:
+    case number_format::tf32:
+      out.raw("dtype: \"float32\"");
+      break;
+    case number_format::fp16:
+      out.raw("dtype: \"float16\"");
+      break;
+    default:
+      out.raw("dtype: \"bfloat16\"");
+      break;
+  }
+  out.raw(x.master_bytes >= 4.0 || x.parameter_bytes >= 4.0 ? "weight_dtype: \"float32\""
+                                                            : "weight_dtype: \"bfloat16\"");
+  if (x.compute == number_format::fp8) {
+    out.note("fp8 GEMMs: base.yml documents quantization 'fp8' for NVIDIA GPUs");
+    out.raw("quantization: \"fp8\"");
+  } else if (x.compute == number_format::int8) {
+    out.raw("quantization: \"int8\"");
+  } else if (x.compute == number_format::int4 || x.compute == number_format::fp4) {
+    out.note("no equivalent: " + std::string(name_of(x.compute)) + " training GEMMs");
+  }
+  if (p.assumptions.in_network_reduction)
+    out.note("no equivalent: in-network reduction (SHARP) is not a MaxText key");
+  return out.out;
+}
+
+}  // namespace shardplan

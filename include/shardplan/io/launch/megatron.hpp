@@ -1,0 +1,287 @@
+// Megatron-LM: a training plan as pretrain_gpt.py's command-line arguments (a bash array).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <shardplan/core/format.hpp>
+#include <shardplan/hardware/chip.hpp>
+#include <shardplan/io/launch/common.hpp>
+#include <shardplan/models/model.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/training/plan.hpp>
+
+// What this exporter targets, and where its names were checked (a stored copy of the project's
+// sources; commit abbreviated):
+//   Megatron-LM  megatron/training/arguments.py at NVIDIA/Megatron-LM 000c4ac (main after
+//                core_r0.14: it mentions "Megatron-Core v0.14"); the flag names, choices and the
+//                validate_args rules quoted below. The layout grammar of
+//                --pipeline-model-parallel-layout from megatron/core/transformer/
+//                pipeline_parallel_layer_layout.py (parse_str_to_list); the embedding/loss
+//                accounting from TransformerConfig.__post_init__.
+
+namespace shardplan {
+
+namespace detail::launch {
+
+/// A --pipeline-model-parallel-layout string (E embedding, t decoder layer, L loss, | between
+/// chunks, (x)*n and x*n repeat) for `layers` over `chunks` pipeline chunks.
+inline std::string pipeline_layout(std::int64_t layers, std::int64_t chunks) {
+  auto layer_run = [](std::int64_t k) { return k == 1 ? std::string("t") : "t*" + n(k); };
+  std::string s = "E" + layer_run(chunk_layers(layers, chunks, 0)) + "|";
+  std::int64_t k = 1;
+  while (k < chunks - 1) {
+    const std::int64_t here = chunk_layers(layers, chunks, k);
+    std::int64_t run = 1;
+    while (k + run < chunks - 1 && chunk_layers(layers, chunks, k + run) == here) ++run;
+    s += run > 1 ? "(" + layer_run(here) + "|)*" + n(run) : layer_run(here) + "|";
+    k += run;
+  }
+  return s + layer_run(chunk_layers(layers, chunks, chunks - 1)) + "L";
+}
+
+/// How Megatron-LM splits the layers over pipeline chunks.
+struct megatron_split {
+  bool embedding_as_layer = false;  ///< --account-for-embedding-in-pipeline-split
+  bool loss_as_layer = false;       ///< --account-for-loss-in-pipeline-split
+  std::string layout;               ///< --pipeline-model-parallel-layout when neither fits
+};
+
+/// Even split: nothing. Otherwise count the embedding and the loss as layers when that makes
+/// the chunks even (TransformerConfig requires (layers + 2) % (pp·vp) == 0), else write the
+/// layout out.
+inline megatron_split megatron_layers(std::int64_t layers, std::int64_t pp, std::int64_t vp) {
+  const std::int64_t chunks = pp * vp;
+  if (pp <= 1 || chunks <= 0 || layers % chunks == 0) return {};
+  if ((layers + 2) % chunks == 0) return {true, true, {}};
+  if ((layers + 1) % chunks == 0) return {false, true, {}};
+  if (layers < chunks) return {};
+  return {false, false, pipeline_layout(layers, chunks)};
+}
+
+}  // namespace detail::launch
+
+/// The plan as Megatron-LM arguments for pretrain_gpt.py: a bash array, one flag per line, with
+/// `#` comment lines (bash allows comments inside a multi-line array). Data parallelism is not a
+/// flag: Megatron derives it as WORLD_SIZE / (TP x PP x CP), and the comment gives WORLD_SIZE.
+inline std::string megatron_arguments(const training_plan_values& p) {
+  using namespace detail::launch;
+  const facts f = facts_of(p);
+  const model_shape& m = p.model;
+  const parallel_degrees& d = p.setup.degrees;
+  lines out = opening(
+      p, f, "#",
+      "Megatron-LM arguments for pretrain_gpt.py: flags of megatron/training/arguments.py on "
+      "main after core_r0.14 (NVIDIA/Megatron-LM 000c4ac); a bash array, one flag per line");
+  out.note("launch on WORLD_SIZE=" + n(f.devices) +
+           " ranks (torchrun); Megatron derives the data-parallel size " +
+           n(f.devices / std::max<std::int64_t>(1, f.tensor * f.pipeline * f.context)) +
+           " = WORLD_SIZE / (TP x PP x CP)");
+  if (p.system.chip.kind != chip_kind::gpu)
+    out.note("no equivalent: Megatron-LM runs on NVIDIA GPUs; this plan's system is " +
+             std::string(p.system.name));
+  const bool fsdp = f.zero_stage >= 2;
+  if (fsdp)
+    out.note(
+        "environment: leave CUDA_DEVICE_MAX_CONNECTIONS unset (validate_args: FSDP requires "
+        "it larger than one)");
+  else if (f.tensor > 1 || f.context > 1)
+    out.note(
+        "environment: CUDA_DEVICE_MAX_CONNECTIONS=1 (validate_args requires it with TP or CP "
+        "before Blackwell)");
+  out.note(
+      "not in the plan, add them: tokenizer and data (--tokenizer-type, --data-path), "
+      "--train-iters, learning rate, --rotary-base");
+  out.raw("MEGATRON_ARGS=(");
+  auto flag = [&out](std::string_view name, const std::string& value = {}) {
+    out.raw("  " + std::string(name) + (value.empty() ? "" : " " + value));
+  };
+  auto note = [&out](const std::string& s) { out.raw("  # " + s); };
+
+  note("model");
+  flag("--num-layers", n(m.layers));
+  flag("--hidden-size", n(m.d_model));
+  flag("--ffn-hidden-size", n(m.d_ff > 0 ? m.d_ff : m.moe.expert_d_ff));
+  flag("--num-attention-heads", n(m.heads));
+  if (m.mla.kv_lora_rank > 0) {
+    flag("--multi-latent-attention");
+    if (m.mla.q_lora_rank > 0) flag("--q-lora-rank", n(m.mla.q_lora_rank));
+    flag("--kv-lora-rank", n(m.mla.kv_lora_rank));
+    flag("--qk-head-dim", n(m.mla.qk_nope_head_dim));
+    flag("--qk-pos-emb-head-dim", n(m.mla.qk_rope_head_dim));
+    flag("--v-head-dim", n(m.mla.v_head_dim));
+  } else {
+    flag("--kv-channels", n(m.head_dim));
+    if (m.kv_heads != m.heads) {
+      flag("--group-query-attention");
+      flag("--num-query-groups", n(m.kv_heads));
+    }
+  }
+  if (m.position_embeddings > 0) {
+    flag("--position-embedding-type", "learned_absolute");
+    flag("--max-position-embeddings", n(m.position_embeddings));
+  } else {
+    flag("--position-embedding-type", "rope");
+    flag("--max-position-embeddings", n(f.seq_len));
+  }
+  if (m.gated_mlp) flag("--swiglu");
+  flag("--normalization", m.norm == norm_kind::rms_norm ? "RMSNorm" : "LayerNorm");
+  if (!m.biases) flag("--disable-bias-linear");
+  if (!m.tied_embeddings) flag("--untie-embeddings-and-output-weights");
+  note("vocabulary " + n(m.vocab) +
+       ": from the tokenizer; Megatron pads it to a multiple of "
+       "--make-vocab-size-divisible-by (128) x TP");
+  if (is_moe(m)) {
+    flag("--num-experts", n(m.moe.experts));
+    flag("--moe-router-topk", n(m.moe.top_k));
+    flag("--moe-ffn-hidden-size", n(m.moe.expert_d_ff));
+    if (m.moe.shared_experts > 0)
+      flag("--moe-shared-expert-intermediate-size", n(m.moe.shared_experts * m.moe.expert_d_ff));
+    if (m.moe.dense_layers > 0)
+      flag("--moe-layer-freq",
+           "\"([0]*" + n(m.moe.dense_layers) + "+[1]*" + n(m.layers - m.moe.dense_layers) + ")\"");
+    if (m.moe.router_bias) flag("--moe-router-enable-expert-bias");
+    if (f.expert > 1) flag("--moe-token-dispatcher-type", "alltoall");
+  }
+  if (p.setup.dropout) {
+    note("dropout: the plan stores dropout masks; Megatron's default rates are 0.1");
+  } else {
+    flag("--attention-dropout", "0.0");
+    flag("--hidden-dropout", "0.0");
+  }
+  if (p.setup.eager_attention) flag("--attention-backend", "unfused");
+
+  note("parallelism");
+  flag("--tensor-model-parallel-size", n(f.tensor));
+  if (f.sequence_parallel) flag("--sequence-parallel");
+  flag("--pipeline-model-parallel-size", n(f.pipeline));
+  const megatron_split split = megatron_layers(m.layers, f.pipeline, f.virtual_stages);
+  if (f.pipeline > 1 && !split.layout.empty()) {
+    note(n(m.layers) + " layers over " + n(f.pipeline * f.virtual_stages) +
+         " pipeline chunks, written out" +
+         (f.virtual_stages > 1
+              ? " (the layout also fixes " + n(f.virtual_stages) + " virtual stages per rank)"
+              : std::string{}));
+    flag("--pipeline-model-parallel-layout", "\"" + split.layout + "\"");
+  } else {
+    if (f.virtual_stages > 1) flag("--num-virtual-stages-per-pipeline-rank", n(f.virtual_stages));
+    if (split.embedding_as_layer || split.loss_as_layer) {
+      const std::int64_t chunks = f.pipeline * f.virtual_stages;
+      const std::int64_t units =
+          m.layers + (split.embedding_as_layer ? 1 : 0) + (split.loss_as_layer ? 1 : 0);
+      note(n(m.layers) + " layers over " + n(chunks) +
+           " pipeline chunks: counting the embedding and the loss as layers gives " +
+           n(units / chunks) + " per chunk, one fewer where they sit");
+      if (split.embedding_as_layer) flag("--account-for-embedding-in-pipeline-split");
+      if (split.loss_as_layer) flag("--account-for-loss-in-pipeline-split");
+    }
+  }
+  if (f.pipeline > 1) {
+    if (d.schedule == pipeline_schedule::gpipe)
+      note(
+          "no equivalent: the GPipe schedule; Megatron-LM runs 1F1B (interleaved with virtual "
+          "stages)");
+    if (d.schedule == pipeline_schedule::zero_bubble)
+      note(
+          "no equivalent: the zero-bubble ZB-H1 schedule; arguments.py has no flag for it, "
+          "Megatron-LM runs 1F1B");
+    if (d.schedule == pipeline_schedule::interleaved && f.virtual_stages <= 1)
+      note("no equivalent: an interleaved schedule with one virtual stage is plain 1F1B");
+  }
+  flag("--context-parallel-size", n(f.context));
+  flag("--expert-model-parallel-size", n(f.expert));
+  if (f.zero_stage == 1) {
+    flag("--use-distributed-optimizer");
+    if (f.replicas > 1) flag("--num-distributed-optimizer-instances", n(f.replicas));
+  } else if (fsdp) {
+    note("ZeRO-" + n(f.zero_stage) +
+         ": Megatron-FSDP (validate_args requires the fsdp_dtensor "
+         "checkpoint format); --use-torch-fsdp2 is the alternative without PP or EP");
+    flag("--use-megatron-fsdp");
+    flag("--data-parallel-sharding-strategy",
+         f.zero_stage >= 3 ? "optim_grads_params" : "optim_grads");
+    flag("--ckpt-format", "fsdp_dtensor");
+    if (f.replicas > 1)
+      note("no equivalent: the plan replicates over " + n(f.replicas) +
+           " plain data-parallel groups beside FSDP over " + n(f.zero) +
+           "; we found no Megatron-LM flag that bounds the FSDP group");
+  }
+  if (p.assumptions.overlap_data_parallel && f.data > 1) {
+    flag("--overlap-grad-reduce");
+    if (f.zero_stage >= 1) flag("--overlap-param-gather");
+  }
+  if (p.assumptions.in_network_reduction) flag("--use-sharp");
+
+  note("batch");
+  flag("--micro-batch-size", n(f.micro_batch));
+  flag("--global-batch-size", n(f.sequences));
+  flag("--seq-length", n(f.seq_len));
+
+  note("recomputation");
+  switch (p.setup.recompute.kind) {
+    case recompute_kind::none:
+      note("none: Megatron's default");
+      break;
+    case recompute_kind::selective:
+      flag("--recompute-granularity", "selective");
+      break;
+    case recompute_kind::full:
+      flag("--recompute-granularity", "full");
+      flag("--recompute-method", "uniform");
+      flag("--recompute-num-layers", "1");
+      break;
+    case recompute_kind::checkpoints:
+      note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
+           " checkpoints per layer; full recomputation of each layer is the nearest");
+      flag("--recompute-granularity", "full");
+      flag("--recompute-method", "uniform");
+      flag("--recompute-num-layers", "1");
+      break;
+  }
+
+  note("precision");
+  const precision_policy& x = p.setup.precision;
+  switch (x.compute) {
+    case number_format::bf16:
+      flag("--bf16");
+      break;
+    case number_format::fp16:
+      flag("--fp16");
+      break;
+    case number_format::fp8:
+      note("fp8 GEMMs as in DeepSeek-V3: E4M3 with 1x128 / 128x128 block scaling");
+      flag("--bf16");
+      flag("--fp8-format", "e4m3");
+      flag("--fp8-recipe", "blockwise");
+      break;
+    case number_format::fp4:
+      flag("--bf16");
+      flag("--fp4-format", "e2m1");
+      break;
+    case number_format::fp32:
+    case number_format::tf32:
+      note("fp32: Megatron's default without --bf16 or --fp16");
+      break;
+    case number_format::int8:
+    case number_format::int4:
+      note("no equivalent: " + std::string(name_of(x.compute)) + " training GEMMs");
+      break;
+  }
+  if (x.compute == number_format::bf16 || x.compute == number_format::fp8 ||
+      x.compute == number_format::fp4) {
+    if (x.gradient_bytes < 4.0)
+      note("difference: the plan counts " + detail::significant(x.gradient_bytes, 3) +
+           "-byte gradients; with --bf16 Megatron keeps fp32 main gradients (validate_args)");
+    if (x.optimizer_state_bytes == 2.0) {
+      flag("--use-precision-aware-optimizer");
+      flag("--exp-avg-dtype", "bf16");
+      flag("--exp-avg-sq-dtype", "bf16");
+    }
+  }
+  out.raw(")");
+  return out.out;
+}
+
+}  // namespace shardplan
