@@ -39,8 +39,13 @@ static_assert(v5e::decode().critical_batch > 120 && v5e::decode().critical_batch
 static_assert(h100::decode().critical_batch > 295 && h100::decode().critical_batch < 296);
 // The book's smallest int8 slice at 8k is a 4x2 ("4x2 = 8 chips"); 70.6 GB of fp8 weights and
 // one 1.3 GB cache fit one H100's 80 GB.
-static_assert(v5e::smallest_slice() == 8);
-static_assert(h100::smallest_slice() == 1);
+static_assert(smallest_slice(v5e::values, 1) == 8);
+static_assert(smallest_slice(h100::values, 1) == 1);
+// The batch's 64 caches of 1.34 GB (int8 or fp8) add 85.9 GB: (70.6 + 85.9) GB over the v5e's
+// (16 - 2)/1.05 = 13.3 GB is 11.7 chips, a slice of 16; over the H100's (80 - 2)/1.05 = 74.3 GB,
+// 2.1 GPUs, a slice of 4.
+static_assert(smallest_slice(v5e::values) == 16);
+static_assert(smallest_slice(h100::values) == 4);
 // Decode reads every weight each step, so its speed is memory bandwidth: the GPU node's
 // 8 x 3.35 TB/s against the server's 614 GB/s.
 static_assert(xeon::decode().step.value() > 20 * h100::decode().step.value());
@@ -56,8 +61,9 @@ void report(std::string_view title) {
   const serving_cost c = Plan::cost();
   const double chips = static_cast<double>(Plan::degrees().devices);
   std::cout << title << "\n"
-            << "  smallest slice at 8k: " << Plan::smallest_slice()
-            << (Plan::smallest_slice() == 1 ? " chip" : " chips") << "; largest batch on " << chips
+            << "  smallest slice for one 8k sequence: " << smallest_slice(Plan::values, 1)
+            << (smallest_slice(Plan::values, 1) == 1 ? " chip" : " chips") << ", for the batch "
+            << smallest_slice(Plan::values) << "; largest batch on " << chips
             << ": " << Plan::max_batch() << " sequences\n"
             << "  batch " << Plan::values.setup.batch << ": step " << format(d.step)
             << " = weights " << format(d.time.weights) << " + kv " << format(d.time.kv)
@@ -86,17 +92,17 @@ int main() {
 }
 // Output:
 // llama3-70b, int8, tpu v5e 4x4, 16-way tensor parallel
-//   smallest slice at 8k: 8 chips; largest batch on 16: 106 sequences
+//   smallest slice for one 8k sequence: 8 chips, for the batch 16; largest batch on 16: 106 sequences
 //   batch 64: step 16.5 ms = weights 5.3 ms + kv 6.56 ms + collectives 4.69 ms (flops 2.82 ms, memory-bound below 120)
 //   tokens/s: 242 per chip, 60.4 per user; first token in 573 ms (1.08 prefill servers per decode server)
 //   at $1.2 per chip-hour: $1.38 per million output tokens, $0.00588 per query, 725000 tokens per dollar
 // llama3-70b, fp8, dgx h100 node, 8-way tensor parallel
-//   smallest slice at 8k: 1 chip; largest batch on 8: 390 sequences
+//   smallest slice for one 8k sequence: 1 chip, for the batch 4; largest batch on 8: 390 sequences
 //   batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
 //   tokens/s: 995 per chip, 124 per user; first token in 114 ms (0.444 prefill servers per decode server)
 //   at $12.3 per chip-hour: $3.43 per million output tokens, $0.0101 per query, 292000 tokens per dollar
 // llama3-70b, int8, 2x xeon platinum 8480+ from ddr5
-//   smallest slice at 8k: 1 chip; largest batch on 1: 726 sequences
+//   smallest slice for one 8k sequence: 1 chip, for the batch 1; largest batch on 1: 726 sequences
 //   batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)
 //   tokens/s: 253 per chip, 3.95 per user; first token in 7.88 s (0.973 prefill servers per decode server)
 //   no example price for this chip: pass price<dollars_per_hour{...}>

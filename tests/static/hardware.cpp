@@ -31,6 +31,24 @@ static_assert(scale_up_intensity(hw::b200::figures).value() == 2500.0);     // 2
 static_assert(hw::h100_sxm::figures.scale_out_bandwidth == 50.0 * giga * byte / second);
 static_assert(hw::tpu_v5e::figures.scale_out_bandwidth.value() == 3.125e9);
 
+// Host memory: Google's "RAM (GB) (4-chip VM)" is Compute Engine machine-type memory, which gcloud
+// prints as memoryMb / 1024, so GiB: v5p 448 and TPU7x 960 per 4-chip VM (TPU7x's 1-chip VM 240).
+constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+static_assert(hw::tpu_v5p::figures.host_memory.value() == 448.0 * gib / 4.0);
+static_assert(hw::tpu7x::figures.host_memory.value() == 960.0 * gib / 4.0);
+static_assert(hw::tpu7x::figures.host_memory.value() == 240.0 * gib);
+
+// ICI: Google gives TPU7x and v5p the same 1200 GB/s bidirectional per chip. Links x 2
+// directions x the book's one-way link rate (90% of Google's, see tpu.hpp) must land within
+// [90%, 100%] of it: 6 x 2 x 9e10 = 1.08e12; the 4 links of press reports give 7.2e11.
+constexpr double tpu_ici_per_chip(const chip_figures& f) {
+  return double(f.scale_up_links) * 2.0 * f.scale_up_link_bandwidth.value();
+}
+static_assert(tpu_ici_per_chip(hw::tpu7x::figures) >= 0.9 * 1200e9);
+static_assert(tpu_ici_per_chip(hw::tpu7x::figures) <= 1200e9);
+static_assert(tpu_ici_per_chip(hw::tpu_v5p::figures) >= 0.9 * 1200e9);
+static_assert(tpu_ici_per_chip(hw::tpu_v5p::figures) <= 1200e9);
+
 // Systems: chip counts and degrees.
 static_assert(sys::dgx_h100_superpod<128>::figures.chips == 1024);
 static_assert(chips_per_unit(sys::dgx_h100_superpod<128>::figures, 1) == 256);

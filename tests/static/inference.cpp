@@ -31,6 +31,13 @@ static_assert(kv_bytes_per_token(models::deepseek_v3::shape, number_format::bf16
 static_assert(attention_of(models::deepseek_v3::shape) == attention_kind::mla);
 static_assert(attention_of(models::llama3_8b::shape) == attention_kind::gqa);
 
+// The slice arithmetic saturates at 2^62 devices instead of overflowing 64 bits: 1e30 bytes on
+// chips of 16 GB would be 6.25e19 of them.
+static_assert(fewest_devices(1e30 * byte, 0.0 * byte, 16e9 * byte, {0.0 * byte, 0.0}) ==
+              max_device_count);
+static_assert(round_up_to_power_of_two(max_device_count) == max_device_count);
+static_assert(round_up_to_power_of_two(max_device_count - 1) == max_device_count);
+
 // --- the book's rules -------------------------------------------------------------------------
 
 // B_crit = (bytes per weight / 2) x C / W: 240 in bf16 and 120 in int8 on the book's v5e.
@@ -64,7 +71,9 @@ static_assert(v5e_plan::memory_bound);
 SHARDPLAN_REQUIRE_MEMORY_BOUND(v5e_plan);
 // The book's smallest int8 slice at batch 1 and 8k ("4x2 = 8 chips"), here with the 2 GB + 5%
 // reserve: (70.55 + 1.34) GB / ((16 - 2)/1.05 GB) = 5.4 chips, a slice of 8.
-static_assert(v5e_plan::smallest_slice() == 8);
+static_assert(smallest_slice(v5e_plan::values, 1) == 8);
+// The plan's own 64 caches: (70.55 + 64 x 1.34) GB / 13.33 GB = 11.7 chips, a slice of 16.
+static_assert(smallest_slice(v5e_plan::values) == 16);
 
 // --- LLaMA-3 70B on one DGX H100 node in fp8 -------------------------------------------------
 
@@ -92,9 +101,9 @@ template <number_format F>
 using bare = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
                           tensor<"tp">, weights<F>, kv_cache<F>, prompt_tokens<8191>,
                           generated_tokens<1>, reserve<gigabytes{0.0}>>;
-static_assert(bare<number_format::bf16>::smallest_slice() == 16);  // "4x4 = 16 chips"
-static_assert(bare<number_format::int8>::smallest_slice() == 8);   // "4x2 = 8 chips"
-static_assert(bare<number_format::int4>::smallest_slice() == 4);   // "2x2 = 4 chips"
+static_assert(smallest_slice(bare<number_format::bf16>::values, 1) == 16);  // "4x4 = 16 chips"
+static_assert(smallest_slice(bare<number_format::int8>::values, 1) == 8);   // "4x2 = 8 chips"
+static_assert(smallest_slice(bare<number_format::int4>::values, 1) == 4);   // "2x2 = 4 chips"
 
 // --- DeepSeek-V3: 32-way expert parallelism with data-parallel attention ---------------------
 

@@ -163,9 +163,9 @@ TEST_CASE("LLaMA-2 13B on 8 v5e holds 15 sequences of 8k, not 16") {
 TEST_CASE("LLaMA-3 70B on v5e: the smallest slices and a full 4x4's batch and step") {
   // applied-inference.md's table: bf16 "4x4 = 16 chips", int8 "4x2 = 8 chips", int4
   // "2x2 = 4 chips" (batch 1, 8k context).
-  CHECK(llama3_70b_v5e<number_format::bf16>::smallest_slice() == 16);
-  CHECK(llama3_70b_v5e<number_format::int8>::smallest_slice() == 8);
-  CHECK(llama3_70b_v5e<number_format::int4>::smallest_slice() == 4);
+  CHECK(smallest_slice(llama3_70b_v5e<number_format::bf16>::values, 1) == 16);
+  CHECK(smallest_slice(llama3_70b_v5e<number_format::int8>::values, 1) == 8);
+  CHECK(smallest_slice(llama3_70b_v5e<number_format::int4>::values, 1) == 4);
   // The 4x4 in bf16: the book's "remaining HBM for KV caches 116, num KV caches @ 8k 43" with
   // 140 GB of weights. With the exact 141.1 GB: each chip keeps 16e9 - 141.1e9/16 bytes for caches
   // of 2.68e9/8 bytes (8 kv heads), in 2 batch groups (16 tensor ranks over 8 kv heads).
@@ -182,6 +182,36 @@ TEST_CASE("LLaMA-3 70B on v5e: the smallest slices and a full 4x4's batch and st
   const double read = read_parameters(models::llama3_70b::shape) * 2 / 16 + 21 * cache / 8;
   CHECK(d.time.step.value() == doctest::Approx(read / 819e9));
   CHECK(d.time.step.value() == doctest::Approx(19e-3).epsilon(0.03));
+}
+
+TEST_CASE("the smallest slice holds the plan's batch: 64 int8 caches of 8k need 16 v5e, not 8") {
+  // What `check` reports for a plan of 64 sequences: before, the book's batch-1 slice of 8 chips,
+  // which cannot hold the plan's caches.
+  using plan =
+      serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
+                   tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
+                   serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+  // 70,553,706,496 int8 weights (1 byte each) and 64 caches of 8192 tokens at 2 x 8 kv heads x
+  // 128 x 80 layers = 163,840 bytes a token; each v5e keeps (16 GB - 2 GB) / 1.05 after the
+  // default reserve of 2 GB + 5%.
+  const double weights = 70'553'706'496.0;
+  const double caches = 64.0 * 8192 * 163'840;
+  const double usable = (16e9 - 2e9) / 1.05;
+  const double chips = std::ceil((weights + caches) / usable);
+  CHECK(chips == 12);  // (70.55 + 85.90) GB / 13.33 GB = 11.7
+  CHECK(8 * usable < weights + caches);
+  CHECK(16 * usable >= weights + caches);
+  CHECK(smallest_slice(plan::values) == 16);  // 12 chips, a slice of 16
+  CHECK(plan::fits);                          // and the plan's own 16 chips hold it
+  // One sequence is the book's case: (70.55 + 1.34) GB / 13.33 GB = 5.4 chips, a slice of 8.
+  CHECK(std::ceil((weights + caches / 64) / usable) == 6);
+  CHECK(smallest_slice(plan::values, 1) == 8);
+  // The slice grows with the batch: (8 x 13.33 - 70.55) GB / 1.34 GB = 26.9, so 26 caches still
+  // fit 8 chips and 27 do not.
+  CHECK(weights + 26 * caches / 64 <= 8 * usable);
+  CHECK(weights + 27 * caches / 64 > 8 * usable);
+  CHECK(smallest_slice(plan::values, 26) == 8);
+  CHECK(smallest_slice(plan::values, 27) == 16);
 }
 
 TEST_CASE("queries per second per chip follow batch / (step x decode length x chips)") {

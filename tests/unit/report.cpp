@@ -1,10 +1,17 @@
-// Tests of report.hpp: the tables carry the plan's figures.
+// Tests of report.hpp and reliability_report.hpp, and of json_report.hpp where `check` prints the
+// same figures: the tables carry the plan's figures.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <shardplan/hardware/systems.hpp>
-#include <shardplan/models/llama.hpp>
+#include <shardplan/io/json_report.hpp>
 #include <shardplan/io/report.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/serving/serving_plan.hpp>
 #include <shardplan/training/training_plan.hpp>
+#include <string>
+#include <string_view>
 
 using namespace shardplan;
 
@@ -45,4 +52,83 @@ TEST_CASE("the memory table ends with the total and the capacity") {
   const table t = memory_table(plan::values);
   CHECK(t.rows[7][1] == format(plan::memory_per_device().total));
   CHECK(t.rows[8][1] == "80 GB");
+}
+
+// --- reliability in the report: only for a run, and what the checkpoint interval comes from ----
+
+namespace {
+/// The value of the row named `name`, "" when the table has none.
+std::string row_value(const table& t, std::string_view name) {
+  for (const auto& row : t.rows)
+    if (row[0] == name) return row[1];
+  return "";
+}
+}  // namespace
+
+TEST_CASE("without a run the report says so instead of a reliability block of zeros") {
+  // Before: days 0 / 0, cost $0 and goodput 100% for a plan file without a "run" section.
+  const run_inputs none{};
+  const std::string text = plan_report(plan::values, none, false);
+  CHECK(text.find("no run given") != std::string::npos);
+  CHECK(text.find("days without / with failures") == std::string::npos);
+  CHECK(text.find("effective MFU") == std::string::npos);
+  CHECK_FALSE(io::plan_json(plan::values, none).contains("reliability"));
+  // A token budget brings the section back, in both.
+  const run_inputs run{.tokens = 1e12};
+  CHECK(plan_report(plan::values, run, false).find("no run given") == std::string::npos);
+  CHECK(plan_report(plan::values, run, true).find("effective MFU") != std::string::npos);
+  CHECK(io::plan_json(plan::values, run).contains("reliability"));
+}
+
+TEST_CASE("the reliability table shows the checkpoint's write and what sets its interval") {
+  const run_inputs run{.tokens = 1e12};
+  const run_totals r = run_estimate(plan::values, run);
+  const checkpoint_figures& k = r.checkpoint;
+  const table t = reliability_table(r);
+  // LLaMA-3 8B's 8,030,261,248 parameters at 12 bytes (fp32 master weights and two Adam moments)
+  // written at LLaMA 3's 7 TB/s: 96.4 GB in 13.8 ms.
+  const double write = 8'030'261'248.0 * 12.0 / 7e12;
+  CHECK(k.write.value() == doctest::Approx(write));
+  CHECK(row_value(t, "checkpoint write / restore") ==
+        format(write * second) + " / " + format(write * second));
+  // Asynchronous by default: the job stalls only while the fullest GPU copies its share to host
+  // memory over its host link, and the write runs in the background.
+  REQUIRE(k.asynchronous);
+  CHECK(k.stall.value() == doctest::Approx(k.per_device.value() /
+                                           plan::values.system.chip.host_link_bandwidth.value()));
+  CHECK(row_value(t, "checkpoint stall") ==
+        format(k.stall) + ": copy to host memory (asynchronous checkpoint)");
+  // The interval: Daly's optimum for that stall and the job's MTBF, rounded to whole steps.
+  REQUIRE(k.source == interval_source::daly);
+  const seconds daly = daly_interval(k.stall, r.interruptions.mtbf);
+  const double steps = std::max(1.0, std::round(daly.value() / r.step.value()));
+  CHECK(k.steps_between == steps);
+  CHECK(row_value(t, "checkpoint interval") ==
+        detail::significant(steps, 6) + (steps == 1.0 ? " step = " : " steps = ") +
+            format(r.step * steps) + " (Daly's optimum " + format(daly) +
+            " for the stall and MTBF, in whole steps)");
+}
+
+TEST_CASE("a synchronous checkpoint stalls for its write, and the table says so") {
+  run_inputs run{.tokens = 1e12};
+  run.checkpoint.asynchronous = false;
+  const run_totals r = run_estimate(plan::values, run);
+  CHECK_FALSE(r.checkpoint.asynchronous);
+  CHECK(r.checkpoint.stall.value() == doctest::Approx(8'030'261'248.0 * 12.0 / 7e12));
+  CHECK(row_value(reliability_table(r), "checkpoint stall") ==
+        format(r.checkpoint.stall) + ": the write to storage (synchronous checkpoint)");
+}
+
+TEST_CASE("check's serving JSON gives the smallest slice for the plan's batch") {
+  // LLaMA-3 70B, int8 weights and cache, 64 sequences of 8192 tokens on a v5e 4x4: (70.55 GB of
+  // weights + 64 x 1.34 GB of caches) / ((16 - 2)/1.05 GB a chip) = 11.7 chips, a slice of 16.
+  // Before, `check` printed the book's batch-1 slice, 8, which holds 26 of the 64 caches.
+  using serving =
+      serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
+                   tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
+                   serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+  const double need = 70'553'706'496.0 + 64.0 * 8192 * 163'840;
+  CHECK(need / ((16e9 - 2e9) / 1.05) == doctest::Approx(11.73).epsilon(0.001));
+  CHECK(io::serving_json(serving::values)["smallest_slice"] == 16);
+  CHECK(io::serving_json(serving::values)["max_batch"] == serving::max_batch());
 }

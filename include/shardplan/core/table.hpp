@@ -68,16 +68,16 @@ inline std::string render_markdown(const table& t) {
   auto line = [&](const std::vector<std::string>& row) {
     out += "|";
     for (std::size_t i = 0; i < widths.size(); ++i)
-      out += " " + detail::pad(i < row.size() ? row[i] : "", widths[i], detail::is_numeric(t, i)) +
-             " |";
+      out.append(" ").append(detail::pad(i < row.size() ? row[i] : "", widths[i],
+                                         detail::is_numeric(t, i))).append(" |");
     out += "\n";
   };
   line(t.header);
   out += "|";
   for (std::size_t i = 0; i < widths.size(); ++i) {
     const std::size_t dashes = std::max<std::size_t>(widths[i], 3);
-    out += detail::is_numeric(t, i) ? " " + std::string(dashes - 1, '-') + ": |"
-                                    : " " + std::string(dashes, '-') + " |";
+    out.append(" ").append(detail::is_numeric(t, i) ? dashes - 1 : dashes, '-');
+    out += detail::is_numeric(t, i) ? ": |" : " |";
   }
   out += "\n";
   for (const auto& row : t.rows) line(row);

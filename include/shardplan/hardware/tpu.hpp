@@ -18,6 +18,17 @@
 //   [book]     J. Austin et al., "How to Scale Your Model" (jax-ml/scaling-book), chapter
 //              tpus.md, section "TPU specs": the chip table, the ICI table and the PCIe / DCN
 //              sentence under it; roofline.md and tpus.md for the VPU description.
+//   [gcloud]   The Google Cloud CLI's table of machine types (`gcloud compute machine-types
+//              list`): its MEMORY_GB column is `memoryMb.size(units_in=MiB, units_out=GiB)`, so
+//              Compute Engine's "GB" of VM memory is GiB; ct5p-hightpu-4t (v5p) lists 448,
+//              tpu7x-standard-4t 960, tpu7x-standard-1t 240, ct6e-standard-4t 720.
+//   [ironwood] Google Cloud blog, "From silicon to softmax: Inside the Ironwood AI stack"
+//              (November 2025): Ironwood chips form 64-chip cubes over a 3D torus ICI, joined
+//              into pods and superpods by optical circuit switches.
+//
+// Host memory: the "RAM (GB) (4-chip VM)" rows of [gc-v5p] and [gc-7x] are Compute Engine
+// machine-type memory, which is GiB ([gcloud]); we read them as GiB, as the v5e and v6e pages
+// write them.
 //
 // ICI links: the book's one-way per-link figures are about 90% of what Google's per-chip
 // totals give (v5p: 1200 GB/s bidirectional per chip over 6 links = 100 GB/s one-way per link;
@@ -102,7 +113,8 @@ struct tpu_v5p {
       // [gc-v5p] "DCN bandwidth per chip (Gbps) 50" = 6.25e9 B/s; [book] 6.25e9.
       .scale_out_bandwidth = 50.0 * giga * bits * byte / second,
       .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
-      .host_memory = 448.0 * giga * byte / 4.0,       // [gc-v5p] "RAM (GB) (4-chip VM) 448"
+      // [gc-v5p] "RAM (GB) (4-chip VM) 448", GiB ([gcloud]: ct5p-hightpu-4t 448): 112 GiB a chip.
+      .host_memory = 448.0 * gibi * byte / 4.0,
   };
 };
 
@@ -127,7 +139,8 @@ struct tpu_v6e {
       // [book] PCIe "3.2e10 on v6e" (a PCIe Gen5 interface, [gc-v6e]).
       .host_link_bandwidth = 3.2e10 * byte / second,
       // Sources disagree: [gc-v6e] "DRAM per host 1536 GiB" for 8 chips (192 GiB per chip),
-      // [gc-7x] "RAM (GB) (4-chip VM) 720" (180 GB per chip). We choose the full host: 192 GiB.
+      // [gc-7x] "RAM (GB) (4-chip VM) 720" (GiB, [gcloud]: 180 GiB per chip of a 4-chip VM). We
+      // choose the full host: 192 GiB.
       .host_memory = 1536.0 * gibi * byte / 8.0,
   };
 };
@@ -149,12 +162,17 @@ struct tpu7x {
       .scale_up = scale_up_kind::torus_3d,
       // [book] ICI table 9.0e10 one-way per link; [gc-7x] 1200 GB/s bidirectional per chip.
       .scale_up_link_bandwidth = 9.0e10 * byte / second,
-      .scale_up_links = 6,  // 3D torus: 6 nearest neighbours
+      // [ironwood] "3D torus" ICI in 4x4x4 cubes ([book] pod 4x4x576): a chip's 6 nearest
+      // neighbours (+-x, +-y, +-z). [gc-7x] gives TPU7x the same 1200 GB/s bidirectional ICI per
+      // chip as v5p, which is 6 links x 2 directions x 100 GB/s, v5p's link rate. The 4 links of
+      // some press reports would need 150 GB/s a link, and at [book]'s 9.0e10 give 720 GB/s.
+      .scale_up_links = 6,
       // [gc-7x] "DCN bandwidth per chip (Gbps) 100" = 12.5e9 B/s; [book] 12.5e9.
       .scale_out_bandwidth = 100.0 * giga * bits * byte / second,
       // Assumption: no source gives TPU7x's host link; we take the v6e figure (3.2e10, [book]).
       .host_link_bandwidth = 3.2e10 * byte / second,
-      .host_memory = 960.0 * giga * byte / 4.0,  // [gc-7x] "RAM (GB) (4-chip VM) 960"
+      // [gc-7x] "RAM (GB) (4-chip VM) 960", GiB ([gcloud]: tpu7x-standard-4t 960, -1t 240).
+      .host_memory = 960.0 * gibi * byte / 4.0,
   };
 };
 

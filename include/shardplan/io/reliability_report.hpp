@@ -17,10 +17,18 @@ inline std::string percent_text(double fraction, int digits = 3) {
   return significant(round_significant(fraction * 100.0, digits), digits) + "%";
 }
 
+/// "$" and a figure, appended: `"$" + text` (operator+ of a short literal and a temporary) makes
+/// g++ 12 at -O2 report a false -Wrestrict overlap, GCC bug 105329.
+inline std::string dollars(const std::string& figure) {
+  std::string out = "$";
+  out += figure;
+  return out;
+}
+
 /// "$84.5 M", "$1.2 k", "-" without a price.
 inline std::string money_text(double amount) {
   if (amount <= 0.0) return "-";
-  return "$" + with_si_prefix(amount, "", 3);
+  return dollars(with_si_prefix(amount, "", 3));
 }
 
 /// "41.8 M", "3.5 k".
@@ -46,6 +54,29 @@ inline std::string interval_source_text(interval_source s) {
   return "?";
 }
 
+/// "3.52 ms: copy to host memory (asynchronous)" or "2.1 s: the write (synchronous)".
+inline std::string stall_text(const checkpoint_figures& k) {
+  return format(k.stall) + (k.asynchronous ? ": copy to host memory (asynchronous checkpoint)"
+                                           : ": the write to storage (synchronous checkpoint)");
+}
+
+/// The interval and what set it: "4 steps = 16.2 s (Daly's optimum 17.7 s for the stall and
+/// MTBF, in whole steps)".
+inline std::string interval_text(const checkpoint_figures& k) {
+  const std::string out = significant(k.steps_between, 6) +
+                          (k.steps_between == 1.0 ? " step = " : " steps = ") + format(k.interval);
+  switch (k.source) {
+    case interval_source::daly:
+      return out + " (Daly's optimum " + format(k.daly) +
+             " for the stall and MTBF, in whole steps)";
+    case interval_source::storage:
+      return out + " (the asynchronous write, " + format(k.durable_after) + ", must finish)";
+    case interval_source::given: return out + " (given)";
+    case interval_source::run: return out + " (nothing fails: one at the end)";
+  }
+  return out;
+}
+
 }  // namespace detail
 
 /// The inputs a run estimate assumes, one per row: what to print beside its figures.
@@ -55,7 +86,8 @@ inline table run_inputs_table(const run_inputs& in) {
   t.rows = {
       {"token budget", detail::count_text(in.tokens) + " tokens"},
       {"price", in.price_per_chip_hour > 0.0
-                    ? "$" + detail::significant(in.price_per_chip_hour, 3) + " per chip-hour"
+                    ? detail::dollars(detail::significant(in.price_per_chip_hour, 3)) +
+                          " per chip-hour"
                     : "-"},
       {"storage write / read", format(in.storage_write) + " / " + format(in.storage_read)},
       {"restart overhead (besides the restore)", format(in.restart_overhead)},
@@ -151,15 +183,17 @@ inline table time_lost_table(const run_totals& r) {
 
 /// The key figures of a run's reliability in one table.
 inline table reliability_table(const run_totals& r) {
-  table t{{"reliability", "value"}, {}, {false, true}};
+  table t{{"reliability", "value"}, {}, {false, false}};
   const checkpoint_figures& k = r.checkpoint;
   t.rows = {
       {"chips / hosts", detail::significant(r.chips, 6) + " / " + detail::significant(r.hosts, 6)},
       {"unexpected interruptions", detail::per_day_text(r.interruptions.unexpected)},
       {"planned interruptions", detail::per_day_text(r.interruptions.planned)},
       {"job MTBF", format(r.interruptions.mtbf)},
-      {"checkpoint size", format(k.size)},
-      {"checkpoint interval", format(k.interval)},
+      {"checkpoint size", format(k.size) + " (" + format(k.per_device) + " on the fullest device)"},
+      {"checkpoint stall", detail::stall_text(k)},
+      {"checkpoint write / restore", format(k.write) + " / " + format(k.restore)},
+      {"checkpoint interval", detail::interval_text(k)},
       {"expected cost of one failure", format(k.loss)},
       {"days without / with failures",
        detail::significant(detail::round_significant(r.ideal_days, 3), 3) + " / " +

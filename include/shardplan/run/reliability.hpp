@@ -313,6 +313,10 @@ struct run_inputs {
   std::int64_t chips_per_host = 0;  ///< 0: `chips_per_host(system)`
 };
 
+/// Whether `in` gives a run to estimate: a positive token budget. Without one there are no steps,
+/// and days, chip-hours, cost and goodput would all come out as zeros; reports leave them out.
+constexpr bool has_run(const run_inputs& in) { return in.tokens > 0.0; }
+
 /// What set the checkpoint interval.
 enum class interval_source : std::uint8_t {
   daly,     ///< Daly's optimum, rounded to whole steps
@@ -330,6 +334,9 @@ struct checkpoint_figures {
   seconds stall{};       ///< δ: the job waits for this (the copy to host memory over the chip's
                          ///< host link, or the write), plus `run_inputs::checkpoint_overhead`
   seconds durable_after{};  ///< W: from the stall's end until the snapshot is durable
+  /// The stall is a copy to host memory and the write runs in the background (an asynchronous
+  /// checkpoint on a chip with a host link); otherwise the job waits for the write.
+  bool asynchronous = false;
   seconds young{};       ///< Young's interval for δ and the job MTBF
   seconds daly{};        ///< Daly's interval
   seconds interval{};    ///< τ: the interval used, a whole number of steps
@@ -419,7 +426,8 @@ constexpr run_totals run_estimate(const training_plan_values& plan, const run_in
     k.restore = k.size / in.storage_read;
   }
   const byte_rate host_link = plan.system.chip.host_link_bandwidth;
-  if (in.checkpoint.asynchronous && host_link.value() > 0.0) {
+  k.asynchronous = in.checkpoint.asynchronous && host_link.value() > 0.0;
+  if (k.asynchronous) {
     k.stall = k.per_device / host_link + in.checkpoint_overhead;
     k.durable_after = k.write;
   } else {

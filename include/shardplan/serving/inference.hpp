@@ -304,14 +304,21 @@ constexpr std::int64_t max_batch(const serving_plan_values& p) {
 
 /// The fewest chips of the plan's kind, rounded up to a power of two, that hold the model's
 /// weights and `batch` caches at the plan's context after the reserve (the book's "smallest
-/// slice").
-constexpr std::int64_t smallest_slice(const serving_plan_values& p, std::int64_t batch = 1) {
+/// slice", which it gives for one sequence: `smallest_slice(p, 1)`). Weights and caches are
+/// assumed to split evenly, so this is a lower bound on the slice a sharding can use.
+constexpr std::int64_t smallest_slice(const serving_plan_values& p, std::int64_t batch) {
   const serving_setup& s = p.setup;
   const bytes weights =
       static_cast<double>(parameters(p.model).total) * bytes_per_element(s.weights) * byte;
   const bytes kv =
       kv_bytes_per_sequence(p.model, s.kv, context_tokens(s)) * static_cast<double>(batch);
   return round_up_to_power_of_two(fewest_devices(weights, kv, p.system.chip.memory, s.reserve));
+}
+
+/// The smallest slice for the plan's own batch, every cache at the plan's context: what `check`
+/// reports. A slice of this size holds what the plan serves; one half its size does not.
+constexpr std::int64_t smallest_slice(const serving_plan_values& p) {
+  return smallest_slice(p, p.setup.batch);
 }
 
 /// The network of the axes carrying `role` but not `except`, taken as one group: their sizes

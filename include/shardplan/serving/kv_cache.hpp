@@ -122,13 +122,19 @@ constexpr std::int64_t sequences_that_fit(bytes free, const model_shape& m, numb
   return static_cast<std::int64_t>(free.value() / one) * s.batch;
 }
 
+/// The largest device count the slice arithmetic returns, 2^62: no system comes near it, and it
+/// keeps ⌈x⌉ and the rounding to a power of two inside 64-bit integers.
+inline constexpr std::int64_t max_device_count = std::int64_t{1} << 62;
+
 /// The fewest devices of `memory` each that hold `weights` and `kv` bytes in all, both assumed
 /// to split evenly, after the reserve: ⌈(weights + kv) / usable⌉ (the book's
-/// "ceil(num_params · sizeof(dtype) / HBM per TPU)" with the cache added).
+/// "ceil(num_params · sizeof(dtype) / HBM per TPU)" with the cache added), at most
+/// `max_device_count`.
 constexpr std::int64_t fewest_devices(bytes weights, bytes kv, bytes memory, memory_reserve r) {
   const double need = (weights + kv).value();
   const double each = usable_memory(memory, r).value();
   if (each <= 0.0) return 0;
+  if (need / each >= static_cast<double>(max_device_count)) return max_device_count;
   const auto n = static_cast<std::int64_t>(need / each);
   return static_cast<double>(n) * each < need ? n + 1 : n;
 }
@@ -136,9 +142,10 @@ constexpr std::int64_t fewest_devices(bytes weights, bytes kv, bytes memory, mem
 /// The smallest power of two at least `n`, the book's rounding to a slice
 /// (`min_topology = 2 ** ceil(log2(bytes / 16e9))`, applied-inference.md). TPU slices and GPU
 /// tensor-parallel groups come in powers of two (v5e offers no 2-chip slice: round 2 up to 4).
+/// At most `max_device_count`.
 constexpr std::int64_t round_up_to_power_of_two(std::int64_t n) {
   std::int64_t p = 1;
-  while (p < n) p *= 2;
+  while (p < n && p < max_device_count) p *= 2;
   return p;
 }
 

@@ -83,24 +83,24 @@ struct compute_in {
   static constexpr void apply(serving_plan_values& p) { p.setup.compute = Format; }
 };
 
-/// Sequences decoded together on the whole mesh.
+// The options below are checked with the plan's rules (`require_serving_feasible`), not in
+// themselves, so that a wrong number gives one error and not the follow-on errors of every use.
+
+/// Sequences decoded together on the whole mesh: at least one.
 template <std::int64_t N>
 struct serve_batch {
-  static_assert(N >= 1, "shardplan: a serving batch has at least one sequence");
   static constexpr void apply(serving_plan_values& p) { p.setup.batch = N; }
 };
 
-/// Prompt tokens per sequence (prefilled, then cached).
+/// Prompt tokens per sequence (prefilled, then cached): 0 or more.
 template <std::int64_t N>
 struct prompt_tokens {
-  static_assert(N >= 0, "shardplan: a prompt has no fewer than zero tokens");
   static constexpr void apply(serving_plan_values& p) { p.setup.prompt_tokens = N; }
 };
 
-/// Tokens generated per sequence.
+/// Tokens generated per sequence: at least one.
 template <std::int64_t N>
 struct generated_tokens {
-  static_assert(N >= 1, "shardplan: a serving plan generates at least one token");
   static constexpr void apply(serving_plan_values& p) { p.setup.generated_tokens = N; }
 };
 
@@ -109,20 +109,20 @@ struct dollars_per_hour {
   double value;
 };
 
-/// The price per chip-hour (default: `example_price_per_chip_hour(chip)`).
+/// The price per chip-hour (default: `example_price_per_chip_hour(chip)`): positive.
 template <dollars_per_hour Price>
 struct price {
-  static_assert(Price.value > 0.0, "shardplan: a price per chip-hour is positive");
+  static constexpr dollars_per_hour given_price = Price;  ///< a given 0 is not the default
   static constexpr void apply(serving_plan_values& p) {
     p.setup.dollars_per_chip_hour = Price.value;
   }
 };
 
-/// The fraction of peak prefill sustains (default: `default_prefill_efficiency`, one half).
+/// The fraction of peak prefill sustains (default: `default_prefill_efficiency`, one half), in
+/// percent: more than 0 and at most 100.
 template <percent Efficiency>
 struct prefill_efficiency {
-  static_assert(Efficiency.value > 0.0 && Efficiency.value <= 100.0,
-                "shardplan: efficiency is a percentage between 0 and 100");
+  static constexpr percent given_efficiency = Efficiency;  ///< a given 0 is not the default
   static constexpr void apply(serving_plan_values& p) {
     p.setup.prefill_efficiency = Efficiency.value / 100.0;
   }
@@ -224,6 +224,44 @@ constexpr bool names_mesh_axes() {
   return true;
 }
 
+/// The settings a serving plan checks itself, because serving_violations has no rule for them
+/// (the plan-file reader range-checks its own): the smallest mesh axis, and the price and
+/// prefill efficiency as the options gave them (the values cannot tell a given 0 from the
+/// default). Settings not given stand at valid values.
+struct serving_settings {
+  std::int64_t smallest_axis = 1;
+  std::string_view smallest_axis_name;
+  dollars_per_hour price{1.0};
+  percent prefill_efficiency{50.0};
+};
+
+template <class Mesh, class... Options>
+constexpr serving_settings settings_of() {
+  serving_settings g;
+  for (const mesh_axis& a : Mesh::axes) {
+    if (a.size < g.smallest_axis) {
+      g.smallest_axis = a.size;
+      g.smallest_axis_name = a.name;
+    }
+  }
+  auto note = [&g]<class Option>(Option*) {
+    if constexpr (requires { Option::given_price; }) g.price = Option::given_price;
+    if constexpr (requires { Option::given_efficiency; })
+      g.prefill_efficiency = Option::given_efficiency;
+  };
+  (note(static_cast<Options*>(nullptr)), ...);
+  return g;
+}
+
+/// Whether the settings hold: every axis has a device, the batch a sequence, the prompt no
+/// fewer than 0 tokens, generation at least 1, the price is positive and prefill's efficiency a
+/// percentage.
+constexpr bool settings_hold(const serving_settings& g, const serving_setup& s) {
+  return g.smallest_axis >= 1 && s.batch >= 1 && s.prompt_tokens >= 0 &&
+         s.generated_tokens >= 1 && g.price.value > 0.0 && g.prefill_efficiency.value > 0.0 &&
+         g.prefill_efficiency.value <= 100.0;
+}
+
 }  // namespace detail
 
 /// A type that can be a serving-plan option: a serving setting or strategy, or a training option
@@ -266,11 +304,17 @@ struct serving_plan {
     return p;
   }();
 
-  static constexpr serving_violations violations = check(values);
+  /// The settings checked here rather than in `violations` (see `detail::serving_settings`).
+  static constexpr detail::serving_settings settings = detail::settings_of<Mesh, Options...>();
+  static constexpr bool settings_hold = detail::settings_hold(settings, values.setup);
+  /// The rules of `check`; none are checked on a mesh with an axis of no devices (each would
+  /// divide by it).
+  static constexpr serving_violations violations =
+      settings.smallest_axis >= 1 ? check(values) : serving_violations{};
   /// Every rule holds.
-  static constexpr bool servable = violations.empty();
+  static constexpr bool servable = settings_hold && violations.empty();
   /// The weights and the batch's caches at the full context fit beside the reserve.
-  static constexpr bool fits = !violations.has(serving_rule::fits_in_memory);
+  static constexpr bool fits = settings_hold && !violations.has(serving_rule::fits_in_memory);
 
   static constexpr serving_degrees degrees() { return degrees_of(values); }
   static constexpr bytes kv_bytes_per_token() {
@@ -287,7 +331,8 @@ struct serving_plan {
   /// The largest batch that fits at the plan's context.
   static constexpr std::int64_t max_batch() { return shardplan::max_batch(values); }
   /// The smallest power-of-two slice of this chip that holds the model and `batch` caches.
-  static constexpr std::int64_t smallest_slice(std::int64_t batch = 1) {
+  static constexpr std::int64_t smallest_slice() { return shardplan::smallest_slice(values); }
+  static constexpr std::int64_t smallest_slice(std::int64_t batch) {
     return shardplan::smallest_slice(values, batch);
   }
   static constexpr decode_cost decode() { return estimate_decode(values); }
@@ -295,8 +340,9 @@ struct serving_plan {
   static constexpr serving_cost cost() { return estimate_cost(values); }
 
   /// Decode at this batch reads weights longer than it computes (batch below the critical batch).
-  static constexpr bool memory_bound = estimate_decode(values).memory_bound;
-  static constexpr bool compute_bound = !memory_bound;
+  /// (Both false when the settings do not hold.)
+  static constexpr bool memory_bound = settings_hold && estimate_decode(values).memory_bound;
+  static constexpr bool compute_bound = settings_hold && !estimate_decode(values).memory_bound;
 };
 
 // --- diagnostics ---------------------------------------------------------------------------------
@@ -327,6 +373,8 @@ struct gigabytes_needed { std::int64_t value; };
 struct gigabytes_of_memory { std::int64_t value; };
 struct batch_per_replica { std::int64_t value; };
 struct critical_batch { std::int64_t value; };
+struct prompt_length { std::int64_t value; };
+struct tokens_generated { std::int64_t value; };
 // clang-format on
 
 constexpr bool divides(std::int64_t a, std::int64_t b) { return a == 0 || b % a == 0; }
@@ -390,6 +438,30 @@ template <gigabytes_needed Needed, gigabytes_of_memory Memory>
 struct fits_in_device_memory {
   static constexpr bool value = Needed.value <= Memory.value;
 };
+template <class Axis, devices D>
+struct axis_has_devices {
+  static constexpr bool value = D.value >= 1;
+};
+template <batch B>
+struct batch_has_a_sequence {
+  static constexpr bool value = B.value >= 1;
+};
+template <prompt_length P>
+struct prompt_not_negative {
+  static constexpr bool value = P.value >= 0;
+};
+template <tokens_generated G>
+struct generates_a_token {
+  static constexpr bool value = G.value >= 1;
+};
+template <dollars_per_hour P>
+struct price_is_positive {
+  static constexpr bool value = P.value > 0.0;
+};
+template <percent E>
+struct prefill_efficiency_is_a_percentage {
+  static constexpr bool value = E.value > 0.0 && E.value <= 100.0;
+};
 template <batch_per_replica B, critical_batch C>
 struct decode_is_memory_bound {
   static constexpr bool value = B.value < C.value;
@@ -418,9 +490,44 @@ template <class Plan>
 struct require_serving_feasible {
   static constexpr const serving_plan_values& p = Plan::values;
   static constexpr const serving_violations& v = Plan::violations;
+  static constexpr const detail::serving_settings& g = Plan::settings;
   template <serving_rule R>
   static constexpr serving_violation x = v.first(R);
   using r = serving_rule;
+  struct smallest_axis_name {
+    static constexpr std::string_view value = g.smallest_axis_name;
+  };
+
+  // The settings, each in a class of its own like the rules of `check`.
+  struct setting_1 {
+    static_assert(serving_checks::axis_has_devices<
+                      typename detail::spelled<smallest_axis_name, plan_checks::axis_name>::type,
+                      serving_checks::devices{g.smallest_axis}>::value,
+                  "shardplan: a mesh axis needs at least one device");
+  } setting_1_;
+  struct setting_2 {
+    static_assert(
+        serving_checks::batch_has_a_sequence<serving_checks::batch{p.setup.batch}>::value,
+        "shardplan: a serving batch has at least one sequence");
+  } setting_2_;
+  struct setting_3 {
+    static_assert(serving_checks::prompt_not_negative<
+                      serving_checks::prompt_length{p.setup.prompt_tokens}>::value,
+                  "shardplan: a prompt has no fewer than zero tokens");
+  } setting_3_;
+  struct setting_4 {
+    static_assert(serving_checks::generates_a_token<
+                      serving_checks::tokens_generated{p.setup.generated_tokens}>::value,
+                  "shardplan: a serving plan generates at least one token");
+  } setting_4_;
+  struct setting_5 {
+    static_assert(serving_checks::price_is_positive<g.price>::value,
+                  "shardplan: a price per chip-hour is positive");
+  } setting_5_;
+  struct setting_6 {
+    static_assert(serving_checks::prefill_efficiency_is_a_percentage<g.prefill_efficiency>::value,
+                  "shardplan: efficiency is a percentage between 0 and 100");
+  } setting_6_;
 
   struct rule_0a {
     static_assert(serving_checks::strategies_name_mesh_axes<serving_checks::unknown_axes{
