@@ -1,4 +1,5 @@
-// EXPECT: shardplan: every mesh axis must carry a parallelism@@axis_carries_a_parallelism<[a-z_:]*{0}>
+// EXPECT: shardplan: every mesh axis must carry a parallelism@@axis_carries_a_parallelism<[a-z_:]*axis_name<'r', 'e', 'p', 'l', 'i', 'c', 'a'>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a mesh axis that no strategy uses leaves its devices doing the same work twice. The plan
 // is hybrid sharded data parallelism: ZeRO-1 within 8-way "shard" groups, 8 plain replicas of
 // those across "replica". The broken plan forgets `data<"replica">`, so axis 0 ("replica")

@@ -1,6 +1,9 @@
-// EXPECT: shardplan: mesh axis names must be unique@@axis_names_are_unique<[a-z_:]*{1}>
+// EXPECT: shardplan: mesh axis names must be unique@@axis_names_are_unique<[a-z_:]*axis_name<'d', 'p'>
+// DIAGNOSTIC: 2 errors, lines under 400 characters
 // Rule: a mesh names each axis once; strategies find axes by name, so a repeated name would give
-// one strategy two axes. The twin names the second axis "pp".
+// one strategy two axes. (The mesh then has no "pp", so the pipeline strategy breaks
+// strategy_axes_in_mesh too: two errors, each naming its axis.) The twin names the second axis
+// "pp".
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/training/training_plan.hpp>

@@ -1,4 +1,5 @@
-// EXPECT: shardplan: an axis claims more chips than the level it is placed on holds@@axis_fits_its_level<[a-z_:]*{2}, [a-z_:]*{16}, [a-z_:]*{8}>
+// EXPECT: shardplan: an axis claims more chips than the level it is placed on holds@@axis_fits_its_level<[a-z_:]*axis_name<'t', 'p'>, [a-z_:]*{16}, [a-z_:]*{8}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: an axis placed `on<"node">` must fit in one node. A DGX H100 node (level "node" of
 // systems::dgx_h100_superpod) holds 8 GPUs; tensor parallelism 16 on the innermost axis (axis 2)
 // spans 16 chips. The twin has tensor parallelism 8. GPT-3 175B (96 heads, d_ff 49152) is

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: data parallelism times the micro-batch must divide the global batch@@replicas_divide_batch<[a-z_:]*{64}, [a-z_:]*{2000}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every data-parallel replica runs the same whole number of micro-batches. 64 replicas of
 // micro-batch 1 split 2048 sequences (the twin) into 32 each, but 2000 sequences into 31.25.
 #include <shardplan/hardware/systems.hpp>

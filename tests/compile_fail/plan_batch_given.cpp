@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the batch needs positive global tokens, sequence length and micro-batch@@batch_is_given<[a-z_:]*{16777216}, [a-z_:]*{8192}, [a-z_:]*{0}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a plan has a batch: positive global tokens, sequence length and micro-batch. The twin
 // uses micro-batches of one sequence.
 #include <shardplan/hardware/systems.hpp>

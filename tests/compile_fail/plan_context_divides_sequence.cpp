@@ -1,4 +1,5 @@
 // EXPECT: shardplan: context parallelism must divide the sequence@@context_divides_sequence<[a-z_:]*{6}, [a-z_:]*{32768}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: load-balanced ring attention cuts each sequence into 2 x cp equal chunks (rank i takes
 // chunks i and 2cp-1-i). Context parallelism 3 needs 6 chunks, and 6 does not divide 32768 = 2^15;
 // the twin's context parallelism 4 cuts 8 chunks of 4096 tokens.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: expert parallelism must divide the experts@@expert_parallel_divides_experts<[a-z_:]*{16}, [a-z_:]*{8}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: each expert-parallel rank holds the same whole number of experts. Mixtral 8x7B has 8
 // experts per layer: expert parallelism 8 (the twin) gives one each, 16 would need half experts.
 // The expert axis "ep" is also a data axis, as in DeepSpeed-MoE.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: expert parallelism needs a mixture-of-experts model@@expert_parallel_needs_experts<[a-z_:]*{64}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: expert parallelism spreads the experts of MoE layers; a dense model has none. The broken
 // plan adds `expert<"dp">` (degree 64, the data axis) to dense LLaMA-3 70B; the twin does not.
 #include <shardplan/hardware/systems.hpp>

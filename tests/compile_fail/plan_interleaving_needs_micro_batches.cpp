@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the interleaved schedule needs micro-batches in multiples of the pipeline stages@@micro_batches_fill_interleaving<[a-z_:]*{8}, [a-z_:]*{20}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron-LM's interleaved 1F1B schedule runs micro-batches in groups of the pipeline
 // size (Narayanan et al. 2021). 10,485,760 tokens are 1280 sequences of 8192, 20 per replica of
 // the 64 data-parallel replicas: not a multiple of 8 stages. The twin's 16,777,216 tokens give 32.

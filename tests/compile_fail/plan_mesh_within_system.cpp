@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the mesh has more devices than the system@@mesh_fits_system<[a-z_:]*{4096}, [a-z_:]*{2048}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every mesh device is a chip of the system. The mesh is 64 x 8 x 8 = 4096 devices; a DGX
 // H100 SuperPOD of 256 nodes has 256 x 8 = 2048 H100s. The twin is the 512-node SuperPOD (4096).
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
-// EXPECT: shardplan: an axis is placed on a level the system does not have@@axis_level_exists<[a-z_:]*{2}>
+// EXPECT: shardplan: an axis is placed on a level the system does not have@@axis_level_exists<[a-z_:]*axis_name<'t', 'p'>, [a-z_:]*level_name<'i', 'c', 'i', '-', 'x'>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: an axis placed `on<"level">` names a level of the system; "ici-x" is a TPU torus axis, a
 // DGX system has node, leaf, spine and core. The twin places tp on the node.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: pipeline stages times virtual stages must divide the layers@@pipeline_chunks_divide_layers<[a-z_:]*{24}, [a-z_:]*{80}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the interleaved schedule cuts the model into pipeline x virtual-stage chunks of whole,
 // equal layer counts. LLaMA-3 70B has 80 layers: 8 stages x 5 virtual stages = 40 chunks of 2
 // layers (the twin), but 8 x 3 = 24 chunks would need 3.33 layers each.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the mlp width@@tensor_parallel_divides_mlp_width<[a-z_:]*{10}, [a-z_:]*{13824}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron tensor parallelism splits the MLP's hidden width into equal column blocks.
 // LLaMA-2 13B has 40 heads (and 40 kv heads), so tensor parallelism 10 splits its attention, but
 // its d_ff 13824 = 2^9 x 3^3 has no factor 5. The twin has tensor parallelism 8.

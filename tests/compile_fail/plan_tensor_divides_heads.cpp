@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the attention heads@@tensor_parallel_divides_heads<[a-z_:]*{256}, [a-z_:]*{128}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron tensor parallelism gives each rank whole attention heads. DeepSeek-V3 has 128
 // heads; tensor parallelism 256 would need half heads. The twin has 128. (With MHA or GQA a
 // degree that does not divide the heads cannot divide the kv heads either, since kv heads divide

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the kv heads@@tensor_parallel_divides_kv_heads<[a-z_:]*{16}, [a-z_:]*{8}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron tensor parallelism gives each rank whole kv heads (no replication of K and V).
 // LLaMA-3 70B has 64 query heads but 8 kv heads (GQA): tensor parallelism 16 divides the 64
 // heads and the 28672-wide MLP but not the 8 kv heads. The twin has tensor parallelism 8.

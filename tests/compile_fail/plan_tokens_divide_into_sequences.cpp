@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the global batch must be whole sequences@@batch_is_whole_sequences<[a-z_:]*{16000000}, [a-z_:]*{8192}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a step's tokens come in whole sequences. 16,000,000 tokens are 1953.125 sequences of
 // 8192; the twin's 16,777,216 = 2048 x 8192.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
-// EXPECT: shardplan: a strategy names an axis the mesh does not have@@strategies_name_mesh_axes<[a-z_:]*{1}>
+// EXPECT: shardplan: a strategy names an axis the mesh does not have@@strategies_name_mesh_axes<[a-z_:]*{1}, [a-z_:]*axis_name<'m', 'p'>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every axis a strategy names is an axis of the mesh; a typo ("mp" for "tp") must not
 // silently drop the strategy. The twin names "tp".
 #include <shardplan/hardware/systems.hpp>

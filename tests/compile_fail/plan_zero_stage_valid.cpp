@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the zero stage must be 0, 1, 2 or 3@@zero_stage_exists<[a-z_:]*{4}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: ZeRO has stages 1 (optimizer states), 2 (and gradients) and 3 (and parameters)
 // (Rajbhandari et al. 2020); 0 is plain data parallelism. There is no stage 4; the twin uses 1.
 #include <shardplan/hardware/systems.hpp>

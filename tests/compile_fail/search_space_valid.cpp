@@ -1,7 +1,9 @@
-// EXPECT: shardplan: the search space is not valid
-// Rule: `constexpr_search<Space>` checks its space first (`search_space_problem(space)` says what
-// is wrong). ZeRO has stages 0 to 3, so a space that tries stage 4 is not valid; the twin tries
-// ZeRO-3. The space is tests/static/search.cpp's small one: 4 chips of one DGX H100 node.
+// EXPECT: shardplan: the zero stage must be 0, 1, 2 or 3@@search_checks::zero_stage_exists<[a-z_:]*{4}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
+// Rule: `constexpr_search<Space>` checks its space first and fails with the rule the space
+// breaks and its numbers (`search_space_violation_of`). ZeRO has stages 0 to 3, so a space that
+// tries stage 4 is not valid; the twin tries ZeRO-3. The space is tests/static/search.cpp's small
+// one: 4 chips of one DGX H100 node.
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/search/search.hpp>
@@ -17,7 +19,8 @@ constexpr std::int64_t zero_stage = 3;
 
 struct small_space {
   static constexpr search_space space = [] {
-    search_space s = make_search_space(models::llama3_8b::shape, node::figures, 4, 64 * 8192, 8192);
+    search_space s = make_search_space(models::llama3_8b::shape, node::figures, 4,
+                                       64 * 8192, 8192);
     s.micro_batches = {1};
     s.zero_stages = {zero_stage};
     s.recompute = {recompute_policy{recompute_kind::none}, recompute_policy{recompute_kind::full}};

@@ -1,8 +1,11 @@
-// EXPECT: shardplan: a serving batch has at least one sequence
+// EXPECT: shardplan: a serving batch has at least one sequence@@batch_has_a_sequence<[a-z_:]*{0}>
+// DIAGNOSTIC: 1 error, lines under 800 characters
 // Rule: `serve_batch<N>` decodes N sequences together on the whole mesh: at least one. The
-// twin decodes 4.
-// (Inside a serving_plan clang adds two errors: the option then fails `ServingOptionSpec` and
-// the plan is undeclared; the option alone gives exactly this one.)
+// check sits with the plan's rules, so the broken option gives this one error (inside the
+// option clang used to add two more: the option failing `ServingOptionSpec` and the plan
+// undeclared). The twin decodes 4.
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
 #include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
@@ -13,5 +16,7 @@ constexpr std::int64_t sequences = 0;
 constexpr std::int64_t sequences = 4;
 #endif
 
-using option = serve_batch<sequences>;
-static_assert(sizeof(option) > 0);
+using plan = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<2>,
+                          mesh<axis<"dp", 2>, axis<"tp", 8>>, data<"dp">, tensor<"tp">,
+                          serve_batch<sequences>, prompt_tokens<4000>, generated_tokens<96>>;
+SHARDPLAN_REQUIRE_SERVABLE(plan);

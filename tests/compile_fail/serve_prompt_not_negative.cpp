@@ -1,8 +1,10 @@
-// EXPECT: shardplan: a prompt has no fewer than zero tokens
+// EXPECT: shardplan: a prompt has no fewer than zero tokens@@prompt_not_negative<[a-z_:]*{-1}>
+// DIAGNOSTIC: 1 error, lines under 800 characters
 // Rule: `prompt_tokens<N>` is the prompt prefilled per sequence: 0 (generation from nothing)
-// or more, never negative. The twin has an empty prompt.
-// (Inside a serving_plan clang adds two errors: the option then fails `ServingOptionSpec` and
-// the plan is undeclared; the option alone gives exactly this one.)
+// or more, never negative. The check sits with the plan's rules, so the broken option gives
+// this one error (inside the option clang used to add two more). The twin has an empty prompt.
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
 #include <shardplan/serving/serving_plan.hpp>
 
 using namespace shardplan;
@@ -13,5 +15,7 @@ constexpr std::int64_t tokens = -1;
 constexpr std::int64_t tokens = 0;
 #endif
 
-using option = prompt_tokens<tokens>;
-static_assert(sizeof(option) > 0);
+using plan = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<2>,
+                          mesh<axis<"dp", 2>, axis<"tp", 8>>, data<"dp">, tensor<"tp">,
+                          serve_batch<4>, prompt_tokens<tokens>, generated_tokens<96>>;
+SHARDPLAN_REQUIRE_SERVABLE(plan);

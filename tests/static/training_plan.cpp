@@ -163,4 +163,42 @@ static_assert(nvl72_plan::memory_per_device().model_states() < 32.3 * gb);
 // GB200: 186 GB of HBM3e a GPU.
 static_assert(nvl72_plan::memory_per_device().total < 186.0 * gb);
 
+// --- the rule check itself: sizes beyond 64 bits, bad options, the macro in a template -----------
+
+// Four axes of 65536 are 65536^4 = 2^64 devices, beyond 2^63 - 1: a broken rule, worked out in
+// constant expressions, which refuse the signed overflow they used to hit (mesh_devices).
+using overflowing_plan = training_plan<
+    models::llama3_70b, systems::dgx_h100_superpod<512>,
+    mesh<axis<"dp", 65536>, axis<"cp", 65536>, axis<"pp", 65536>, axis<"tp", 65536>>,
+    zero<1, "dp">, context<"cp">, pipeline<"pp">, tensor<"tp">,
+    batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>>;
+static_assert(!overflowing_plan::fits);
+static_assert(overflowing_plan::violations.count == 1);
+static_assert(overflowing_plan::violations.items[0].rule == plan_rule::sizes_fit_in_64_bits);
+static_assert(overflowing_plan::violations.items[0].a == 18446744073709551616.0);
+static_assert(!overflowing_plan::compute_bound);
+static_assert(mesh_devices(overflowing_plan::values) == int64_max);
+
+// Options that used to static_assert in themselves now break a rule of the plan.
+template <class... Options>
+using llama_on_dgx = training_plan<
+    models::llama3_70b, systems::dgx_h100_superpod<512>,
+    mesh<axis<"dp", 64>, axis<"pp", 8>, axis<"tp", 8>>, zero<1, "dp">, Options...,
+    tensor<"tp", sequence_parallel>, batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>>;
+static_assert(llama_on_dgx<pipeline<"pp", schedule::interleaved<1>>>::violations.has(
+    plan_rule::virtual_stages_suit_schedule));
+static_assert(llama_on_dgx<pipeline<"pp">, efficiency<percent{0.0}>>::violations.has(
+    plan_rule::efficiency_is_a_percentage));
+static_assert(llama_on_dgx<pipeline<"pp">, recompute::checkpoints<-4>>::violations.has(
+    plan_rule::checkpoints_at_least_one));
+static_assert(!llama_on_dgx<pipeline<"pp">, recompute::checkpoints<-4>>::fits);
+
+// The macro works on a plan that depends on a template parameter.
+template <class Plan>
+constexpr bool required_in_a_template() {
+  SHARDPLAN_REQUIRE_FEASIBLE(Plan);
+  return true;
+}
+static_assert(required_in_a_template<dgx_plan>());
+
 }  // namespace

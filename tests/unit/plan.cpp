@@ -42,7 +42,7 @@ violation only_violation(const plan_violations& v) {
 }
 
 /// The reference plan built as plain values, without the type layer.
-training_plan_values reference_values() {
+constexpr training_plan_values reference_values() {
   training_plan_values p;
   p.model = models::llama3_70b::shape;
   p.system = systems::dgx_h100_superpod<512>::figures;
@@ -388,6 +388,159 @@ TEST_CASE("a negative zero stage breaks zero_stage_valid too") {
   CHECK(describe(x) == "zero stage -1 does not exist");
 }
 
+// --- sizes, schedule, recomputation and efficiency (issue 15, findings 1, 12, 14, 17) ----------
+
+TEST_CASE("four axes of 65536 break sizes_fit_in_64_bits without overflowing") {
+  // 65536^4 = 2^64 = 18,446,744,073,709,551,616 devices, more than the 2^63 - 1 a signed 64-bit
+  // integer holds; the mesh product used to overflow (signed overflow in mesh_devices). Worked
+  // out in a constant expression, which refuses any overflow, so this compiles only if none
+  // happens.
+  constexpr training_plan_values p = [] {
+    training_plan_values q = reference_values();
+    q.axes[0] = {"dp", 65536, role_data | role_zero, {}};
+    q.axes[1] = {"pp", 65536, role_pipeline, {}};
+    q.axes[2] = {"tp", 65536, role_tensor, {}};
+    q.axes[3] = {"cp", 65536, role_context, {}};
+    q.axis_count = 4;
+    return with_degrees(q);
+  }();
+  constexpr plan_violations v = check(p);
+  const violation x = only_violation(v);
+  CHECK(x.rule == plan_rule::sizes_fit_in_64_bits);
+  CHECK(x.a == 18446744073709551616.0);
+  CHECK(x.b == 9223372036854775808.0);
+  CHECK(static_cast<product_of>(x.c) == product_of::mesh_devices);
+  CHECK(describe(x) ==
+        "the mesh's device count is 1.84e+19, more than a 64-bit integer holds (9.22e+18)");
+  CHECK_FALSE(costable(v));
+  // Degrees and device counts saturate instead of wrapping round to 0.
+  CHECK(mesh_devices(p) == int64_max);
+  CHECK(p.setup.degrees.context == 65536);
+  CHECK(degree_of(p, role_data | role_pipeline | role_tensor) == 65536LL * 65536 * 65536);
+}
+
+TEST_CASE("a product of 2^63 exactly does not fit, one of 2^62 does") {
+  // 2^50 sequences of 2^13 tokens are 2^63 tokens, one more than int64 holds; 2^49 are 2^62.
+  using overflowing = llama_plan<64, 8, 5,
+                                 batch<global_sequences<(int64_t{1} << 50)>, seq_len<8192>,
+                                       micro_batch<1>>>;
+  const violation x = only_violation(overflowing::violations);
+  CHECK(x.rule == plan_rule::sizes_fit_in_64_bits);
+  CHECK(static_cast<product_of>(x.c) == product_of::global_tokens);
+  CHECK(x.a == 9223372036854775808.0);
+  using fitting = llama_plan<64, 8, 5,
+                             batch<global_sequences<(int64_t{1} << 49)>, seq_len<8192>,
+                                   micro_batch<1>>>;
+  CHECK_FALSE(fitting::violations.has(plan_rule::sizes_fit_in_64_bits));
+  CHECK(fitting::values.setup.batch.global_tokens == int64_t{1} << 62);
+}
+
+TEST_CASE("pipeline chunks and replicas times micro-batch are kept within 64 bits too") {
+  // 8 stages x 2^61 virtual stages = 2^64; 64 replicas x micro-batches of 2^58 = 2^64.
+  using chunks = llama_plan<64, 8, (int64_t{1} << 61)>;
+  CHECK(static_cast<product_of>(only_violation(chunks::violations).c) ==
+        product_of::pipeline_chunks);
+  using replicas =
+      llama_plan<64, 8, 5,
+                 batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<(int64_t{1} << 58)>>>;
+  const violation x = only_violation(replicas::violations);
+  CHECK(static_cast<product_of>(x.c) == product_of::replicas_times_micro_batch);
+  CHECK(x.a == 64.0 * 288230376151711744.0);
+}
+
+TEST_CASE("an axis of no devices breaks axis_has_a_device and stops the check") {
+  // Every other rule would divide by the tensor degree 0.
+  constexpr training_plan_values p = [] {
+    training_plan_values q = reference_values();
+    q.axes[2].size = 0;
+    return with_degrees(q);
+  }();
+  constexpr plan_violations v = check(p);
+  const violation x = only_violation(v);
+  CHECK(x.rule == plan_rule::axis_has_a_device);
+  CHECK(x.axis == "tp");
+  CHECK(x.a == 0);
+  CHECK(describe(x) == "mesh axis 'tp' has 0 devices; it needs at least 1");
+  CHECK_FALSE(costable(v));
+}
+
+TEST_CASE("recompute::checkpoints<-4> breaks checkpoints_at_least_one instead of fitting") {
+  // -4 checkpoints per layer gave negative activations (-8.6 GB) and a plan that "fits".
+  using plan = llama_plan<64, 8, 5, reference_batch, recompute::checkpoints<-4>>;
+  const violation x = only_violation(plan::violations);
+  CHECK(x.rule == plan_rule::checkpoints_at_least_one);
+  CHECK(x.a == -4);
+  CHECK_FALSE(plan::fits);
+  CHECK_FALSE(costable(plan::violations));
+  CHECK(describe(x) == "recompute::checkpoints needs at least 1 tensor per layer, not -4");
+  using none_kept = llama_plan<64, 8, 5, reference_batch, recompute::checkpoints<0>>;
+  CHECK(only_violation(none_kept::violations).rule == plan_rule::checkpoints_at_least_one);
+  CHECK(llama_plan<64, 8, 5, reference_batch, recompute::checkpoints<1>>::violations.empty());
+}
+
+TEST_CASE("interleaved<1> breaks virtual_stages_suit_schedule as one rule") {
+  using plan = llama_plan<64, 8, 1>;
+  const violation x = only_violation(plan::violations);
+  CHECK(x.rule == plan_rule::virtual_stages_suit_schedule);
+  CHECK(x.a == 1);
+  CHECK(describe(x) == "the interleaved schedule needs 2 or more virtual stages, not 1");
+  // A plan file's 1f1b with 4 virtual stages breaks it the other way.
+  training_plan_values p = reference_values();
+  p.setup.degrees.schedule = pipeline_schedule::one_f_one_b;
+  p.setup.degrees.virtual_stages = 4;
+  const violation y = only_violation(check(p));
+  CHECK(y.rule == plan_rule::virtual_stages_suit_schedule);
+  CHECK(describe(y) ==
+        "a schedule other than interleaved needs exactly 1 virtual stage, not 4");
+}
+
+TEST_CASE("efficiency<0%> and efficiency<150%> break efficiency_is_a_percentage") {
+  // A given 0 is a mistake, not the chip's default (which an absent option leaves).
+  const violation x =
+      only_violation(llama_plan<64, 8, 5, reference_batch, efficiency<percent{0.0}>>::violations);
+  CHECK(x.rule == plan_rule::efficiency_is_a_percentage);
+  CHECK(x.a == 0.0);
+  CHECK(describe(x) == "efficiency must be more than 0% and at most 100%, not 0%");
+  using over = llama_plan<64, 8, 5, reference_batch, efficiency<percent{150.0}>>;
+  CHECK(only_violation(over::violations).a == doctest::Approx(150.0));
+  CHECK(llama_plan<64, 8, 5, reference_batch, efficiency<percent{50.0}>>::violations.empty());
+  CHECK(reference_plan::values.assumptions.efficiency == 0.0);
+  CHECK(reference_plan::violations.empty());
+}
+
+TEST_CASE("uneven stages with more chunks than layers break stages_within_layers, not the hint") {
+  // 16 stages x 8 virtual stages = 128 chunks for 80 layers: some chunk would hold no layer.
+  // The message must not suggest uneven_stages, which the plan already has.
+  training_plan_values p = reference_values();
+  p.axes[0].size = 32;
+  p.axes[1].size = 16;
+  p.setup.degrees.virtual_stages = 8;
+  p.setup.degrees.uneven_stages = true;
+  const violation x = only_violation(check(with_degrees(p)));
+  CHECK(x.rule == plan_rule::stages_within_layers);
+  CHECK(x.a == 16 * 8);
+  CHECK(x.b == 80);
+  CHECK(describe(x) == "128 pipeline chunks are more than the 80 layers, even with uneven stages");
+  CHECK(describe(x).find("uneven_stages allows") == std::string::npos);
+  // 16 x 5 = 80 chunks of one layer each are fine.
+  p.setup.degrees.virtual_stages = 5;
+  CHECK(check(with_degrees(p)).empty());
+}
+
+TEST_CASE("an expert axis outside the data axes breaks expert_divides_data with both degrees") {
+  // Mixtral 8x7B on 32 GPUs: ZeRO over "dp" (4) only, experts over "ep" (8), which is then not a
+  // data axis: 8 expert groups cannot be carved out of 4 replicas.
+  using plan = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<4>,
+                             mesh<axis<"dp", 4>, axis<"ep", 8>>, zero<1, "dp">, expert<"ep">,
+                             batch<global_sequences<64>, seq_len<4096>, micro_batch<1>>,
+                             recompute::full>;
+  const violation x = only_violation(plan::violations);
+  CHECK(x.rule == plan_rule::expert_divides_data);
+  CHECK(x.a == 8);
+  CHECK(x.b == 4);
+  CHECK(describe(x) == "expert parallelism (8) must divide data parallelism (4)");
+}
+
 TEST_CASE("llama-3 70b replicated on 8 h100s breaks fits_in_memory by the model states") {
   // Plain data parallelism keeps every parameter's 16 bytes (bf16 weight and gradient, fp32
   // master weight and two Adam moments) on every GPU. LLaMA-3 70B has 70,553,706,496
@@ -454,7 +607,7 @@ TEST_CASE("a divisibility and a memory problem are reported together") {
 }
 
 TEST_CASE("every rule's text starts with shardplan:") {
-  for (int r = 0; r <= static_cast<int>(plan_rule::fits_in_memory); ++r) {
+  for (int r = 0; r <= static_cast<int>(last_plan_rule); ++r) {
     const std::string_view text = rule_text(static_cast<plan_rule>(r));
     CAPTURE(r);
     CHECK(text.substr(0, 11) == "shardplan: ");

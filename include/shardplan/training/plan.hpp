@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -58,20 +60,37 @@ struct training_plan_values {
   step_assumptions assumptions{};  ///< how the step-time estimate counts and overlaps
   std::int64_t unknown_axes = 0;   ///< axis names strategies gave that the mesh does not have
   std::string_view unknown_axis;   ///< the first of them
+  /// The global batch in sequences when it was given so (0: given in tokens); `global_tokens` is
+  /// then sequences x seq_len, which `check` keeps within 64 bits.
+  std::int64_t global_sequences = 0;
+  /// An `efficiency<>` option was given: its 0 is then a mistake, not "the chip's default".
+  bool efficiency_given = false;
 };
 
-/// Product of the sizes of the axes carrying `role` (1 when none does).
+/// The largest count a plan's 64-bit integers hold, 2^63 - 1.
+inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+
+/// a x b for counts, never overflowing: `int64_max` where the product would not fit (tested
+/// before multiplying), and the smaller factor where one is below 1 (a zero axis makes no
+/// devices). `check` reports both as broken rules; the degrees built from them are not used.
+constexpr std::int64_t saturating_product(std::int64_t a, std::int64_t b) {
+  if (a < 1 || b < 1) return a < b ? a : b;
+  return a > int64_max / b ? int64_max : a * b;
+}
+
+/// Product of the sizes of the axes carrying `role` (1 when none does; saturated at
+/// `int64_max`).
 constexpr std::int64_t degree_of(const training_plan_values& p, std::uint8_t role) {
   std::int64_t n = 1;
   for (std::size_t i = 0; i < p.axis_count; ++i)
-    if (p.axes[i].roles & role) n *= p.axes[i].size;
+    if (p.axes[i].roles & role) n = saturating_product(n, p.axes[i].size);
   return n;
 }
 
-/// Devices in the mesh.
+/// Devices in the mesh (saturated at `int64_max`).
 constexpr std::int64_t mesh_devices(const training_plan_values& p) {
   std::int64_t n = 1;
-  for (std::size_t i = 0; i < p.axis_count; ++i) n *= p.axes[i].size;
+  for (std::size_t i = 0; i < p.axis_count; ++i) n = saturating_product(n, p.axes[i].size);
   return n;
 }
 
@@ -83,7 +102,7 @@ constexpr training_plan_values with_degrees(training_plan_values p) {
   std::int64_t zero_expert = 1;
   for (std::size_t i = 0; i < p.axis_count; ++i)
     if ((p.axes[i].roles & role_zero) && !(p.axes[i].roles & role_expert))
-      zero_expert *= p.axes[i].size;
+      zero_expert = saturating_product(zero_expert, p.axes[i].size);
   d.zero_expert = d.zero_stage > 0 ? zero_expert : 1;
   d.tensor = degree_of(p, role_tensor);
   d.context = degree_of(p, role_context);
@@ -95,56 +114,133 @@ constexpr training_plan_values with_degrees(training_plan_values p) {
 /// Where each axis lands on the system.
 constexpr axis_placement placement_of(const training_plan_values& p, std::size_t axis) {
   std::int64_t inner = 1;
-  for (std::size_t i = axis + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
+  for (std::size_t i = axis + 1; i < p.axis_count; ++i)
+    inner = saturating_product(inner, p.axes[i].size);
   return place_axis(levels_of(p.system), inner, p.axes[axis].size);
+}
+
+/// The products of a plan's sizes that `check` keeps within 64-bit integers.
+enum class product_of : std::uint8_t {
+  mesh_devices,                ///< the axis sizes multiplied (every degree divides it)
+  pipeline_chunks,             ///< pipeline stages x virtual stages
+  context_chunks,              ///< 2 x context parallelism (the load-balanced ring)
+  replicas_times_micro_batch,  ///< data parallelism x micro-batch
+  global_tokens,               ///< global sequences x sequence length
+};
+
+/// What the product counts, as a sentence says it.
+constexpr std::string_view product_name(product_of w) {
+  switch (w) {
+    case product_of::mesh_devices: return "the mesh's device count";
+    case product_of::pipeline_chunks: return "pipeline stages times virtual stages";
+    case product_of::context_chunks:
+      return "the context chunk count (twice the context parallelism)";
+    case product_of::replicas_times_micro_batch: return "data parallelism times the micro-batch";
+    case product_of::global_tokens: return "the global batch in tokens (sequences times length)";
+  }
+  return "?";
+}
+
+/// A product of a plan's sizes that does not fit in 64 bits, and its value in doubles.
+struct size_product {
+  product_of what{};
+  double value = 0.0;  ///< 0: every product fits
+};
+
+/// The first of a plan's products beyond `int64_max` (tested exactly, in integers), or one of
+/// value 0 when all fit. Factors below 1 are left to the rules that name them (a zero axis, a zero
+/// micro-batch).
+constexpr size_product oversized_product(const training_plan_values& p) {
+  const auto overflows = [](std::int64_t x, std::int64_t y) {
+    return x > 0 && y > 0 && x > int64_max / y;
+  };
+  const auto as_double = [](std::int64_t x) { return static_cast<double>(x); };
+  const parallel_degrees& d = p.setup.degrees;
+  const batch_settings& b = p.setup.batch;
+  std::int64_t devices = 1;
+  double devices_exact = 1.0;
+  bool devices_overflow = false;
+  for (std::size_t i = 0; i < p.axis_count; ++i) {
+    devices_overflow = devices_overflow || overflows(devices, p.axes[i].size);
+    devices = saturating_product(devices, p.axes[i].size);
+    devices_exact *= as_double(p.axes[i].size);
+  }
+  if (devices_overflow) return {product_of::mesh_devices, devices_exact};
+  if (overflows(d.pipeline, d.virtual_stages))
+    return {product_of::pipeline_chunks, as_double(d.pipeline) * as_double(d.virtual_stages)};
+  if (overflows(2, d.context)) return {product_of::context_chunks, 2.0 * as_double(d.context)};
+  if (overflows(d.data, b.micro_batch))
+    return {product_of::replicas_times_micro_batch, as_double(d.data) * as_double(b.micro_batch)};
+  if (overflows(p.global_sequences, b.seq_len))
+    return {product_of::global_tokens, as_double(p.global_sequences) * as_double(b.seq_len)};
+  return {};
 }
 
 /// The rules a training plan obeys.
 enum class plan_rule : std::uint8_t {
   strategy_axes_in_mesh,         ///< a: unknown names; axis: the first
   axis_names_unique,             ///< axis: the repeated name
+  axis_has_a_device,             ///< axis; a: its size
+  sizes_fit_in_64_bits,          ///< a: the product, b: 2^63 (a first count too many), c: which
   mesh_within_system,            ///< a: mesh devices, b: system chips
   axis_has_a_role,               ///< axis: the idle axis
   axis_roles_compatible,         ///< axis: the axis used twice
   required_level_exists,         ///< axis: the axis whose level the system lacks
   axis_on_required_level,        ///< axis; a: chips the axis spans, b: chips the level holds
+  axis_tiles_torus,              ///< axis; a: chips the axis spans, b: chips of the torus level
   tensor_divides_heads,          ///< a: tensor, b: heads
   tensor_divides_kv_heads,       ///< a: tensor, b: kv heads
   tensor_divides_d_ff,           ///< a: tensor, b: d_ff (or expert d_ff)
-  stages_divide_layers,          ///< a: pipeline × virtual stages, b: layers
+  virtual_stages_suit_schedule,  ///< a: virtual stages, b: the schedule (`pipeline_schedule`)
+  stages_divide_layers,          ///< a: pipeline x virtual stages, b: layers
+  stages_within_layers,          ///< (uneven stages) a: pipeline x virtual stages, b: layers
   expert_needs_moe,              ///< a: expert degree
   expert_divides_experts,        ///< a: expert degree, b: experts
+  expert_divides_data,           ///< a: expert degree, b: data degree
   batch_given,                   ///< a: global tokens, b: sequence length, c: micro-batch
   tokens_divide_into_sequences,  ///< a: global tokens, b: sequence length
-  batch_divides,                 ///< a: data × micro-batch, b: sequences per step
+  batch_divides,                 ///< a: data x micro-batch, b: sequences per step
   context_divides_sequence,      ///< a: context (twice it when load-balanced), b: sequence length
   interleaving_needs_micro_batches,  ///< a: pipeline, b: micro-batches per replica
   zero_stage_valid,                  ///< a: the stage
+  checkpoints_at_least_one,          ///< a: checkpoints per layer
+  efficiency_is_a_percentage,        ///< a: the efficiency in percent
   fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
 };
+
+/// The last rule, for loops over every rule.
+inline constexpr plan_rule last_plan_rule = plan_rule::fits_in_memory;
 
 /// The rule's name, as the tool's JSON reports it ("tensor_divides_kv_heads").
 constexpr std::string_view rule_name(plan_rule r) {
   switch (r) {
     case plan_rule::strategy_axes_in_mesh: return "strategy_axes_in_mesh";
     case plan_rule::axis_names_unique: return "axis_names_unique";
+    case plan_rule::axis_has_a_device: return "axis_has_a_device";
+    case plan_rule::sizes_fit_in_64_bits: return "sizes_fit_in_64_bits";
     case plan_rule::mesh_within_system: return "mesh_within_system";
     case plan_rule::axis_has_a_role: return "axis_has_a_role";
     case plan_rule::axis_roles_compatible: return "axis_roles_compatible";
     case plan_rule::required_level_exists: return "required_level_exists";
     case plan_rule::axis_on_required_level: return "axis_on_required_level";
+    case plan_rule::axis_tiles_torus: return "axis_tiles_torus";
     case plan_rule::tensor_divides_heads: return "tensor_divides_heads";
     case plan_rule::tensor_divides_kv_heads: return "tensor_divides_kv_heads";
     case plan_rule::tensor_divides_d_ff: return "tensor_divides_d_ff";
+    case plan_rule::virtual_stages_suit_schedule: return "virtual_stages_suit_schedule";
     case plan_rule::stages_divide_layers: return "stages_divide_layers";
+    case plan_rule::stages_within_layers: return "stages_within_layers";
     case plan_rule::expert_needs_moe: return "expert_needs_moe";
     case plan_rule::expert_divides_experts: return "expert_divides_experts";
+    case plan_rule::expert_divides_data: return "expert_divides_data";
     case plan_rule::batch_given: return "batch_given";
     case plan_rule::tokens_divide_into_sequences: return "tokens_divide_into_sequences";
     case plan_rule::batch_divides: return "batch_divides";
     case plan_rule::context_divides_sequence: return "context_divides_sequence";
     case plan_rule::interleaving_needs_micro_batches: return "interleaving_needs_micro_batches";
     case plan_rule::zero_stage_valid: return "zero_stage_valid";
+    case plan_rule::checkpoints_at_least_one: return "checkpoints_at_least_one";
+    case plan_rule::efficiency_is_a_percentage: return "efficiency_is_a_percentage";
     case plan_rule::fits_in_memory: return "fits_in_memory";
   }
   return "?";
@@ -156,6 +252,9 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::strategy_axes_in_mesh:
       return "shardplan: a strategy names an axis the mesh does not have";
     case plan_rule::axis_names_unique: return "shardplan: mesh axis names must be unique";
+    case plan_rule::axis_has_a_device: return "shardplan: a mesh axis needs at least one device";
+    case plan_rule::sizes_fit_in_64_bits:
+      return "shardplan: the plan's sizes multiply beyond a 64-bit integer";
     case plan_rule::required_level_exists:
       return "shardplan: an axis is placed on a level the system does not have";
     case plan_rule::batch_given:
@@ -168,18 +267,29 @@ constexpr std::string_view rule_text(plan_rule r) {
       return "shardplan: tensor, context and pipeline parallelism each need an axis of their own";
     case plan_rule::axis_on_required_level:
       return "shardplan: an axis claims more chips than the level it is placed on holds";
+    case plan_rule::axis_tiles_torus:
+      return "shardplan: on a tpu torus every mesh axis must tile the torus axes it lands on";
     case plan_rule::tensor_divides_heads:
       return "shardplan: tensor parallelism must divide the attention heads";
     case plan_rule::tensor_divides_kv_heads:
       return "shardplan: tensor parallelism must divide the kv heads";
     case plan_rule::tensor_divides_d_ff:
       return "shardplan: tensor parallelism must divide the mlp width";
+    case plan_rule::virtual_stages_suit_schedule:
+      return "shardplan: the interleaved schedule needs at least 2 virtual stages, any other "
+             "schedule 1";
     case plan_rule::stages_divide_layers:
       return "shardplan: pipeline stages times virtual stages must divide the layers";
+    case plan_rule::stages_within_layers:
+      return "shardplan: uneven stages still need a layer in every chunk: pipeline stages times "
+             "virtual stages must not exceed the layers";
     case plan_rule::expert_needs_moe:
       return "shardplan: expert parallelism needs a mixture-of-experts model";
     case plan_rule::expert_divides_experts:
       return "shardplan: expert parallelism must divide the experts";
+    case plan_rule::expert_divides_data:
+      return "shardplan: expert parallelism must divide data parallelism (experts are spread "
+             "over data-parallel replicas)";
     case plan_rule::tokens_divide_into_sequences:
       return "shardplan: the global batch must be whole sequences";
     case plan_rule::batch_divides:
@@ -192,6 +302,10 @@ constexpr std::string_view rule_text(plan_rule r) {
              "pipeline stages";
     case plan_rule::zero_stage_valid:
       return "shardplan: the zero stage must be 0, 1, 2 or 3";
+    case plan_rule::checkpoints_at_least_one:
+      return "shardplan: recompute::checkpoints keeps at least 1 tensor per layer";
+    case plan_rule::efficiency_is_a_percentage:
+      return "shardplan: efficiency is a percentage between 0 and 100";
     case plan_rule::fits_in_memory:
       return "shardplan: the plan needs more memory per device than the chip has";
   }
@@ -207,7 +321,7 @@ struct violation {
   double c = 0.0;
 };
 
-inline constexpr std::size_t max_violations = 24;
+inline constexpr std::size_t max_violations = 32;
 
 /// Every rule a plan breaks, in the order of `plan_rule`.
 struct plan_violations {
@@ -228,9 +342,17 @@ struct plan_violations {
 /// Whether context parallelism uses the load-balanced ring (2·cp chunks per sequence).
 inline constexpr bool context_load_balanced = true;
 
-/// Checks every rule. Memory, which needs a batch that divides into micro-batches, is checked
-/// whenever the batch rules hold, so that one build reports a divisibility and a memory problem
-/// together.
+/// Whether the plan's schedule has the virtual stages it needs: 2 or more for interleaved 1F1B
+/// (Narayanan et al. 2021 give each device v >= 2 chunks), exactly 1 for every other schedule.
+constexpr bool virtual_stages_suit(const parallel_degrees& d) {
+  return d.schedule == pipeline_schedule::interleaved ? d.virtual_stages >= 2
+                                                      : d.virtual_stages == 1;
+}
+
+/// Checks every rule. A zero axis or a product beyond 64 bits stops the check there (every other
+/// rule would compute with it). Memory, which needs a batch that divides into micro-batches, is
+/// checked whenever the batch rules hold, so that one build reports a divisibility and a memory
+/// problem together.
 constexpr plan_violations check(const training_plan_values& p) {
   plan_violations v;
   const model_shape& m = p.model;
@@ -246,6 +368,20 @@ constexpr plan_violations check(const training_plan_values& p) {
     for (std::size_t k = 0; k < i; ++k)
       if (p.axes[i].name == p.axes[k].name)
         v.add(plan_rule::axis_names_unique, 0.0, 0.0, p.axes[i].name);
+  bool sized = true;
+  for (std::size_t i = 0; i < p.axis_count; ++i) {
+    if (p.axes[i].size < 1) {
+      v.add(plan_rule::axis_has_a_device, as_double(p.axes[i].size), 0.0, p.axes[i].name);
+      sized = false;
+    }
+  }
+  if (!sized) return v;
+  if (const size_product big = oversized_product(p); big.value > 0.0) {
+    v.add(plan_rule::sizes_fit_in_64_bits, big.value, as_double(int64_max) /* 2^63 */, {},
+          static_cast<double>(big.what));
+    return v;
+  }
+
   if (mesh_devices(p) > p.system.chips)
     v.add(plan_rule::mesh_within_system, as_double(mesh_devices(p)), as_double(p.system.chips));
   const placement_levels levels = levels_of(p.system);
@@ -257,6 +393,15 @@ constexpr plan_violations check(const training_plan_values& p) {
                        ((a.roles & role_pipeline) ? 1 : 0) +
                        ((a.roles & (role_data | role_zero | role_expert)) ? 1 : 0);
     if (owners > 1) v.add(plan_rule::axis_roles_compatible, as_double(a.size), 0.0, a.name);
+    // A TPU mesh axis is a whole number of rings of the torus axes it lands on (JAX's
+    // create_device_mesh maps logical axes onto physical ones): tensor 3 on a 4x4x4 v5p has
+    // groups that wind through several rings without wraparound, which no launcher builds.
+    if (p.system.torus.rank > 0 && a.size > 1) {
+      const axis_placement where = placement_of(p, i);
+      if (!where.aligned)
+        v.add(plan_rule::axis_tiles_torus, as_double(where.inner * a.size),
+              as_double(capacity(levels, where.last_level)), a.name);
+    }
     if (!a.required_level.empty()) {
       const std::int64_t level = find_level(levels, a.required_level);
       const axis_placement where = placement_of(p, i);
@@ -277,12 +422,21 @@ constexpr plan_violations check(const training_plan_values& p) {
     v.add(plan_rule::tensor_divides_d_ff, as_double(d.tensor), as_double(m.d_ff));
   if (is_moe(m) && m.moe.expert_d_ff % d.tensor != 0)
     v.add(plan_rule::tensor_divides_d_ff, as_double(d.tensor), as_double(m.moe.expert_d_ff));
+  const bool stages_sound = virtual_stages_suit(d);
+  if (!stages_sound)
+    v.add(plan_rule::virtual_stages_suit_schedule, as_double(d.virtual_stages),
+          static_cast<double>(d.schedule));
   const std::int64_t chunks = d.pipeline * d.virtual_stages;
-  if (d.uneven_stages ? m.layers < chunks : m.layers % chunks != 0)
+  if (stages_sound && !d.uneven_stages && m.layers % chunks != 0)
     v.add(plan_rule::stages_divide_layers, as_double(chunks), as_double(m.layers));
+  if (stages_sound && d.uneven_stages && m.layers < chunks)
+    v.add(plan_rule::stages_within_layers, as_double(chunks), as_double(m.layers));
   if (d.expert > 1 && !is_moe(m)) v.add(plan_rule::expert_needs_moe, as_double(d.expert));
   if (is_moe(m) && m.moe.experts % d.expert != 0)
     v.add(plan_rule::expert_divides_experts, as_double(d.expert), as_double(m.moe.experts));
+  // Megatron-LM and DeepSpeed-MoE form the expert groups out of the data-parallel replicas.
+  if (d.data % d.expert != 0)
+    v.add(plan_rule::expert_divides_data, as_double(d.expert), as_double(d.data));
   bool batch_sound = b.seq_len > 0 && b.micro_batch > 0 && b.global_tokens > 0;
   if (!batch_sound) {
     v.add(plan_rule::batch_given, as_double(b.global_tokens), as_double(b.seq_len), {},
@@ -307,9 +461,17 @@ constexpr plan_violations check(const training_plan_values& p) {
       micro_batches(p.setup) % d.pipeline != 0)
     v.add(plan_rule::interleaving_needs_micro_batches, as_double(d.pipeline),
           as_double(micro_batches(p.setup)));
-  if (d.zero_stage < 0 || d.zero_stage > 3)
-    v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
-  if (batch_sound && axes_known && d.zero_stage >= 0 && d.zero_stage <= 3) {
+  const bool zero_sound = d.zero_stage >= 0 && d.zero_stage <= 3;
+  if (!zero_sound) v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
+  const recompute_policy& r = p.setup.recompute;
+  const bool recompute_sound =
+      r.kind != recompute_kind::checkpoints || r.checkpoints_per_layer >= 1;
+  if (!recompute_sound)
+    v.add(plan_rule::checkpoints_at_least_one, as_double(r.checkpoints_per_layer));
+  const double e = p.assumptions.efficiency;  // 0: the chip's default, unless given
+  if (!(e >= 0.0 && e <= 1.0) || (p.efficiency_given && e == 0.0))
+    v.add(plan_rule::efficiency_is_a_percentage, 100.0 * e);
+  if (batch_sound && axes_known && zero_sound && stages_sound && recompute_sound) {
     const memory_breakdown mem = memory_per_device(m, p.setup);
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
@@ -317,18 +479,36 @@ constexpr plan_violations check(const training_plan_values& p) {
   return v;
 }
 
-/// Whether a plan with these violations has a batch to cost (the batch rules hold).
+/// Whether a plan with these violations can be costed: its sizes, batch, schedule, expert groups,
+/// recomputation and efficiency are sound (the other rules leave numbers that are wrong, not
+/// meaningless).
 constexpr bool costable(const plan_violations& v) {
-  return !v.has(plan_rule::batch_given) && !v.has(plan_rule::tokens_divide_into_sequences) &&
-         !v.has(plan_rule::batch_divides) && !v.has(plan_rule::context_divides_sequence);
+  for (plan_rule r :
+       {plan_rule::axis_has_a_device, plan_rule::sizes_fit_in_64_bits, plan_rule::batch_given,
+        plan_rule::tokens_divide_into_sequences, plan_rule::batch_divides,
+        plan_rule::context_divides_sequence, plan_rule::virtual_stages_suit_schedule,
+        plan_rule::expert_divides_data, plan_rule::checkpoints_at_least_one,
+        plan_rule::efficiency_is_a_percentage})
+    if (v.has(r)) return false;
+  return true;
 }
 
 /// The violation as one line with its numbers, e.g. "tensor parallelism 16 does not divide 8 kv
 /// heads".
 inline std::string describe(const violation& x) {
   auto n = [](double d) { return detail::significant(d, 6); };
-  const std::string axis = "'" + std::string(x.axis) + "'";
+  auto big = [](double d) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", d);
+    return std::string(buf);
+  };
+  const std::string axis = std::string("'").append(x.axis).append("'");
   switch (x.rule) {
+    case plan_rule::axis_has_a_device:
+      return "mesh axis " + axis + " has " + n(x.a) + " devices; it needs at least 1";
+    case plan_rule::sizes_fit_in_64_bits:
+      return std::string(product_name(static_cast<product_of>(x.c))) + " is " + big(x.a) +
+             ", more than a 64-bit integer holds (" + big(x.b) + ")";
     case plan_rule::strategy_axes_in_mesh:
       return "a strategy names mesh axis " + axis + ", which the mesh does not have";
     case plan_rule::axis_names_unique: return "the mesh names axis " + axis + " twice";
@@ -347,19 +527,32 @@ inline std::string describe(const violation& x) {
              "with another parallelism";
     case plan_rule::axis_on_required_level:
       return "mesh axis " + axis + " spans " + n(x.a) + " chips but its level holds " + n(x.b);
+    case plan_rule::axis_tiles_torus:
+      return "mesh axis " + axis + " spans " + n(x.a) + " chips, which do not tile the " +
+             n(x.b) + " chips of the torus axes it lands on";
     case plan_rule::tensor_divides_heads:
       return "tensor parallelism " + n(x.a) + " does not divide " + n(x.b) + " attention heads";
     case plan_rule::tensor_divides_kv_heads:
       return "tensor parallelism " + n(x.a) + " does not divide " + n(x.b) + " kv heads";
     case plan_rule::tensor_divides_d_ff:
       return "tensor parallelism " + n(x.a) + " does not divide the mlp width " + n(x.b);
+    case plan_rule::virtual_stages_suit_schedule:
+      return static_cast<pipeline_schedule>(x.b) == pipeline_schedule::interleaved
+                 ? "the interleaved schedule needs 2 or more virtual stages, not " + n(x.a)
+                 : "a schedule other than interleaved needs exactly 1 virtual stage, not " +
+                       n(x.a);
     case plan_rule::stages_divide_layers:
       return n(x.a) + " pipeline chunks do not divide " + n(x.b) +
              " layers (uneven_stages allows a ragged split)";
+    case plan_rule::stages_within_layers:
+      return n(x.a) + " pipeline chunks are more than the " + n(x.b) +
+             " layers, even with uneven stages";
     case plan_rule::expert_needs_moe:
       return "expert parallelism " + n(x.a) + " on a dense model";
     case plan_rule::expert_divides_experts:
       return "expert parallelism " + n(x.a) + " does not divide " + n(x.b) + " experts";
+    case plan_rule::expert_divides_data:
+      return "expert parallelism (" + n(x.a) + ") must divide data parallelism (" + n(x.b) + ")";
     case plan_rule::tokens_divide_into_sequences:
       return n(x.a) + " tokens are not whole sequences of " + n(x.b);
     case plan_rule::batch_divides:
@@ -371,6 +564,10 @@ inline std::string describe(const violation& x) {
       return n(x.b) + " micro-batches are not a multiple of " + n(x.a) + " pipeline stages";
     case plan_rule::zero_stage_valid:
       return "zero stage " + n(x.a) + " does not exist";
+    case plan_rule::checkpoints_at_least_one:
+      return "recompute::checkpoints needs at least 1 tensor per layer, not " + n(x.a);
+    case plan_rule::efficiency_is_a_percentage:
+      return "efficiency must be more than 0% and at most 100%, not " + n(x.a) + "%";
     case plan_rule::fits_in_memory:
       return "needs " + format(x.a * byte) + " per device against " + format(x.b * byte) +
              " of memory";

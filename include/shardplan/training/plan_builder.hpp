@@ -25,9 +25,10 @@ struct parallel_config {
 
 /// The plan's values with the mesh [pp, dp, ep, cp, tp] (outermost first; axes of size 1
 /// left out): tensor parallelism on the fastest links, as Megatron-LM's default rank order
-/// "tp-cp-ep-dp-pp" places it. ZeRO shards over the data and expert axes. A data degree that
-/// the expert degree does not divide is recorded as an idle axis named "dp/ep" so that
-/// `check` reports it.
+/// "tp-cp-ep-dp-pp" places it. ZeRO shards over the data and expert axes. An expert degree that
+/// does not divide the data degree has no axis to sit on: the data axis is kept whole and the
+/// expert degree recorded in the degrees, so that `check` reports `expert_divides_data` with
+/// both numbers.
 constexpr training_plan_values make_training_plan(const model_shape& model,
                                                   const system_figures& system,
                                                   const parallel_config& c,
@@ -53,11 +54,12 @@ constexpr training_plan_values make_training_plan(const model_shape& model,
     add("ep", c.expert, static_cast<std::uint8_t>(data_roles | role_expert));
   } else {
     add("dp", c.data, data_roles);
-    add("dp/ep", c.expert, 0);
   }
   add("cp", c.context, role_context);
   add("tp", c.tensor, role_tensor);
-  return with_degrees(p);
+  p = with_degrees(p);
+  if (!expert_divides && c.expert > 1) p.setup.degrees.expert = c.expert;
+  return p;
 }
 
 }  // namespace shardplan

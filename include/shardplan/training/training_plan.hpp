@@ -25,10 +25,10 @@ struct on {
   static constexpr std::string_view level = Level.view();
 };
 
-/// A named mesh axis of `Size` devices, optionally `on<"level">`.
+/// A named mesh axis of `Size` devices (at least 1, checked with the plan's rules), optionally
+/// `on<"level">`.
 template <detail::fixed_string Name, std::int64_t Size, class... Where>
 struct axis {
-  static_assert(Size > 0, "shardplan: a mesh axis needs at least one device");
   static_assert(sizeof...(Where) <= 1, "shardplan: an axis is placed on at most one level");
   static constexpr mesh_axis value{Name.view(), Size, 0, [] {
                                      if constexpr (sizeof...(Where) == 1)
@@ -115,9 +115,10 @@ struct one_f_one_b {
   static constexpr pipeline_schedule kind = pipeline_schedule::one_f_one_b;
   static constexpr std::int64_t virtual_stages = 1;
 };
+/// Interleaved 1F1B with V >= 2 virtual stages per device (checked with the plan's rules, so that
+/// a wrong V gives one error, `virtual_stages_suit_schedule`).
 template <std::int64_t V>
 struct interleaved {
-  static_assert(V >= 2, "shardplan: the interleaved schedule needs at least 2 virtual stages");
   static constexpr pipeline_schedule kind = pipeline_schedule::interleaved;
   static constexpr std::int64_t virtual_stages = V;
 };
@@ -176,15 +177,17 @@ template <class... Parts>
 struct batch {
   static constexpr void apply(training_plan_values& p) {
     batch_settings& b = p.setup.batch;
-    auto one = [&b]<class Part>(Part*) {
+    auto one = [&p, &b]<class Part>(Part*) {
       if constexpr (requires { Part::sequences; }) {
-        b.global_tokens = -Part::sequences;  // resolved below once seq_len is known
+        p.global_sequences = Part::sequences;  // resolved below once seq_len is known
       } else {
         Part::apply(b);
       }
     };
     (one(static_cast<Parts*>(nullptr)), ...);
-    if (b.global_tokens < 0) b.global_tokens = -b.global_tokens * b.seq_len;
+    // Saturates where it would overflow; `check` then reports `sizes_fit_in_64_bits`.
+    if (p.global_sequences != 0)
+      b.global_tokens = saturating_product(p.global_sequences, b.seq_len);
   }
 };
 
@@ -207,7 +210,8 @@ struct full {
     p.setup.recompute = {recompute_kind::full};
   }
 };
-/// Keep N d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per layer").
+/// Keep N >= 1 d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per
+/// layer"); `check` reports `checkpoints_at_least_one` for fewer.
 template <std::int64_t N>
 struct checkpoints {
   static constexpr void apply(training_plan_values& p) {
@@ -233,13 +237,13 @@ struct reserve {
   }
 };
 
-/// The fraction of peak the chip sustains on matmuls (default: `default_efficiency(chip)`).
+/// The fraction of peak the chip sustains on matmuls (default: `default_efficiency(chip)`), in
+/// percent: more than 0 and at most 100 (`check` reports `efficiency_is_a_percentage`).
 template <percent Efficiency>
 struct efficiency {
-  static_assert(Efficiency.value > 0.0 && Efficiency.value <= 100.0,
-                "shardplan: efficiency is a percentage between 0 and 100");
   static constexpr void apply(training_plan_values& p) {
     p.assumptions.efficiency = Efficiency.value / 100.0;
+    p.efficiency_given = true;
   }
 };
 
@@ -327,29 +331,32 @@ struct training_plan {
   /// Each data and tensor axis against its compute-bound threshold.
   static constexpr plan_bounds bounds() { return bounds_of(values); }
 
-  /// Every data and tensor axis is compute-bound.
-  static constexpr bool compute_bound = bounds_of(values).compute_bound();
+  /// Every data and tensor axis is compute-bound (false for a plan that cannot be costed).
+  static constexpr bool compute_bound = costable(violations) && bounds_of(values).compute_bound();
 };
 
 // --- diagnostics -------------------------------------------------------------------------------
 
 /// Value traits whose template arguments carry a broken rule's numbers into the diagnostic. A
-/// rule the plan keeps passes `plan_checks::kept` as its first number; a broken one passes its
-/// numbers, and the trait is false for them.
+/// rule the plan keeps passes `plan_checks::kept` as its first number (or `no_axis` for its axis);
+/// a broken one passes its numbers, and the trait is false for them.
 namespace plan_checks {
 // clang-format off
 struct unknown_axes { std::int64_t value; };
-struct axis_index { std::int64_t value; };
 struct devices { std::int64_t value; };
 struct chips { std::int64_t value; };
+struct product { double value; };
+struct limit { double value; };
 struct tensor_parallel { std::int64_t value; };
 struct heads { std::int64_t value; };
 struct kv_heads { std::int64_t value; };
 struct mlp_width { std::int64_t value; };
+struct virtual_stages { std::int64_t value; };
 struct pipeline_chunks { std::int64_t value; };
 struct layers { std::int64_t value; };
 struct expert_parallel { std::int64_t value; };
 struct experts { std::int64_t value; };
+struct data_parallel { std::int64_t value; };
 struct tokens { std::int64_t value; };
 struct sequence_length { std::int64_t value; };
 struct micro_batch_size { std::int64_t value; };
@@ -359,30 +366,53 @@ struct context_chunks { std::int64_t value; };
 struct pipeline_stages { std::int64_t value; };
 struct micro_batches { std::int64_t value; };
 struct zero_stage { std::int64_t value; };
+struct checkpoints_per_layer { std::int64_t value; };
+struct efficiency_percent { double value; };
 struct gigabytes_needed { std::int64_t value; };
 struct gigabytes_of_memory { std::int64_t value; };
 // clang-format on
+
+/// A mesh axis's name (or a level's) spelled as characters: `axis_name<'t', 'p'>`.
+template <char... Name>
+struct axis_name {};
+template <char... Name>
+struct level_name {};
+/// The axis of a rule the plan keeps.
+struct no_axis {};
 
 /// The first number of a rule the plan keeps.
 inline constexpr std::int64_t kept = -9'000'000'000'000'000'000;
 
 constexpr bool divides(std::int64_t a, std::int64_t b) { return a != 0 && b % a == 0; }
 
-template <unknown_axes N>
+// clang-format off
+template <unknown_axes N, class FirstUnknown>
 struct strategies_name_mesh_axes { static constexpr bool value = N.value == kept; };
-template <axis_index I>
-struct axis_names_are_unique { static constexpr bool value = I.value == kept; };
+template <class Axis>
+struct axis_names_are_unique { static constexpr bool value = std::is_same_v<Axis, no_axis>; };
+template <class Axis, devices D>
+struct axis_has_devices { static constexpr bool value = D.value == kept || D.value >= 1; };
+/// `Limit` is 2^63, the first count a 64-bit integer does not hold; 0 is a product that fits.
+template <product_of What, product P, limit Limit>
+struct products_fit_in_64_bits {
+  static constexpr bool value = P.value == 0.0 || P.value < Limit.value;
+};
 template <devices D, chips C>
 struct mesh_fits_system { static constexpr bool value = D.value == kept || D.value <= C.value; };
-template <axis_index I>
-struct axis_carries_a_parallelism { static constexpr bool value = I.value == kept; };
-template <axis_index I>
-struct axis_roles_are_compatible { static constexpr bool value = I.value == kept; };
-template <axis_index I>
-struct axis_level_exists { static constexpr bool value = I.value == kept; };
-template <axis_index I, chips Spanned, chips LevelHolds>
+template <class Axis>
+struct axis_carries_a_parallelism { static constexpr bool value = std::is_same_v<Axis, no_axis>; };
+template <class Axis>
+struct axis_roles_are_compatible { static constexpr bool value = std::is_same_v<Axis, no_axis>; };
+template <class Axis, class Level>
+struct axis_level_exists { static constexpr bool value = std::is_same_v<Axis, no_axis>; };
+template <class Axis, chips Spanned, chips LevelHolds>
 struct axis_fits_its_level {
-  static constexpr bool value = I.value == kept || Spanned.value <= LevelHolds.value;
+  static constexpr bool value = Spanned.value == kept || Spanned.value <= LevelHolds.value;
+};
+template <class Axis, chips Spanned, chips TorusHolds>
+struct axis_tiles_its_torus_axes {
+  static constexpr bool value = Spanned.value == kept || TorusHolds.value % Spanned.value == 0 ||
+                                Spanned.value % TorusHolds.value == 0;
 };
 template <tensor_parallel T, heads H>
 struct tensor_parallel_divides_heads {
@@ -396,15 +426,28 @@ template <tensor_parallel T, mlp_width F>
 struct tensor_parallel_divides_mlp_width {
   static constexpr bool value = T.value == kept || divides(T.value, F.value);
 };
+template <pipeline_schedule S, virtual_stages V>
+struct schedule_has_its_virtual_stages {
+  static constexpr bool value =
+      V.value == kept || (S == pipeline_schedule::interleaved ? V.value >= 2 : V.value == 1);
+};
 template <pipeline_chunks P, layers L>
 struct pipeline_chunks_divide_layers {
   static constexpr bool value = P.value == kept || divides(P.value, L.value);
+};
+template <pipeline_chunks P, layers L>
+struct pipeline_chunks_within_layers {
+  static constexpr bool value = P.value == kept || P.value <= L.value;
 };
 template <expert_parallel E>
 struct expert_parallel_needs_experts { static constexpr bool value = E.value == kept; };
 template <expert_parallel E, experts N>
 struct expert_parallel_divides_experts {
   static constexpr bool value = E.value == kept || divides(E.value, N.value);
+};
+template <expert_parallel E, data_parallel D>
+struct expert_parallel_divides_data_parallel {
+  static constexpr bool value = E.value == kept || divides(E.value, D.value);
 };
 template <tokens T, sequence_length S, micro_batch_size B>
 struct batch_is_given {
@@ -430,10 +473,17 @@ template <zero_stage Z>
 struct zero_stage_exists {
   static constexpr bool value = Z.value == kept || (Z.value >= 0 && Z.value <= 3);
 };
+template <checkpoints_per_layer N>
+struct checkpoints_keep_a_tensor { static constexpr bool value = N.value == kept || N.value >= 1; };
+template <efficiency_percent E>
+struct efficiency_is_a_percentage {
+  static constexpr bool value = E.value > 0.0 && E.value <= 100.0;
+};
 template <gigabytes_needed Needed, gigabytes_of_memory Memory>
 struct fits_in_device_memory {
   static constexpr bool value = Needed.value == kept || Needed.value <= Memory.value;
 };
+// clang-format on
 
 /// The first violation of `rule` (all zeros when there is none).
 constexpr violation first(const plan_violations& v, plan_rule rule) {
@@ -447,14 +497,11 @@ constexpr std::int64_t number(const plan_violations& v, plan_rule rule, double v
   return v.has(rule) ? static_cast<std::int64_t>(first(v, rule).*field) : kept;
 }
 
-/// The index of the axis the first violation of `rule` names, or `kept`.
-constexpr std::int64_t axis_of(const training_plan_values& p, const plan_violations& v,
-                               plan_rule rule) {
-  if (!v.has(rule)) return kept;
-  const violation x = first(v, rule);
-  for (std::size_t i = p.axis_count; i-- > 0;)  // the last of repeated names is the repeat
-    if (p.axes[i].name == x.axis) return static_cast<std::int64_t>(i);
-  return -1;
+/// The level the axis named `name` is required on.
+constexpr std::string_view level_of(const training_plan_values& p, std::string_view name) {
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    if (p.axes[i].name == name) return p.axes[i].required_level;
+  return {};
 }
 
 /// Whole gigabytes rounded up (needed) or down (available), so the pair still shows the
@@ -471,110 +518,221 @@ constexpr std::int64_t gigabytes_down(const plan_violations& v) {
 
 }  // namespace plan_checks
 
-/// Fails compilation with every broken rule of `Plan`, each with its numbers. Each rule's
-/// static_assert sits in a class of its own so that clang, which stops at the first failed
-/// assertion of a class, reports every broken rule.
+/// One class template per rule, holding its static_assert: `plan_rules::tensor_divides_heads<
+/// tensor_parallel_divides_heads<tensor_parallel{16}, heads{12}>>` fails to instantiate when its
+/// trait is false. `SHARDPLAN_REQUIRE_FEASIBLE` instantiates each of them directly, outside any
+/// template of the plan, so that the diagnostics name the rule and its numbers and never repeat
+/// the plan's type (which runs to 600-900 characters).
+namespace plan_rules {
+// clang-format off
+template <class T> struct strategy_axes_in_mesh { static_assert(T::value,
+    "shardplan: a strategy names an axis the mesh does not have"); };
+template <class T> struct axis_names_unique { static_assert(T::value,
+    "shardplan: mesh axis names must be unique"); };
+template <class T> struct axis_has_a_device { static_assert(T::value,
+    "shardplan: a mesh axis needs at least one device"); };
+template <class T> struct sizes_fit_in_64_bits { static_assert(T::value,
+    "shardplan: the plan's sizes multiply beyond a 64-bit integer"); };
+template <class T> struct mesh_within_system { static_assert(T::value,
+    "shardplan: the mesh has more devices than the system"); };
+template <class T> struct axis_has_a_role { static_assert(T::value,
+    "shardplan: every mesh axis must carry a parallelism"); };
+template <class T> struct axis_roles_compatible { static_assert(T::value,
+    "shardplan: tensor, context and pipeline parallelism each need an axis of their own"); };
+template <class T> struct required_level_exists { static_assert(T::value,
+    "shardplan: an axis is placed on a level the system does not have"); };
+template <class T> struct axis_on_required_level { static_assert(T::value,
+    "shardplan: an axis claims more chips than the level it is placed on holds"); };
+// Megatron tensor parallelism splits whole heads, whole kv heads and the mlp width.
+// JAX lays a TPU mesh axis onto whole rings of the torus axes.
+template <class T> struct axis_tiles_torus { static_assert(T::value,
+    "shardplan: on a tpu torus every mesh axis must tile the torus axes it lands on"); };
+template <class T> struct tensor_divides_heads { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the attention heads"); };
+template <class T> struct tensor_divides_kv_heads { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the kv heads"); };
+template <class T> struct tensor_divides_d_ff { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the mlp width"); };
+template <class T> struct virtual_stages_suit_schedule { static_assert(T::value,
+    "shardplan: the interleaved schedule needs at least 2 virtual stages, any other schedule 1"); };
+template <class T> struct stages_divide_layers { static_assert(T::value,
+    "shardplan: pipeline stages times virtual stages must divide the layers"); };
+template <class T> struct stages_within_layers { static_assert(T::value,
+    "shardplan: uneven stages still need a layer in every chunk: pipeline stages times virtual "
+    "stages must not exceed the layers"); };
+template <class T> struct expert_needs_moe { static_assert(T::value,
+    "shardplan: expert parallelism needs a mixture-of-experts model"); };
+template <class T> struct expert_divides_experts { static_assert(T::value,
+    "shardplan: expert parallelism must divide the experts"); };
+template <class T> struct expert_divides_data { static_assert(T::value,
+    "shardplan: expert parallelism must divide data parallelism (experts are spread over "
+    "data-parallel replicas)"); };
+template <class T> struct batch_given { static_assert(T::value,
+    "shardplan: the batch needs positive global tokens, sequence length and micro-batch"); };
+template <class T> struct tokens_divide_into_sequences { static_assert(T::value,
+    "shardplan: the global batch must be whole sequences"); };
+template <class T> struct batch_divides { static_assert(T::value,
+    "shardplan: data parallelism times the micro-batch must divide the global batch"); };
+template <class T> struct context_divides_sequence { static_assert(T::value,
+    "shardplan: context parallelism must divide the sequence (twice over for a load-balanced "
+    "ring)"); };
+template <class T> struct interleaving_needs_micro_batches { static_assert(T::value,
+    "shardplan: the interleaved schedule needs micro-batches in multiples of the pipeline "
+    "stages"); };
+template <class T> struct zero_stage_valid { static_assert(T::value,
+    "shardplan: the zero stage must be 0, 1, 2 or 3"); };
+template <class T> struct checkpoints_at_least_one { static_assert(T::value,
+    "shardplan: recompute::checkpoints keeps at least 1 tensor per layer"); };
+template <class T> struct efficiency_is_a_percentage { static_assert(T::value,
+    "shardplan: efficiency is a percentage between 0 and 100"); };
+// Everything a device holds must fit in its memory.
+template <class T> struct fits_in_memory { static_assert(T::value,
+    "shardplan: the plan needs more memory per device than the chip has"); };
+// clang-format on
+}  // namespace plan_rules
+
+namespace plan_checks {
+
+/// Each rule of `Plan` as its `plan_rules` class with its numbers (instantiating one checks it).
 template <class Plan>
-struct require_feasible {
+struct rules_of {
   static constexpr const training_plan_values& p = Plan::values;
   static constexpr const plan_violations& v = Plan::violations;
   using r = plan_rule;
   template <plan_rule R>
-  static constexpr std::int64_t a = plan_checks::number(v, R, &violation::a);
+  static constexpr std::int64_t a = number(v, R, &violation::a);
   template <plan_rule R>
-  static constexpr std::int64_t b = plan_checks::number(v, R, &violation::b);
+  static constexpr std::int64_t b = number(v, R, &violation::b);
   template <plan_rule R>
-  static constexpr std::int64_t c = plan_checks::number(v, R, &violation::c);
+  static constexpr std::int64_t c = number(v, R, &violation::c);
   template <plan_rule R>
-  static constexpr std::int64_t ax = plan_checks::axis_of(p, v, R);
-  // clang-format off
+  struct axis_text {
+    static constexpr std::string_view value = first(v, R).axis;
+  };
+  template <plan_rule R>
+  struct level_text {
+    static constexpr std::string_view value = level_of(p, axis_text<R>::value);
+  };
+  /// The axis the first violation of `R` names, spelled out, or `no_axis`.
+  template <plan_rule R>
+  using axis_named = std::conditional_t<
+      v.has(R), typename detail::spelled<axis_text<R>, axis_name>::type, no_axis>;
+  template <plan_rule R>
+  using level_named = typename detail::spelled<level_text<R>, level_name>::type;
+  static constexpr violation oversized = first(v, r::sizes_fit_in_64_bits);
+  static constexpr double percent_given = v.has(r::efficiency_is_a_percentage)
+                                              ? first(v, r::efficiency_is_a_percentage).a
+                                              : 100.0;
 
-  // Every axis a strategy names is an axis of the mesh (a typo must not drop a strategy).
-  struct rule_1 { static_assert(plan_checks::strategies_name_mesh_axes<
-      plan_checks::unknown_axes{a<r::strategy_axes_in_mesh>}>::value,
-      "shardplan: a strategy names an axis the mesh does not have"); } rule_1_;
-  struct rule_2 { static_assert(plan_checks::axis_names_are_unique<
-      plan_checks::axis_index{ax<r::axis_names_unique>}>::value,
-      "shardplan: mesh axis names must be unique"); } rule_2_;
-  // The mesh must fit on the system's chips.
-  struct rule_3 { static_assert(plan_checks::mesh_fits_system<
-      plan_checks::devices{a<r::mesh_within_system>},
-      plan_checks::chips{b<r::mesh_within_system>}>::value,
-      "shardplan: the mesh has more devices than the system"); } rule_3_;
-  struct rule_4 { static_assert(plan_checks::axis_carries_a_parallelism<
-      plan_checks::axis_index{ax<r::axis_has_a_role>}>::value,
-      "shardplan: every mesh axis must carry a parallelism"); } rule_4_;
-  struct rule_5 { static_assert(plan_checks::axis_roles_are_compatible<
-      plan_checks::axis_index{ax<r::axis_roles_compatible>}>::value,
-      "shardplan: tensor, context and pipeline parallelism each need an axis of their own"); } rule_5_;
-  struct rule_6 { static_assert(plan_checks::axis_level_exists<
-      plan_checks::axis_index{ax<r::required_level_exists>}>::value,
-      "shardplan: an axis is placed on a level the system does not have"); } rule_6_;
-  struct rule_7 { static_assert(plan_checks::axis_fits_its_level<
-      plan_checks::axis_index{ax<r::axis_on_required_level>},
-      plan_checks::chips{a<r::axis_on_required_level>},
-      plan_checks::chips{b<r::axis_on_required_level>}>::value,
-      "shardplan: an axis claims more chips than the level it is placed on holds"); } rule_7_;
-  // Megatron tensor parallelism splits whole heads, whole kv heads and the mlp width.
-  struct rule_8 { static_assert(plan_checks::tensor_parallel_divides_heads<
-      plan_checks::tensor_parallel{a<r::tensor_divides_heads>},
-      plan_checks::heads{b<r::tensor_divides_heads>}>::value,
-      "shardplan: tensor parallelism must divide the attention heads"); } rule_8_;
-  struct rule_9 { static_assert(plan_checks::tensor_parallel_divides_kv_heads<
-      plan_checks::tensor_parallel{a<r::tensor_divides_kv_heads>},
-      plan_checks::kv_heads{b<r::tensor_divides_kv_heads>}>::value,
-      "shardplan: tensor parallelism must divide the kv heads"); } rule_9_;
-  struct rule_10 { static_assert(plan_checks::tensor_parallel_divides_mlp_width<
-      plan_checks::tensor_parallel{a<r::tensor_divides_d_ff>},
-      plan_checks::mlp_width{b<r::tensor_divides_d_ff>}>::value,
-      "shardplan: tensor parallelism must divide the mlp width"); } rule_10_;
-  struct rule_11 { static_assert(plan_checks::pipeline_chunks_divide_layers<
-      plan_checks::pipeline_chunks{a<r::stages_divide_layers>},
-      plan_checks::layers{b<r::stages_divide_layers>}>::value,
-      "shardplan: pipeline stages times virtual stages must divide the layers"); } rule_11_;
-  struct rule_12 { static_assert(plan_checks::expert_parallel_needs_experts<
-      plan_checks::expert_parallel{a<r::expert_needs_moe>}>::value,
-      "shardplan: expert parallelism needs a mixture-of-experts model"); } rule_12_;
-  struct rule_13 { static_assert(plan_checks::expert_parallel_divides_experts<
-      plan_checks::expert_parallel{a<r::expert_divides_experts>},
-      plan_checks::experts{b<r::expert_divides_experts>}>::value,
-      "shardplan: expert parallelism must divide the experts"); } rule_13_;
-  struct rule_14 { static_assert(plan_checks::batch_is_given<
-      plan_checks::tokens{a<r::batch_given>}, plan_checks::sequence_length{b<r::batch_given>},
-      plan_checks::micro_batch_size{c<r::batch_given>}>::value,
-      "shardplan: the batch needs positive global tokens, sequence length and micro-batch"); } rule_14_;
-  struct rule_15 { static_assert(plan_checks::batch_is_whole_sequences<
-      plan_checks::tokens{a<r::tokens_divide_into_sequences>},
-      plan_checks::sequence_length{b<r::tokens_divide_into_sequences>}>::value,
-      "shardplan: the global batch must be whole sequences"); } rule_15_;
-  struct rule_16 { static_assert(plan_checks::replicas_divide_batch<
-      plan_checks::replicas_times_micro_batch{a<r::batch_divides>},
-      plan_checks::sequences{b<r::batch_divides>}>::value,
-      "shardplan: data parallelism times the micro-batch must divide the global batch"); } rule_16_;
-  struct rule_17 { static_assert(plan_checks::context_divides_sequence<
-      plan_checks::context_chunks{a<r::context_divides_sequence>},
-      plan_checks::sequence_length{b<r::context_divides_sequence>}>::value,
-      "shardplan: context parallelism must divide the sequence (twice over for a "
-      "load-balanced ring)"); } rule_17_;
-  struct rule_18 { static_assert(plan_checks::micro_batches_fill_interleaving<
-      plan_checks::pipeline_stages{a<r::interleaving_needs_micro_batches>},
-      plan_checks::micro_batches{b<r::interleaving_needs_micro_batches>}>::value,
-      "shardplan: the interleaved schedule needs micro-batches in multiples of the "
-      "pipeline stages"); } rule_18_;
-  struct rule_19 { static_assert(plan_checks::zero_stage_exists<
-      plan_checks::zero_stage{a<r::zero_stage_valid>}>::value,
-      "shardplan: the zero stage must be 0, 1, 2 or 3"); } rule_19_;
-  // Everything a device holds must fit in its memory.
-  struct rule_20 { static_assert(plan_checks::fits_in_device_memory<
-      plan_checks::gigabytes_needed{plan_checks::gigabytes_up(v)},
-      plan_checks::gigabytes_of_memory{plan_checks::gigabytes_down(v)}>::value,
-      "shardplan: the plan needs more memory per device than the chip has"); } rule_20_;
+  // clang-format off
+  using strategy_axes_in_mesh = plan_rules::strategy_axes_in_mesh<strategies_name_mesh_axes<
+      unknown_axes{a<r::strategy_axes_in_mesh>}, axis_named<r::strategy_axes_in_mesh>>>;
+  using axis_names_unique = plan_rules::axis_names_unique<
+      axis_names_are_unique<axis_named<r::axis_names_unique>>>;
+  using axis_has_a_device = plan_rules::axis_has_a_device<axis_has_devices<
+      axis_named<r::axis_has_a_device>, devices{a<r::axis_has_a_device>}>>;
+  using sizes_fit_in_64_bits = plan_rules::sizes_fit_in_64_bits<products_fit_in_64_bits<
+      static_cast<product_of>(oversized.c), product{oversized.a}, limit{oversized.b}>>;
+  using mesh_within_system = plan_rules::mesh_within_system<mesh_fits_system<
+      devices{a<r::mesh_within_system>}, chips{b<r::mesh_within_system>}>>;
+  using axis_has_a_role = plan_rules::axis_has_a_role<
+      axis_carries_a_parallelism<axis_named<r::axis_has_a_role>>>;
+  using axis_roles_compatible = plan_rules::axis_roles_compatible<
+      axis_roles_are_compatible<axis_named<r::axis_roles_compatible>>>;
+  using required_level_exists = plan_rules::required_level_exists<axis_level_exists<
+      axis_named<r::required_level_exists>, level_named<r::required_level_exists>>>;
+  using axis_on_required_level = plan_rules::axis_on_required_level<axis_fits_its_level<
+      axis_named<r::axis_on_required_level>, chips{a<r::axis_on_required_level>},
+      chips{b<r::axis_on_required_level>}>>;
+  using axis_tiles_torus = plan_rules::axis_tiles_torus<axis_tiles_its_torus_axes<
+      axis_named<r::axis_tiles_torus>, chips{a<r::axis_tiles_torus>},
+      chips{b<r::axis_tiles_torus>}>>;
+  using tensor_divides_heads = plan_rules::tensor_divides_heads<tensor_parallel_divides_heads<
+      tensor_parallel{a<r::tensor_divides_heads>}, heads{b<r::tensor_divides_heads>}>>;
+  using tensor_divides_kv_heads = plan_rules::tensor_divides_kv_heads<
+      tensor_parallel_divides_kv_heads<tensor_parallel{a<r::tensor_divides_kv_heads>},
+                                       kv_heads{b<r::tensor_divides_kv_heads>}>>;
+  using tensor_divides_d_ff = plan_rules::tensor_divides_d_ff<tensor_parallel_divides_mlp_width<
+      tensor_parallel{a<r::tensor_divides_d_ff>}, mlp_width{b<r::tensor_divides_d_ff>}>>;
+  using virtual_stages_suit_schedule = plan_rules::virtual_stages_suit_schedule<
+      schedule_has_its_virtual_stages<p.setup.degrees.schedule,
+                                      virtual_stages{a<r::virtual_stages_suit_schedule>}>>;
+  using stages_divide_layers = plan_rules::stages_divide_layers<pipeline_chunks_divide_layers<
+      pipeline_chunks{a<r::stages_divide_layers>}, layers{b<r::stages_divide_layers>}>>;
+  using stages_within_layers = plan_rules::stages_within_layers<pipeline_chunks_within_layers<
+      pipeline_chunks{a<r::stages_within_layers>}, layers{b<r::stages_within_layers>}>>;
+  using expert_needs_moe = plan_rules::expert_needs_moe<
+      expert_parallel_needs_experts<expert_parallel{a<r::expert_needs_moe>}>>;
+  using expert_divides_experts = plan_rules::expert_divides_experts<
+      expert_parallel_divides_experts<expert_parallel{a<r::expert_divides_experts>},
+                                      experts{b<r::expert_divides_experts>}>>;
+  using expert_divides_data = plan_rules::expert_divides_data<
+      expert_parallel_divides_data_parallel<expert_parallel{a<r::expert_divides_data>},
+                                            data_parallel{b<r::expert_divides_data>}>>;
+  using batch_given = plan_rules::batch_given<batch_is_given<
+      tokens{a<r::batch_given>}, sequence_length{b<r::batch_given>},
+      micro_batch_size{c<r::batch_given>}>>;
+  using tokens_divide_into_sequences = plan_rules::tokens_divide_into_sequences<
+      batch_is_whole_sequences<tokens{a<r::tokens_divide_into_sequences>},
+                               sequence_length{b<r::tokens_divide_into_sequences>}>>;
+  using batch_divides = plan_rules::batch_divides<replicas_divide_batch<
+      replicas_times_micro_batch{a<r::batch_divides>}, sequences{b<r::batch_divides>}>>;
+  using context_divides_sequence = plan_rules::context_divides_sequence<
+      plan_checks::context_divides_sequence<context_chunks{a<r::context_divides_sequence>},
+                                            sequence_length{b<r::context_divides_sequence>}>>;
+  using interleaving_needs_micro_batches = plan_rules::interleaving_needs_micro_batches<
+      micro_batches_fill_interleaving<pipeline_stages{a<r::interleaving_needs_micro_batches>},
+                                      micro_batches{b<r::interleaving_needs_micro_batches>}>>;
+  using zero_stage_valid = plan_rules::zero_stage_valid<
+      zero_stage_exists<zero_stage{a<r::zero_stage_valid>}>>;
+  using checkpoints_at_least_one = plan_rules::checkpoints_at_least_one<
+      checkpoints_keep_a_tensor<checkpoints_per_layer{a<r::checkpoints_at_least_one>}>>;
+  using efficiency_is_a_percentage = plan_rules::efficiency_is_a_percentage<
+      plan_checks::efficiency_is_a_percentage<efficiency_percent{percent_given}>>;
+  using fits_in_memory = plan_rules::fits_in_memory<fits_in_device_memory<
+      gigabytes_needed{gigabytes_up(v)}, gigabytes_of_memory{gigabytes_down(v)}>>;
   // clang-format on
-  static constexpr bool value = true;
 };
+
+}  // namespace plan_checks
+
+/// Each rule of `Plan` as a class to instantiate (what `SHARDPLAN_REQUIRE_FEASIBLE` does).
+template <class Plan>
+using require_feasible = plan_checks::rules_of<Plan>;
 
 }  // namespace shardplan
 
-/// Fails the build, naming each broken rule with its numbers, unless `Plan` is feasible.
+/// Fails the build, naming each broken rule with its numbers, unless the plan is feasible. Each
+/// rule's class is instantiated here, where the macro is used, outside any template of the plan:
+/// gcc and clang then report each broken rule once, with its trait and numbers, and never the
+/// plan's type.
 #define SHARDPLAN_REQUIRE_FEASIBLE(...) \
-  static_assert(sizeof(::shardplan::require_feasible<__VA_ARGS__>) > 0)
+  static_assert(                                                                                \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::strategy_axes_in_mesh) +            \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_names_unique) +                \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_has_a_device) +                \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::sizes_fit_in_64_bits) +             \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::mesh_within_system) +               \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_has_a_role) +                  \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_roles_compatible) +            \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::required_level_exists) +            \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_on_required_level) +           \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::axis_tiles_torus) +                 \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::tensor_divides_heads) +             \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::tensor_divides_kv_heads) +          \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::tensor_divides_d_ff) +              \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::virtual_stages_suit_schedule) +     \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_divide_layers) +             \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_within_layers) +             \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_needs_moe) +                 \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_experts) +           \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_data) +              \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::batch_given) +                      \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::tokens_divide_into_sequences) +     \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::batch_divides) +                    \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::context_divides_sequence) +         \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::interleaving_needs_micro_batches) + \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::zero_stage_valid) +                 \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::checkpoints_at_least_one) +         \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::efficiency_is_a_percentage) +       \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_memory) > 0)

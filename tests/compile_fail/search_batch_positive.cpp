@@ -1,0 +1,33 @@
+// EXPECT: shardplan: a search needs positive global tokens and sequence length@@search_checks::batch_positive<[a-z_:]*{0}, [a-z_:]*{8192}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
+// Rule: a search space's batch has positive global tokens and sequence length; 0 tokens are
+// refused, the twin has 64 sequences of 8192.
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/search/search.hpp>
+
+using namespace shardplan;
+using node = systems::dgx_h100_superpod<1>;
+
+#ifdef SHARDPLAN_COMPILE_FAIL
+constexpr std::int64_t tokens = 0;
+#else
+constexpr std::int64_t tokens = 64 * 8192;
+#endif
+
+struct small_space {
+  static constexpr search_space space = [] {
+    search_space s = make_search_space(models::llama3_8b::shape, node::figures, 4,
+                                       tokens, 8192);
+    s.micro_batches = {1};
+    s.zero_stages = {3};
+    s.recompute = {recompute_policy{recompute_kind::none}, recompute_policy{recompute_kind::full}};
+    s.schedules = {schedule_choice{pipeline_schedule::zero_bubble, 1}};
+    s.max_context = 1;
+    return s;
+  }();
+};
+
+// The search result; reading its fields as well would add a second error on clang, which treats
+// the members of a class whose static_assert failed as not constant.
+constexpr const search_result& best = constexpr_search<small_space>::result;
