@@ -16,7 +16,8 @@ using plan = training_plan<models::llama3_70b, systems::tpu_v5p_slice<8, 16, 16>
                            recompute::full, precision::bf16_mixed_adam>;
 
 SHARDPLAN_REQUIRE_FEASIBLE(plan);
-// 4096 tokens a chip against FSDP's threshold C/(W·M): the fsdp axis spans ici-y and ici-z whole
+// 4096 tokens a chip against FSDP's threshold (C/W)·(b/2)·P_reduced/P_active, which for a dense
+// model with bf16 gradients (b = 2) sharing a replica over M chips is C/(W·M): the fsdp axis spans ici-y and ici-z whole
 // (wrapping, 2 · 1.8e11 B/s) and 2 of ici-x's 8 chips (no wraparound, 9e10 B/s): W = 4.5e11 B/s,
 // and M = 4 chips share a replica: 4.59e14 / (4.5e11 · 4) = 255. The 4-way tensor axis is a
 // sub-ring of ici-x without wraparound, W = 9e10 · 4/3 = 1.2e11 B/s: its limit is
@@ -38,10 +39,10 @@ int main() {
 // fsdp   512  zero         ici-x x2 (ici, no wrap), ici-y x16 (ici, wraps), ici-z x16 (ici, wraps)                450 GB/s
 // tp       4  tensor       ici-x x4 (ici, no wrap)                                                                120 GB/s
 //
-// axis  bound                       threshold  plan  compute-bound
-// ----  --------------------------  ---------  ----  -------------
-// fsdp  tokens per device C/(W·M)        255  4096  yes
-// tp    largest degree F·W/C           7.496     4  yes
+// axis  bound                                                               threshold  plan  compute-bound
+// ----  ------------------------------------------------------------------  ---------  ----  -------------
+// fsdp  tokens per device (C/W)·(b/2)·P_reduced/P_active, W with (n-1)/n        255  4096  yes
+// tp    largest degree F·W/C, W with (n-1)/n                                   7.496     4  yes
 //
 // strategy               collective      axis  per step    array  sent forward  sent backward    time  exposed
 // ---------------------  --------------  ----  --------  -------  ------------  -------------  ------  -------

@@ -116,3 +116,45 @@ TEST_CASE("all-to-all: a quarter of an all-gather on a wrapping ring, B/(W·N) i
   CHECK(time_on(gpu, collective_kind::all_to_all, 1e9 * byte, 1, 16, bandwidth_only).value() ==
         doctest::Approx(1e9 * 1 / (4 * 400e9)));
 }
+
+TEST_CASE("an all-to-all is one round of direct sends: over 256 gpus its floor is 7 us, not 100") {
+  // Issue 15 finding 6. A ring pays a hop per step, (8−1)·1 us on NVLink + (32−1)·3 us on
+  // InfiniBand = 100 us over 32 DGX H100 nodes; an all-to-all posts every send at once (NCCL:
+  // a group of ncclSend/ncclRecv to every peer, "progressing independently"), so its floor is
+  // one InfiniBand hop, 3 us, plus 16 ns per peer (DeepEP: 192 -> 194 us from 128 to 256
+  // ranks), 255 · 2 us/128.
+  const auto& s = systems::dgx_h100_superpod<32>::figures;
+  const bytes tiny = 256.0 * byte;
+  CHECK(time_on(s, collective_kind::all_gather, tiny, 1, 256).value() ==
+        doctest::Approx(7 * 1e-6 + 31 * 3e-6));
+  CHECK(time_on(s, collective_kind::all_to_all, tiny, 1, 256).value() ==
+        doctest::Approx(3e-6 + 255 * 2e-6 / 128));
+  // Inside one node: one NVLink hop plus 7 peers.
+  CHECK(time_on(s, collective_kind::all_to_all, tiny, 1, 8).value() ==
+        doctest::Approx(1e-6 + 7 * 2e-6 / 128));
+}
+
+TEST_CASE("deepep's 256-rank dispatch is not faster than the model says, nor 40% slower") {
+  // DeepEP (docs/legacy.md, low-latency kernels, H800 + CX7 400 Gb/s): 128 tokens of 7168 a
+  // rank in fp8, top-8 of 256 experts over 256 ranks: dispatch 194 us at 39 GB/s. Each token
+  // goes to the distinct ranks of its 8 experts, 256·(1 − (255/256)^8) = 7.89 of them; the
+  // array is every rank's sends. Our 32 DGX H100 nodes have the same 400 Gb/s a GPU and NVLink
+  // inside, which a node's 8/256 of the traffic uses: the bound is 7.24 MB·(1 − 8/256)/50 GB/s.
+  const auto& s = systems::dgx_h100_superpod<32>::figures;
+  const double per_rank = 128.0 * 7168 * expected_destinations(8, 256);
+  const double t =
+      time_on(s, collective_kind::all_to_all, per_rank * 256 * byte, 1, 256).value();
+  CHECK(t == doctest::Approx(per_rank * (1 - 8.0 / 256) / 50e9));
+  CHECK(t <= 194e-6);
+  CHECK(t >= 0.6 * 194e-6);
+}
+
+TEST_CASE("a torus all-to-all's floor is the torus diameter in hops") {
+  // A wrapping 16-chip v5e axis: the farthest chip is 8 hops of 1 us away (no per-peer figure
+  // is published for ICI, so none is charged); over 16 x 16 it is 8 + 8.
+  const auto& s = systems::tpu_v5e_slice<16, 16>::figures;
+  CHECK(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 16).value() ==
+        doctest::Approx(8e-6));
+  CHECK(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 256).value() ==
+        doctest::Approx(16e-6));
+}

@@ -80,8 +80,8 @@ const figure_row chip_rows[] = {
      "GC v5p: 50 Gbps per chip; book 6.25e9"},
     {"v5p pcie", hw::tpu_v5p::figures.host_link_bandwidth.value(), 1.6e10,
      "book: PCIe about 1.6e10 per TPU"},
-    {"v5p host ram", hw::tpu_v5p::figures.host_memory.value(), 112e9,
-     "GC v5p: 448 GB per 4-chip VM"},
+    {"v5p host ram", hw::tpu_v5p::figures.host_memory.value(), 448.0 * 1073741824 / 4,
+     "GC v5p: 448 GB per 4-chip VM, Compute Engine GB = GiB (gcloud machine-types)"},
     // ---- TPU v6e ---------------------------------------------------------------------------
     {"v6e bf16", hw::tpu_v6e::figures.peak_bf16.value(), 918e12, "GC v6e: 918 TFLOPs"},
     {"v6e fp8", hw::tpu_v6e::figures.peak_fp8.value(), 918e12, "GC tpu7x table: v6e FP8 918"},
@@ -110,8 +110,8 @@ const figure_row chip_rows[] = {
      "GC tpu7x: 100 Gbps; book 12.5e9"},
     {"7x host link", hw::tpu7x::figures.host_link_bandwidth.value(), 3.2e10,
      "assumption: v6e's 3.2e10"},
-    {"7x host ram", hw::tpu7x::figures.host_memory.value(), 240e9,
-     "GC tpu7x: 960 GB per 4-chip VM"},
+    {"7x host ram", hw::tpu7x::figures.host_memory.value(), 960.0 * 1073741824 / 4,
+     "GC tpu7x: 960 GB per 4-chip VM, Compute Engine GB = GiB (gcloud machine-types)"},
     // ---- A100 40 GB / 80 GB ------------------------------------------------------------------
     {"a100 fp32", hw::a100_40gb::figures.peak_fp32.value(), 19.5e12, "A100 DS: 19.5 TFLOPS"},
     {"a100 tf32", hw::a100_40gb::figures.peak_tf32.value(), 156e12, "A100 DS: 156 (312 sparse)"},

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <shardplan/serving/kv_cache.hpp>
+#include <shardplan/hardware/tpu.hpp>
 #include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 
@@ -99,8 +100,16 @@ TEST_CASE("DeepSeek-V3 (MLA) caches its 512-wide latent and 64-wide rope key onc
   CHECK(kv_bytes_per_token(models::deepseek_v3::shape, number_format::bf16).value() ==
         doctest::Approx(elements * 2));  // 70,272 bytes
   // Multi-head attention with the same 128 heads of 192-wide keys and 128-wide values would cache
-  // 128 x (192 + 128) x 61 elements: 71 times more.
-  CHECK(128.0 * (192 + 128) * 61 / elements == doctest::Approx(71.1).epsilon(0.001));
+  // 128 x (192 + 128) x 61 elements: 71 times more. As a shape without MLA: 128 kv heads whose
+  // key and value together are 2 x 160 wide.
+  model_shape mha = models::deepseek_v3::shape;
+  mha.mla = {};
+  mha.kv_heads = 128;
+  mha.head_dim = (192 + 128) / 2;
+  CHECK(kv_elements_per_token_per_layer(mha) == 128.0 * (192 + 128));
+  CHECK(kv_bytes_per_token(mha, number_format::bf16).value() /
+            kv_bytes_per_token(models::deepseek_v3::shape, number_format::bf16).value() ==
+        doctest::Approx(71.1).epsilon(0.001));
   // The latent belongs to every head: tensor parallelism cannot split it.
   CHECK(kv_cache_heads(models::deepseek_v3::shape) == 1);
 }
@@ -168,7 +177,7 @@ TEST_CASE("the smallest v5e slices for LLaMA-3 70B at 8k context reproduce the b
   // ceil(num_params * sizeof(dtype) / HBM per TPU) ... rounded to the nearest reasonable topology":
   // bf16 140GB, 8.75 chips, "4x4 = 16 chips"; int8 70GB, 4.38, "4x2 = 8 chips"; int4 45GB, 2.81,
   // "2x2 = 4 chips". The book's batch is 1 and the cache is left out of this count.
-  const bytes hbm = 16.0 * giga * byte;
+  const bytes hbm = hardware::tpu_v5e::figures.memory;  // the book's "HBM per TPU" 16 GB
   CHECK(fewest_devices(140e9 * byte, 0.0 * byte, hbm, no_reserve) == 9);  // 8.75 up
   CHECK(round_up_to_power_of_two(9) == 16);
   CHECK(round_up_to_power_of_two(fewest_devices(70e9 * byte, 0.0 * byte, hbm, no_reserve)) == 8);

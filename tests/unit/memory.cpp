@@ -90,7 +90,9 @@ TEST_CASE("megatron's model states are 18 bytes per parameter over t·p (Korthik
   const double layer = 12 * h * h + 13 * h;  // Megatron's per-layer count with biases and norms
   const double stage = (layers / p) * (12 * h * h / t + (13 * h - 4 * h) / t + 4 * h) +
                        51200 * h / t + 2048 * h;
-  CHECK(layer > 0);
+  const parameter_counts c = parameters(models::megatron_gpt<96, 12288, 96>::shape);
+  CHECK(static_cast<double>(c.attention_per_layer + c.dense_mlp_per_layer + c.norms_per_layer) ==
+        layer);
   CHECK(plan::memory_per_device().model_states().value() == doctest::Approx(18 * stage));
 }
 

@@ -139,7 +139,9 @@ constexpr intensity memory_intensity(const chip_figures& chip,
 }
 
 /// FLOP per byte sent along one scale-up axis at which a collective hides under compute:
-/// C / W_ici (TPU, bidirectional link) or C / W_GPU-egress (NVLink).
+/// C / W_ici (TPU, bidirectional link) or C / W_GPU-egress (NVLink). This is the book's headline
+/// figure (2550 for v5p, 2200 for H100), the limit of an infinite ring; a plan's bounds
+/// (training/bounds.hpp) keep its ring's (n−1)/n: 2199·7/8 = 1924 for an 8-GPU H100 axis.
 constexpr intensity scale_up_intensity(const chip_figures& chip,
                                        number_format f = number_format::bf16) {
   return peak(chip, f) / scale_up_axis_bandwidth(chip);

@@ -37,6 +37,9 @@ struct level_use {
   std::int64_t degree = 1;        ///< D_i: units of the level below one group spans here
   std::int64_t unit_chips = 1;    ///< S_{i−1}: chips in one unit of the level below
   std::int64_t group_in_unit = 1; ///< members of one group inside one such unit
+  /// Only the worst groups straddle two units here (the size does not divide the level
+  /// below): such a group crosses through one chip's share of the unit's egress (one NIC).
+  bool straddles = false;
 };
 
 /// The network one mesh axis's groups use: its size, the chips of the axes inside it (the
@@ -51,19 +54,28 @@ struct axis_network {
 /// The levels an axis of `size` devices, inside axes of `inner` devices, crosses. At level i a
 /// group spans D_i = ⌈min(inner·size, S_i) / max(inner, S_{i−1})⌉ units of the level below
 /// (rounded up: a group strided by 280 chips over units of 160 still crosses the level above).
+/// The worst group decides: when inner·size does not divide S_{i−1}, some group straddles two
+/// units of the level below (`groups_within`), so D_i is at least 2 there: tensor 3 on 8-GPU
+/// nodes has the group {6, 7, 8} on two nodes, and its collectives cross the leaf switches
+/// through the one NIC of GPU 7 (`level_use::straddles`).
 constexpr axis_network network_of(const placement_levels& levels, std::int64_t inner,
                                   std::int64_t size) {
   axis_network n{size, inner};
   const std::int64_t outer = inner * size;
+  const std::int64_t devices = capacity(levels, static_cast<std::int64_t>(levels.count) - 1);
   for (std::size_t i = 0; i < levels.count; ++i) {
     const auto k = static_cast<std::int64_t>(i);
     const std::int64_t below = capacity(levels, k - 1);
     const std::int64_t here = capacity(levels, k);
     const std::int64_t span = std::min(outer, here);
     const std::int64_t unit = std::max(inner, below);
-    const std::int64_t degree = (span + unit - 1) / unit;
+    std::int64_t degree = (span + unit - 1) / unit;
+    const bool straddles =
+        degree < 2 && inner < here && !groups_within(below, inner, size, devices);
+    if (straddles) degree = 2;
     if (degree > 1)
-      n.uses[n.count++] = {levels.level[i], degree, below, std::max<std::int64_t>(1, below / inner)};
+      n.uses[n.count++] = {levels.level[i], degree, below, std::max<std::int64_t>(1, below / inner),
+                           straddles};
   }
   return n;
 }
@@ -79,6 +91,15 @@ constexpr double expected_destinations(std::int64_t top_k, std::int64_t devices)
   for (std::int64_t i = 0; i < top_k; ++i) p *= stay;
   return static_cast<double>(devices) * (1.0 - p);
 }
+
+/// Per-peer cost of one round of sends to every peer over a switched network, on top of one
+/// hop: an all-to-all posts D−1 sends and D−1 receives that progress side by side (NCCL's
+/// all-to-all is a group of ncclSend/ncclRecv to every peer, "calls within a group can be seen
+/// as progressing independently": NCCL user guide, "Point-to-point communication"). DeepEP's
+/// low-latency dispatch (deepseek-ai/DeepEP docs/legacy.md: H800 with CX7 400 Gb/s, 128 tokens
+/// of 7168 a rank, top-8) takes 192 us over 128 ranks and 194 us over 256 at the same bytes a
+/// rank: 128 more peers add 2 us, about 16 ns a peer.
+inline constexpr seconds all_to_all_peer_overhead = 2e-6 / 128.0 * second;
 
 /// Options of the cost model.
 struct collective_options {
@@ -120,7 +141,10 @@ constexpr bool uses_wraparound(const level_use& u) {
 ///   switched levels each chip sends V/N·(1 − g/N) out of a unit of S chips holding g members.
 /// - Send: V over the innermost level the axis crosses, at one chip's share of its egress.
 /// - Latency: the ring's hops times each level's hop latency (half the ring on a wrapping torus);
-///   the result is the larger of the latency floor and the bandwidth time, as in the book.
+///   an all-to-all is one round of direct sends instead, so its floor is one hop (the torus's
+///   diameter in hops; the outermost switched level crossed, once) plus, where it crosses a
+///   switched level (NCCL, DeepEP), `all_to_all_peer_overhead` per peer. The result is the
+///   larger of the latency floor and the bandwidth time, as in the book.
 constexpr seconds collective_time(collective_kind kind, bytes array, const axis_network& net,
                                   collective_options options = {}) {
   if (net.size <= 1 || net.count == 0) return 0.0 * second;
@@ -135,6 +159,8 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
   double switched = 0.0;
   double switched_all_to_all = 0.0;
   double hops_latency = 0.0;
+  double torus_diameter_latency = 0.0;
+  double farthest_switched_hop = 0.0;
   bool reduce_in_network = options.in_network_reduction;
   bool any_switched = false;
   for (std::size_t i = 0; i < net.count; ++i) {
@@ -150,9 +176,11 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
       max_torus_extent = std::max(max_torus_extent, d);
       torus_wraps = torus_wraps && wraps;
       hops_latency += (wraps ? d / 2.0 : d - 1.0) * u.level.hop_latency.value();
+      torus_diameter_latency += (wraps ? d / 2.0 : d - 1.0) * u.level.hop_latency.value();
     } else {
       any_switched = true;
-      const double share = static_cast<double>(std::min(net.inner, u.unit_chips));
+      const double share =
+          static_cast<double>(u.straddles ? u.unit_chips : std::min(net.inner, u.unit_chips));
       const double w = u.level.unit_egress.value();
       switched = std::max(switched, v * (d - 1.0) / d * share / w);
       const double g = static_cast<double>(u.group_in_unit);
@@ -160,6 +188,7 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
           switched_all_to_all,
           static_cast<double>(u.unit_chips) * (v / n) * (1.0 - g / n) / w);
       hops_latency += (d - 1.0) * u.level.hop_latency.value();
+      farthest_switched_hop = std::max(farthest_switched_hop, u.level.hop_latency.value());
       reduce_in_network = reduce_in_network && u.level.in_network_reduction;
     }
   }
@@ -188,7 +217,8 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
         double t = 0.0;
         for (std::size_t i = 0; i < net.count; ++i) {
           const level_use& u = net.uses[i];
-          const double share = static_cast<double>(std::min(net.inner, u.unit_chips));
+          const double share =
+          static_cast<double>(u.straddles ? u.unit_chips : std::min(net.inner, u.unit_chips));
           t = std::max(t, v * share / u.level.unit_egress.value());
         }
         bandwidth_time = t;
@@ -205,6 +235,8 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
                     (torus_wraps ? 1.0 : 2.0)
               : 0.0;
       bandwidth_time = std::max(torus_a2a, switched_all_to_all);
+      const double peers = any_switched ? (n - 1.0) * all_to_all_peer_overhead.value() : 0.0;
+      latency = options.latency ? torus_diameter_latency + farthest_switched_hop + peers : 0.0;
       break;
     }
     case collective_kind::send_recv: {

@@ -2,8 +2,10 @@
 // axis, time breakdown and bounds, each a `table` to print as text or Markdown.
 #pragma once
 
+#include <cmath>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include <shardplan/training/bounds.hpp>
 #include <shardplan/training/cost.hpp>
@@ -97,7 +99,9 @@ inline table time_table(const step_cost& c) {
             {"optimizer update", format(c.optimizer)},
             {"step", format(c.step)},
             {"roofline lower bound (peak rates)", format(c.roofline)},
-            {"MFU", detail::significant(c.mfu * 100.0, 3) + "%"},
+            {c.mfu_capped ? "MFU (held to the chip family's best measured; compute raised)"
+                          : "MFU",
+             detail::significant(c.mfu * 100.0, 3) + "%"},
             {"tokens per second per device", detail::significant(c.tokens_per_second_per_device, 4)}};
   return t;
 }
@@ -109,10 +113,9 @@ inline table bounds_table(const training_plan_values& p) {
           {false, false, true, true, false}};
   for (std::size_t i = 0; i < b.count; ++i) {
     const axis_bound& x = b.items[i];
-    const bool tensor = x.role == role_tensor;
-    t.rows.push_back({std::string(p.axes[x.axis].name),
-                      tensor ? "largest degree F·W/C" : "tokens per device C/(W·M)",
-                      detail::significant(x.critical, 4), detail::significant(x.actual, 4),
+    t.rows.push_back({std::string(p.axes[x.axis].name), std::string(bound_formula(x)),
+                      std::isfinite(x.critical) ? detail::significant(x.critical, 4) : "-",
+                      detail::significant(x.actual, 4),
                       x.compute_bound() ? "yes" : "no"});
   }
   return t;
@@ -127,9 +130,14 @@ inline table sharding_table(const training_plan_values& p) {
   return t;
 }
 
+/// What a report says instead of the reliability figures when no run is given.
+inline constexpr std::string_view no_run_text =
+    "no run given: a token budget (a plan file's \"run\": {\"tokens\": ...}) adds failures, "
+    "checkpoints, days, cost and goodput";
+
 /// The report of a training plan as text or Markdown tables: verdict and broken rules, mesh and
-/// placement, partitions; when it can be costed, memory, traffic, time, bounds and reliability
-/// (estimates) for the run `run`.
+/// placement, partitions; when it can be costed, memory, traffic, time, bounds and, when `run`
+/// gives a token budget, reliability (estimates) for that run.
 inline std::string plan_report(const training_plan_values& p, const run_inputs& run, bool markdown) {
   auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
   auto heading = [markdown](const std::string& h) {
@@ -151,7 +159,9 @@ inline std::string plan_report(const training_plan_values& p, const run_inputs& 
       << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
       << heading("Time per step (estimate)") << render(time_table(c)) << "\n"
       << heading("Bounds") << render(bounds_table(p)) << "\n"
-      << heading("Reliability (estimate)") << render(reliability_table(run_estimate(p, run)));
+      << heading("Reliability (estimate)");
+  if (has_run(run)) out << render(reliability_table(run_estimate(p, run)));
+  else out << no_run_text << "\n";
   return out.str();
 }
 

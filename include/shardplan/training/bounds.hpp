@@ -2,10 +2,18 @@
 // FSDP per axis, the tensor-parallel limit, the optimal FSDP x TP split, expert-parallel and DCN
 // thresholds (How to Scale Your Model, training.md and gpus.md). Each is constexpr, for
 // static_assert.
+//
+// Convention: a plan's bounds (`bounds_of`) use the bandwidth an axis sustains in an all-gather
+// of its own size, W = V/T_AG(V), so they keep the ring's (n−1)/n: the book's small-X form
+// "B/N > α(X−1)/X" (gpus.md: 1237 for 2 nodes). The book's headline figures (2200 in an H100
+// node, 2475 across nodes, 2550 on a v5p axis) drop it, as if the ring were infinite; those are
+// C/W_link, what `scale_up_intensity` gives. An 8-GPU H100 data axis is therefore compute-bound
+// above 2199·7/8 = 1924 tokens a GPU, not 2199.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 
 #include <shardplan/hardware/collectives.hpp>
 #include <shardplan/training/cost.hpp>
@@ -93,17 +101,46 @@ struct plan_bounds {
   }
 };
 
-/// Bounds of a plan: data axes compare tokens per device per step (B/N) with C/(W·M), where W is
-/// the axis's all-gather bandwidth for its groups and M = N/data the devices that share one
-/// replica of the model (their arrays are M times smaller: the book's inner-axis saving); for
-/// FSDP the forward pass's 4BDF/(XC) against 4DF/W gives the same ratio. The tensor axis
-/// compares its degree with F·W/C.
+/// Tokens per device above which a data axis is compute-bound, for a model whose tokens each use
+/// `active` parameters while the axis reduces `reduced` parameters a device, with `value_bytes`
+/// bytes per reduced value (b): the backward pass's 4·(B/N)·P_active/C against the all-reduce's
+/// 2·b·P_reduced/W gives B/N > (C/W)·(b/2)·P_reduced/P_active. Dense, bf16 and M devices
+/// sharing a replica, that is the book's C/(W·M); a mixture of experts whose data axis reduces
+/// every expert multiplies it by P_total/P_active, the book's E/k (gpus.md, "MoE DP": T_math =
+/// 8kBDF/(XC) against T_comms = 8EDF/W) when the experts are all its parameters. A data axis
+/// that is also the expert axis reduces only the dense parameters.
+constexpr double data_axis_critical_tokens(flop_rate c, byte_rate w, double reduced,
+                                           double active, double value_bytes) {
+  return data_parallel_critical_tokens(c, w) * (value_bytes / 2.0) * reduced / active;
+}
+
+/// Bytes per value of a data axis's collectives: the gradients' format, and for a ZeRO-3 axis
+/// the mean of its two parameter gathers and one gradient scatter.
+constexpr double data_axis_bytes(const training_plan_values& p, std::size_t i) {
+  const precision_policy& q = p.setup.precision;
+  const double grad = q.gradient_bytes > 0.0 ? q.gradient_bytes : q.parameter_bytes;
+  const bool zero3 = p.setup.degrees.zero_stage >= 3 && (p.axes[i].roles & role_zero);
+  return zero3 ? (2.0 * q.parameter_bytes + grad) / 3.0 : grad;
+}
+
+/// What a bound compares, for a report (the convention at the top of this header).
+constexpr std::string_view bound_formula(const axis_bound& b) {
+  return b.role == role_tensor
+             ? "largest degree F·W/C, W with (n-1)/n"
+             : "tokens per device (C/W)·(b/2)·P_reduced/P_active, W with (n-1)/n";
+}
+
+/// Bounds of a plan: data axes compare tokens per device per step (B/N) with
+/// `data_axis_critical_tokens`, where W is the axis's all-gather bandwidth for its groups and
+/// P_reduced the parameters it reduces on one device (`data_axis_parameters`, as the cost model
+/// sizes its collectives); for FSDP the forward pass's 4BDF/(XC) against 4DF/W gives the same
+/// ratio. The tensor axis compares its degree with F·W/C.
 constexpr plan_bounds bounds_of(const training_plan_values& p) {
   plan_bounds out;
   const flop_rate c = compute_peak(p);
   const double devices = static_cast<double>(mesh_devices(p));
   const double tokens_per_device = static_cast<double>(p.setup.batch.global_tokens) / devices;
-  const double model_parallel = devices / static_cast<double>(p.setup.degrees.data);
+  const double active = static_cast<double>(parameters(p.model).active);
   const double width = is_moe(p.model) ? static_cast<double>(p.model.moe.expert_d_ff)
                                        : static_cast<double>(p.model.d_ff);
   for (std::size_t i = 0; i < p.axis_count; ++i) {
@@ -111,8 +148,10 @@ constexpr plan_bounds bounds_of(const training_plan_values& p) {
     if (a.size <= 1) continue;
     const byte_rate w = axis_bandwidth(network_of(p, i));
     if (a.roles & (role_data | role_zero)) {
-      out.items[out.count++] = {i, role_data, data_parallel_critical_tokens(c, w) / model_parallel,
-                                tokens_per_device};
+      out.items[out.count++] = {
+          i, role_data,
+          data_axis_critical_tokens(c, w, data_axis_parameters(p, i), active, data_axis_bytes(p, i)),
+          tokens_per_device};
     } else if (a.roles & role_tensor) {
       out.items[out.count++] = {i, role_tensor, tensor_parallel_limit(width, c, w),
                                 static_cast<double>(a.size)};
