@@ -510,3 +510,38 @@ TEST_CASE("mixture-of-experts and mla shapes become the targets' moe and mla set
   CHECK(integer(yaml_value(maxtext_config(v3), "first_num_dense_layers")) == 3);
   CHECK(has_line_containing(deepspeed_json(v3), "no equivalent", "top-8"));
 }
+
+TEST_CASE(
+    "megatron warns that a mixture of experts with tensor and no sequence parallelism fails") {
+  // Megatron-LM's MoELayer.forward raises ValueError in training when the attention tensor-
+  // parallel group is larger than 1 and sequence parallelism is off (NVIDIA/Megatron-LM
+  // d98e8a64ddf34856e74b24714e3bedb2f5a39553, megatron/core/transformer/moe/moe_layer.py).
+  // Mixtral 8x7B on 16 H100: tensor 2 x data 8 (expert 8 inside it).
+  auto mixtral = [](bool sequence_parallel, std::int64_t tensor) {
+    return make_training_plan(models::mixtral_8x7b::shape, systems::dgx_h100_superpod<2>::figures,
+                              {.data = 16 / tensor,
+                               .tensor = tensor,
+                               .expert = 8 / tensor,
+                               .zero_stage = 1,
+                               .sequence_parallel = sequence_parallel},
+                              {.batch = {.global_tokens = 16 * 4096, .seq_len = 4096},
+                               .recompute = {recompute_kind::full}});
+  };
+  const std::string without = megatron_arguments(mixtral(false, 2));
+  CHECK(has_line_containing(without, "# warning: Megatron-LM refuses a mixture of experts",
+                            "tensor parallelism (2) and no sequence parallelism"));
+  CHECK(has_line_containing(without, "warning", "moe_layer.py"));
+  CHECK(!megatron_flag(without, "--sequence-parallel").has_value());
+  // With sequence parallelism, or without tensor parallelism, Megatron runs it: no warning.
+  const std::string with = megatron_arguments(mixtral(true, 2));
+  CHECK(megatron_flag(with, "--sequence-parallel").has_value());
+  CHECK(!has_line_containing(with, "refuses a mixture of experts"));
+  CHECK(
+      !has_line_containing(megatron_arguments(mixtral(false, 1)), "refuses a mixture of experts"));
+  // A dense model with tensor and no sequence parallelism runs (the rule is the MoE layer's).
+  const training_plan_values dense = make_training_plan(
+      models::llama3_8b::shape, systems::dgx_h100_superpod<2>::figures, {.data = 8, .tensor = 2},
+      {.batch = {.global_tokens = 16 * 8192, .seq_len = 8192},
+       .recompute = {recompute_kind::full}});
+  CHECK(!has_line_containing(megatron_arguments(dense), "refuses a mixture of experts"));
+}

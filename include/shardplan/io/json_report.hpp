@@ -11,6 +11,7 @@
 
 #include <shardplan/core/format.hpp>
 #include <shardplan/core/table.hpp>
+#include <shardplan/io/plan_writer.hpp>
 #include <shardplan/hardware/catalog.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/models/parameters.hpp>
@@ -97,7 +98,8 @@ inline json verdict_json(const Plan& p, const Violations& v) {
   return j;
 }
 
-/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP).
+/// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP); the
+/// `reliability` section only when `run` gives a token budget (`has_run`).
 inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   const plan_violations v = check(p);
   json j = verdict_json(p, v);
@@ -144,9 +146,11 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
                        {"step", c.step.value()},
                        {"roofline", c.roofline.value()}};
   j["mfu"] = c.mfu;
+  j["mfu_capped"] = c.mfu_capped;
   j["efficiency"] = c.efficiency;
   j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;
-  j["reliability"] = reliability_json(run_estimate(p, run));
+  // Only for a run with a token budget: without one its days, cost and goodput would be zeros.
+  if (has_run(run)) j["reliability"] = reliability_json(run_estimate(p, run));
   return j;
 }
 
@@ -178,8 +182,19 @@ inline json serving_json(const serving_plan_values& p) {
   return j;
 }
 
+/// A plan as the plan file that re-checks to its numbers (`plan_file_text`), or as the reason it
+/// cannot be written as one ({"unwritable": "..."}).
+inline json plan_file_json(const training_plan_values& p, const run_inputs& run) {
+  try {
+    return json::parse(plan_file_text(p, run));
+  } catch (const unwritable_plan& e) {
+    return {{"unwritable", e.what()}};
+  }
+}
+
 /// The JSON of `shardplan search`: the counts, and when a plan was found the best plan's
-/// `plan_json` with its description and the ranking.
+/// `plan_json` with its description, and the ranking; every ranked plan carries the plan file
+/// that reproduces it (`plan_file`).
 inline json search_json(const search_result& r, const run_inputs& run) {
   json j;
   j["found"] = r.found;
@@ -188,11 +203,15 @@ inline json search_json(const search_result& r, const run_inputs& run) {
   if (r.found) {
     j["best"] = plan_json(r.best, run);
     j["best"]["plan"] = describe(r.choice, is_moe(r.best.model));
+    j["best"]["plan_file"] = plan_file_json(r.best, run);
     j["ranking"] = json::array();
-    for (std::size_t i = 0; i < r.ranking.count; ++i)
-      j["ranking"].push_back({{"plan", describe(r.ranking.plans[i].choice, is_moe(r.best.model))},
+    for (std::size_t i = 0; i < r.ranking.count; ++i) {
+      const plan_choice& c = r.ranking.plans[i].choice;
+      j["ranking"].push_back({{"plan", describe(c, is_moe(r.best.model))},
                               {"step_seconds", r.ranking.plans[i].step},
-                              {"memory_bytes", r.ranking.plans[i].memory}});
+                              {"memory_bytes", r.ranking.plans[i].memory},
+                              {"plan_file", plan_file_json(plan_values(r, c), run)}});
+    }
   }
   return j;
 }
@@ -215,7 +234,7 @@ inline table serving_table(const serving_plan_values& p) {
   for (const auto& [key, value] : j.items()) {
     if (value.is_object() || value.is_array()) continue;
     t.rows.push_back(
-        {key, value.is_number_float() ? detail::significant(value.get<double>(), 4) : value.dump()});
+        {key, value.is_number_float() ? shardplan::detail::significant(value.get<double>(), 4) : value.dump()});
   }
   for (const auto& x : j["violations"])
     t.rows.push_back({x["rule"].get<std::string>(), x["message"].get<std::string>()});

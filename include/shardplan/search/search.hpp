@@ -89,7 +89,9 @@ struct search_space {
   std::int64_t max_expert = 0;    ///< 0: the experts
   /// Allow stages that split the layers unevenly (LLaMA 3 trained 126 layers on 16 stages).
   bool uneven_stages = true;
-  bool sequence_parallel = true;  ///< Megatron sequence parallelism on the tensor axis
+  /// Megatron sequence parallelism on every candidate with tensor parallelism. Without it a
+  /// mixture of experts keeps no candidate with tensor parallelism (`tensor_fits_moe`).
+  bool sequence_parallel = true;
 };
 
 /// Plan values with nothing but a model, a system, a batch and the default precision: the base of
@@ -157,6 +159,9 @@ struct plan_choice {
   std::int64_t expert = 1;  ///< the `ep` axis (also data-parallel); 1 for a dense model
   std::int64_t context = 1;
   std::int64_t tensor = 1;
+  /// Megatron sequence parallelism on the tensor axis (only with tensor parallelism): the search
+  /// sets it on every candidate with a tensor degree above 1 when the space asks for it.
+  bool sequence_parallel = false;
   std::int64_t zero_stage = 0;
   std::int64_t micro_batch = 1;
   schedule_choice schedule{};
@@ -224,6 +229,16 @@ constexpr bool tensor_divides_model(const model_shape& m, std::int64_t t) {
   return true;
 }
 
+/// Whether a tensor degree can run a mixture of experts: Megatron-LM's MoE layer refuses tensor
+/// parallelism without sequence parallelism in training, at its first forward pass
+/// (`MoELayer.forward` in megatron/core/transformer/moe/moe_layer.py, NVIDIA/Megatron-LM
+/// d98e8a64ddf34856e74b24714e3bedb2f5a39553: `if self.training and self.attn_tp_group.size() > 1
+/// and not self.config.sequence_parallel: raise ValueError(...)`), so the search never ranks
+/// such a plan.
+constexpr bool tensor_fits_moe(const model_shape& m, std::int64_t t, bool sequence_parallel) {
+  return t == 1 || sequence_parallel || !is_moe(m);
+}
+
 /// Whether `chunks` pipeline chunks split the layers, evenly or (when allowed) not.
 constexpr bool chunks_fit_layers(std::int64_t layers, std::int64_t chunks, bool uneven) {
   return layers % chunks == 0 || (uneven && layers >= chunks);
@@ -235,36 +250,110 @@ constexpr bool valid_schedule(const schedule_choice& c) {
 
 }  // namespace detail
 
-/// Why a space cannot be searched, or empty. Search entry points check this first.
-constexpr std::string_view search_space_problem(const search_space& s) {
+/// The rules a search space keeps, in the order `search_space_violation_of` checks them.
+enum class search_rule : std::uint8_t {
+  none,
+  chips_positive,
+  chips_within_system,
+  batch_positive,
+  batch_whole_sequences,
+  choices_given,
+  choices_within_capacity,
+  micro_batches_positive,
+  zero_stage_exists,
+  schedule_virtual_stages,
+  checkpoints_positive,
+  divisors_within_capacity,
+};
+
+/// The choice lists of a search space, to name the one a rule is about.
+enum class search_choice_list : std::uint8_t { micro_batches, zero_stages, recompute, schedules };
+
+/// The first rule a space breaks and its numbers (what `a` and `b` are depends on the rule:
+/// chips and the system's chips, tokens and sequence length, a list, a wrong choice).
+struct search_space_violation {
+  search_rule rule = search_rule::none;
+  std::int64_t a = 0;
+  std::int64_t b = 0;
+};
+
+/// The message of a search-space rule (empty for `none`).
+constexpr std::string_view rule_text(search_rule r) {
+  switch (r) {
+    case search_rule::none:
+      return {};
+    case search_rule::chips_positive:
+      return "shardplan: a search needs a positive chip count";
+    case search_rule::chips_within_system:
+      return "shardplan: a search cannot use more chips than the system has";
+    case search_rule::batch_positive:
+      return "shardplan: a search needs positive global tokens and sequence length";
+    case search_rule::batch_whole_sequences:
+      return "shardplan: the global batch must be whole sequences";
+    case search_rule::choices_given:
+      return "shardplan: every choice list of a search space needs at least one choice";
+    case search_rule::choices_within_capacity:
+      return "shardplan: a choice list of a search space holds at most its capacity";
+    case search_rule::micro_batches_positive:
+      return "shardplan: micro-batches of a search must be positive";
+    case search_rule::zero_stage_exists:
+      return "shardplan: the zero stage must be 0, 1, 2 or 3";
+    case search_rule::schedule_virtual_stages:
+      return "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1";
+    case search_rule::checkpoints_positive:
+      return "shardplan: checkpointed recomputation keeps at least one tensor per layer";
+    case search_rule::divisors_within_capacity:
+      return "shardplan: the chip count has more divisors than a search holds (128)";
+  }
+  return {};
+}
+
+/// The first rule `s` breaks, with its numbers; `search_rule::none` for a space that can be
+/// searched. Search entry points check this first.
+constexpr search_space_violation search_space_violation_of(const search_space& s) {
+  using r = search_rule;
+  using list = search_choice_list;
+  auto code = [](list l) { return static_cast<std::int64_t>(l); };
   const batch_settings& b = s.base.setup.batch;
-  if (s.chips <= 0) return "shardplan: a search needs a positive chip count";
-  if (s.chips > s.base.system.chips)
-    return "shardplan: a search cannot use more chips than the system has";
+  if (s.chips <= 0) return {r::chips_positive, s.chips, 0};
+  if (s.chips > s.base.system.chips) return {r::chips_within_system, s.chips, s.base.system.chips};
   if (b.global_tokens <= 0 || b.seq_len <= 0)
-    return "shardplan: a search needs positive global tokens and sequence length";
+    return {r::batch_positive, b.global_tokens, b.seq_len};
   if (b.global_tokens % b.seq_len != 0)
-    return "shardplan: the global batch must be whole sequences";
-  if (s.micro_batches.size() == 0 || s.zero_stages.size() == 0 || s.recompute.size() == 0 ||
-      s.schedules.size() == 0)
-    return "shardplan: every choice list of a search space needs at least one choice";
-  if (s.micro_batches.overflow || s.zero_stages.overflow || s.recompute.overflow ||
-      s.schedules.overflow)
-    return "shardplan: a choice list of a search space holds at most its capacity";
+    return {r::batch_whole_sequences, b.global_tokens, b.seq_len};
+  if (s.micro_batches.size() == 0) return {r::choices_given, code(list::micro_batches), 0};
+  if (s.zero_stages.size() == 0) return {r::choices_given, code(list::zero_stages), 0};
+  if (s.recompute.size() == 0) return {r::choices_given, code(list::recompute), 0};
+  if (s.schedules.size() == 0) return {r::choices_given, code(list::schedules), 0};
+  auto capacity = [](const auto& l) { return static_cast<std::int64_t>(l.items.size()); };
+  if (s.micro_batches.overflow)
+    return {r::choices_within_capacity, code(list::micro_batches), capacity(s.micro_batches)};
+  if (s.zero_stages.overflow)
+    return {r::choices_within_capacity, code(list::zero_stages), capacity(s.zero_stages)};
+  if (s.recompute.overflow)
+    return {r::choices_within_capacity, code(list::recompute), capacity(s.recompute)};
+  if (s.schedules.overflow)
+    return {r::choices_within_capacity, code(list::schedules), capacity(s.schedules)};
   for (std::int64_t mb : s.micro_batches)
-    if (mb <= 0) return "shardplan: micro-batches of a search must be positive";
+    if (mb <= 0) return {r::micro_batches_positive, mb, 0};
   for (std::int64_t z : s.zero_stages)
-    if (z < 0 || z > 3) return "shardplan: the zero stage must be 0, 1, 2 or 3";
+    if (z < 0 || z > 3) return {r::zero_stage_exists, z, 0};
   for (const schedule_choice& c : s.schedules)
     if (!detail::valid_schedule(c))
-      return "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1";
-  for (const recompute_policy& r : s.recompute)
-    if (r.kind == recompute_kind::checkpoints && r.checkpoints_per_layer <= 0)
-      return "shardplan: checkpointed recomputation keeps at least one tensor per layer";
+      return {r::schedule_virtual_stages, static_cast<std::int64_t>(c.kind), c.virtual_stages};
+  for (const recompute_policy& rp : s.recompute)
+    if (rp.kind == recompute_kind::checkpoints && rp.checkpoints_per_layer <= 0)
+      return {r::checkpoints_positive, rp.checkpoints_per_layer, 0};
   const detail::degree_lists d = detail::degree_candidates(s);
   if (d.tensor.overflow || d.pipeline.overflow || d.context.overflow || d.expert.overflow)
-    return "shardplan: the chip count has more divisors than a search holds (128)";
+    return {r::divisors_within_capacity, s.chips,
+            static_cast<std::int64_t>(detail::max_degree_choices)};
   return {};
+}
+
+/// Why a space cannot be searched, or empty: the message of `search_space_violation_of(s)`.
+constexpr std::string_view search_space_problem(const search_space& s) {
+  return rule_text(search_space_violation_of(s).rule);
 }
 
 /// Candidates of a space: the product of every list (degrees, ZeRO stages, micro-batches,
@@ -278,8 +367,9 @@ constexpr std::int64_t candidate_count(const search_space& s) {
 }
 
 /// The degrees and options of a candidate, as `make_training_plan` takes them. Sequence
-/// parallelism is set only with tensor parallelism (as `tensor<"tp", sequence_parallel>` sets it).
-constexpr parallel_config config_of(const search_space& s, const plan_choice& c) {
+/// parallelism is the candidate's, set only with tensor parallelism (as
+/// `tensor<"tp", sequence_parallel>` sets it).
+constexpr parallel_config config_of(const plan_choice& c) {
   parallel_config out;
   out.data = c.data * c.expert;
   out.tensor = c.tensor;
@@ -287,7 +377,7 @@ constexpr parallel_config config_of(const search_space& s, const plan_choice& c)
   out.context = c.context;
   out.expert = c.expert;
   out.zero_stage = c.zero_stage;
-  out.sequence_parallel = s.sequence_parallel && c.tensor > 1;
+  out.sequence_parallel = c.sequence_parallel && c.tensor > 1;
   out.schedule = c.schedule.kind;
   out.virtual_stages = c.schedule.virtual_stages;
   out.uneven_stages = c.uneven_stages;
@@ -298,7 +388,7 @@ constexpr parallel_config config_of(const search_space& s, const plan_choice& c)
 /// step assumptions). A single chip keeps a data axis of size 1, as a mesh type needs an axis.
 constexpr training_plan_values mesh_values(const search_space& s, const plan_choice& c) {
   training_plan_values p =
-      make_training_plan(s.base.model, s.base.system, config_of(s, c), s.base.setup);
+      make_training_plan(s.base.model, s.base.system, config_of(c), s.base.setup);
   p.assumptions = s.base.assumptions;
   if (p.axis_count == 0) {
     p.axes[p.axis_count++] = {"dp", 1, role_data, {}};
@@ -333,7 +423,8 @@ struct search_counts {
   std::int64_t duplicates = 0;
   /// Broke a divisibility rule of `check()`, found by integer tests before any plan is built
   /// (whole subtrees at once: a tensor degree that does not divide the heads prunes every
-  /// candidate under it).
+  /// candidate under it), or tensor parallelism on a mixture of experts without sequence
+  /// parallelism, which Megatron-LM refuses (`detail::tensor_fits_moe`).
   std::int64_t pruned_by_rule = 0;
   std::int64_t over_memory = 0;        ///< `check()` found only that they do not fit in memory
   std::int64_t rejected_by_check = 0;  ///< `check()` found another rule broken (never expected)
@@ -467,7 +558,8 @@ struct ignore_candidates {
 /// Searches candidates [first, last) of the space (in `candidate_count` order), calling
 /// `visit(search_candidate)` for each candidate that passes the integer rules. Assumes a valid
 /// space (`search_space_problem` empty). Candidates are pruned cheaply before any plan is built:
-/// tensor degrees against heads, kv heads and widths, pipeline chunks against layers, context
+/// tensor degrees against heads, kv heads and widths (and, for a mixture of experts without
+/// sequence parallelism, every tensor degree above 1), pipeline chunks against layers, context
 /// against the sequence, the data degree and micro-batch against the sequences, interleaving
 /// against the micro-batches; the rest goes through `check()` (memory) and the feasible through
 /// `estimate_step` and `memory_per_device`.
@@ -515,11 +607,14 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
 
   plan_choice c;
   for (std::int64_t t : d.tensor) {
-    if (judge(per_tensor, detail::tensor_divides_model(m, t), false) != verdict::descend) {
+    const bool t_ok =
+        detail::tensor_divides_model(m, t) && detail::tensor_fits_moe(m, t, s.sequence_parallel);
+    if (judge(per_tensor, t_ok, false) != verdict::descend) {
       index += per_tensor;
       continue;
     }
     c.tensor = t;
+    c.sequence_parallel = s.sequence_parallel && t > 1;
     for (std::int64_t p : d.pipeline) {
       const bool p_ok =
           (s.chips / t) % p == 0 && detail::chunks_fit_layers(m.layers, p, s.uneven_stages);
@@ -656,6 +751,16 @@ constexpr search_result search(const search_space& s, Visitor&& visit) {
 }
 constexpr search_result search(const search_space& s) { return search(s, ignore_candidates{}); }
 
+/// A ranked candidate's plan values, rebuilt from a finished search (`r.found`): every
+/// candidate of a space shares the best plan's model, system, batch, precision, reserve and
+/// assumptions, and `plan_values` sets the rest from the choice. For the best choice it is
+/// `r.best`; for each plan of `r.ranking` and `r.front` it is what the search checked and costed.
+constexpr training_plan_values plan_values(const search_result& r, const plan_choice& c) {
+  search_space s;
+  s.base = r.best;
+  return plan_values(s, c);
+}
+
 // --- compile time --------------------------------------------------------------------------------
 
 /// Candidates one constant expression of a compile-time search takes. A checked and costed
@@ -665,16 +770,136 @@ constexpr search_result search(const search_space& s) { return search(s, ignore_
 /// limits (2^33 operations, 262,144 loop iterations) are far away.
 inline constexpr std::int64_t constexpr_search_chunk = 32;
 
+/// Value traits whose template arguments carry a broken search-space rule's numbers into the
+/// diagnostic, as `plan_checks` does for plans: a rule the space keeps passes `kept`.
+namespace search_checks {
+// clang-format off
+struct chips { std::int64_t value; };
+struct system_chips { std::int64_t value; };
+struct global_tokens { std::int64_t value; };
+struct sequence_length { std::int64_t value; };
+struct choices { std::int64_t value; };
+struct capacity { std::int64_t value; };
+struct micro_batch { std::int64_t value; };
+struct zero_stage { std::int64_t value; };
+struct virtual_stages { std::int64_t value; };
+struct checkpoints_per_layer { std::int64_t value; };
+struct divisors_held { std::int64_t value; };
+// clang-format on
+
+inline constexpr std::int64_t kept = plan_checks::kept;
+
+template <chips C>
+struct chips_positive {
+  static constexpr bool value = C.value == kept || C.value > 0;
+};
+template <chips C, system_chips S>
+struct chips_within_system {
+  static constexpr bool value = C.value == kept || C.value <= S.value;
+};
+template <global_tokens T, sequence_length S>
+struct batch_positive {
+  static constexpr bool value = T.value == kept || (T.value > 0 && S.value > 0);
+};
+template <global_tokens T, sequence_length S>
+struct batch_whole_sequences {
+  static constexpr bool value = T.value == kept || (S.value > 0 && T.value % S.value == 0);
+};
+template <search_choice_list L, choices N>
+struct choice_list_not_empty {
+  static constexpr bool value = N.value == kept || N.value > 0;
+};
+template <search_choice_list L, capacity C>
+struct choice_list_within_capacity {
+  static constexpr bool value = C.value == kept;
+};
+template <micro_batch B>
+struct micro_batches_positive {
+  static constexpr bool value = B.value == kept || B.value > 0;
+};
+template <zero_stage Z>
+struct zero_stage_exists {
+  static constexpr bool value = Z.value == kept || (Z.value >= 0 && Z.value <= 3);
+};
+template <pipeline_schedule S, virtual_stages V>
+struct schedule_virtual_stages {
+  static constexpr bool value =
+      V.value == kept || (S == pipeline_schedule::interleaved ? V.value >= 2 : V.value == 1);
+};
+template <checkpoints_per_layer N>
+struct checkpoints_positive {
+  static constexpr bool value = N.value == kept || N.value > 0;
+};
+template <chips C, divisors_held D>
+struct divisors_within_capacity {
+  static constexpr bool value = C.value == kept;
+};
+
+}  // namespace search_checks
+
 /// The search of `SpaceSpec::space` (a `static constexpr search_space`) at compile time, split
 /// into ranges of `constexpr_search_chunk` candidates, each its own constant expression, merged
 /// pairwise in a tree of constant expressions. The result is the one `search` returns.
+///
+/// The space is checked first: a broken rule fails compilation with its message and numbers
+/// (`search_space_violation_of`), one static_assert per rule, each in a class of its own (as
+/// `require_feasible` does), and nothing is searched.
 template <class SpaceSpec>
 struct constexpr_search {
   static constexpr const search_space& space = SpaceSpec::space;
-  // The space is checked first; `search_space_problem(space)` says what is wrong.
-  static_assert(search_space_problem(SpaceSpec::space).empty(),
-                "shardplan: the search space is not valid");
-  static constexpr std::int64_t total = candidate_count(SpaceSpec::space);
+  static constexpr search_space_violation violation = search_space_violation_of(SpaceSpec::space);
+  static constexpr bool valid = violation.rule == search_rule::none;
+  using r = search_rule;
+  template <search_rule R>
+  static constexpr std::int64_t a = violation.rule == R ? violation.a : search_checks::kept;
+  template <search_rule R>
+  static constexpr std::int64_t b = violation.rule == R ? violation.b : search_checks::kept;
+  static constexpr search_choice_list list = static_cast<search_choice_list>(
+      violation.rule == r::choices_given || violation.rule == r::choices_within_capacity
+          ? violation.a
+          : 0);
+  // clang-format off
+  struct rule_1 { static_assert(search_checks::chips_positive<
+      search_checks::chips{a<r::chips_positive>}>::value,
+      "shardplan: a search needs a positive chip count"); } rule_1_;
+  struct rule_2 { static_assert(search_checks::chips_within_system<
+      search_checks::chips{a<r::chips_within_system>},
+      search_checks::system_chips{b<r::chips_within_system>}>::value,
+      "shardplan: a search cannot use more chips than the system has"); } rule_2_;
+  struct rule_3 { static_assert(search_checks::batch_positive<
+      search_checks::global_tokens{a<r::batch_positive>},
+      search_checks::sequence_length{b<r::batch_positive>}>::value,
+      "shardplan: a search needs positive global tokens and sequence length"); } rule_3_;
+  struct rule_4 { static_assert(search_checks::batch_whole_sequences<
+      search_checks::global_tokens{a<r::batch_whole_sequences>},
+      search_checks::sequence_length{b<r::batch_whole_sequences>}>::value,
+      "shardplan: the global batch must be whole sequences"); } rule_4_;
+  struct rule_5 { static_assert(search_checks::choice_list_not_empty<list,
+      search_checks::choices{violation.rule == r::choices_given ? 0 : search_checks::kept}>::value,
+      "shardplan: every choice list of a search space needs at least one choice"); } rule_5_;
+  struct rule_6 { static_assert(search_checks::choice_list_within_capacity<list,
+      search_checks::capacity{b<r::choices_within_capacity>}>::value,
+      "shardplan: a choice list of a search space holds at most its capacity"); } rule_6_;
+  struct rule_7 { static_assert(search_checks::micro_batches_positive<
+      search_checks::micro_batch{a<r::micro_batches_positive>}>::value,
+      "shardplan: micro-batches of a search must be positive"); } rule_7_;
+  struct rule_8 { static_assert(search_checks::zero_stage_exists<
+      search_checks::zero_stage{a<r::zero_stage_exists>}>::value,
+      "shardplan: the zero stage must be 0, 1, 2 or 3"); } rule_8_;
+  struct rule_9 { static_assert(search_checks::schedule_virtual_stages<
+      static_cast<pipeline_schedule>(violation.rule == r::schedule_virtual_stages ? violation.a : 0),
+      search_checks::virtual_stages{b<r::schedule_virtual_stages>}>::value,
+      "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1"); } rule_9_;
+  struct rule_10 { static_assert(search_checks::checkpoints_positive<
+      search_checks::checkpoints_per_layer{a<r::checkpoints_positive>}>::value,
+      "shardplan: checkpointed recomputation keeps at least one tensor per layer"); } rule_10_;
+  struct rule_11 { static_assert(search_checks::divisors_within_capacity<
+      search_checks::chips{a<r::divisors_within_capacity>},
+      search_checks::divisors_held{b<r::divisors_within_capacity>}>::value,
+      "shardplan: the chip count has more divisors than a search holds (128)"); } rule_11_;
+  // clang-format on
+
+  static constexpr std::int64_t total = valid ? candidate_count(SpaceSpec::space) : 0;
   static constexpr std::int64_t chunks =
       (total + constexpr_search_chunk - 1) / constexpr_search_chunk;
 
@@ -691,7 +916,16 @@ struct constexpr_search {
   template <std::int64_t First, std::int64_t Last>
   static constexpr search_partial part = range<First, Last>();
 
-  static constexpr search_result result = finish(space, part<0, (chunks > 0 ? chunks : 1)>);
+  static constexpr search_result searched() {
+    if constexpr (valid) {
+      return finish(space, part<0, (chunks > 0 ? chunks : 1)>);
+    } else {
+      search_result out;
+      out.problem = rule_text(violation.rule);
+      return out;
+    }
+  }
+  static constexpr search_result result = searched();
 };
 
 namespace detail {
@@ -802,10 +1036,11 @@ struct assemble_plan<Model, System, type_list<Axes...>, type_list<Options...>> {
 /// The `training_plan` type of a candidate: the mesh [pp, dp, (ep,) cp, tp] without its axes of
 /// size 1 (a single chip keeps `dp`), data parallelism (ZeRO at the candidate's stage) over dp
 /// and ep, expert parallelism on ep, context on cp, the pipeline with its schedule on pp, tensor
-/// parallelism on tp, the batch, the recomputation, then `Options` (precision, reserve,
-/// assumptions). Its `values` are the candidate's `plan_values`.
+/// parallelism (with the candidate's sequence parallelism) on tp, the batch, the recomputation,
+/// then `Options` (precision, reserve, assumptions). Its `values` are the candidate's
+/// `plan_values`.
 template <ModelSpec Model, SystemSpec System, std::int64_t GlobalTokens, std::int64_t SeqLen,
-          bool SequenceParallel, plan_choice C, PlanOptionSpec... Options>
+          plan_choice C, PlanOptionSpec... Options>
 struct plan_type {
   static constexpr bool pp = C.pipeline > 1;
   static constexpr bool ep = C.expert > 1;
@@ -818,7 +1053,7 @@ struct plan_type {
       std::conditional_t<C.uneven_stages, pipeline<"pp", schedule_t, uneven_stages>,
                          pipeline<"pp", schedule_t>>;
   using tensor_type =
-      std::conditional_t<SequenceParallel, tensor<"tp", sequence_parallel>, tensor<"tp">>;
+      std::conditional_t<C.sequence_parallel, tensor<"tp", sequence_parallel>, tensor<"tp">>;
   using recompute_t =
       typename detail::recompute_type<C.recompute.kind, C.recompute.checkpoints_per_layer>::type;
   using axes = typename detail::concat<
@@ -852,20 +1087,23 @@ template <ModelSpec Model, SystemSpec System, std::int64_t Chips, std::int64_t G
           std::int64_t SeqLen, PlanOptionSpec... Options>
 using best_plan_t =
     typename plan_type<Model, System, GlobalTokens, SeqLen,
-                       detail::default_search_space<Model, System, Chips, GlobalTokens, SeqLen,
-                                                    Options...>::space.sequence_parallel,
                        best_plan<Model, System, Chips, GlobalTokens, SeqLen, Options...>().choice,
                        Options...>::type;
 
 // --- reports (run time) --------------------------------------------------------------------------
 
-/// A candidate in one line: "pp 64 x dp 8 x cp 16 x tp 2, ZeRO-2, micro-batch 1, ZB-H1 (uneven
-/// stages), no recomputation".
+/// A candidate in one line, with every choice in which candidates differ: "pp 64 x dp 8 x cp 16
+/// x tp 2 with sequence parallelism, ZeRO-2, micro-batch 1, ZB-H1 on uneven stages, no
+/// recomputation". The schedule is named only with a pipeline, sequence parallelism only with
+/// tensor parallelism (the search makes no other candidates), the expert axis for a mixture of
+/// experts (`moe`).
 inline std::string describe(const plan_choice& c, bool moe = false) {
   auto n = [](std::int64_t x) { return std::to_string(x); };
   std::string out = "pp " + n(c.pipeline) + " x dp " + n(c.data);
   if (moe) out += " x ep " + n(c.expert);
   out += " x cp " + n(c.context) + " x tp " + n(c.tensor);
+  if (c.tensor > 1)
+    out += c.sequence_parallel ? " with sequence parallelism" : " without sequence parallelism";
   out += c.zero_stage == 0 ? ", no ZeRO" : ", ZeRO-" + n(c.zero_stage);
   out += ", micro-batch " + n(c.micro_batch);
   if (c.pipeline > 1) {

@@ -21,6 +21,9 @@
 //                --pipeline-model-parallel-layout from megatron/core/transformer/
 //                pipeline_parallel_layer_layout.py (parse_str_to_list); the embedding/loss
 //                accounting from TransformerConfig.__post_init__.
+//                The MoE rule below (tensor parallelism needs sequence parallelism) from
+//                megatron/core/transformer/moe/moe_layer.py, MoELayer.forward, at
+//                NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553.
 
 namespace shardplan {
 
@@ -36,7 +39,8 @@ inline std::string pipeline_layout(std::int64_t layers, std::int64_t chunks) {
     const std::int64_t here = chunk_layers(layers, chunks, k);
     std::int64_t run = 1;
     while (k + run < chunks - 1 && chunk_layers(layers, chunks, k + run) == here) ++run;
-    s += run > 1 ? "(" + layer_run(here) + "|)*" + n(run) : layer_run(here) + "|";
+    if (run > 1) s.append("(").append(layer_run(here)).append("|)*").append(n(run));
+    else s.append(layer_run(here)).append("|");
     k += run;
   }
   return s + layer_run(chunk_layers(layers, chunks, chunks - 1)) + "L";
@@ -82,6 +86,17 @@ inline std::string megatron_arguments(const training_plan_values& p) {
   if (p.system.chip.kind != chip_kind::gpu)
     out.note("no equivalent: Megatron-LM runs on NVIDIA GPUs; this plan's system is " +
              std::string(p.system.name));
+  // MoELayer.forward (megatron/core/transformer/moe/moe_layer.py, d98e8a6): `if self.training
+  // and self.attn_tp_group.size() > 1 and not self.config.sequence_parallel: raise ValueError(
+  // "During training, performance may degrade if MoE and tensor parallelism are enabled without
+  // also enabling sequence parallelism.")`. Check and this export accept the plan; Megatron
+  // stops at its first forward pass.
+  if (is_moe(m) && f.tensor > 1 && !f.sequence_parallel)
+    out.note("warning: Megatron-LM refuses a mixture of experts with tensor parallelism (" +
+             n(f.tensor) +
+             ") and no sequence parallelism: MoELayer.forward raises ValueError at the first "
+             "training step (megatron/core/transformer/moe/moe_layer.py); plan with "
+             "sequence_parallel (--sequence-parallel)");
   const bool fsdp = f.zero_stage >= 2;
   if (fsdp)
     out.note(

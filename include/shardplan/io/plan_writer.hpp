@@ -1,0 +1,544 @@
+// Writes a training plan and its run as a plan file (JSON) in the format io/plan_file.hpp reads,
+// and every ranked plan of a search as one file each. Each text is read back before it is
+// returned: the plan read from it must be the plan written, field by field, so that `check`
+// finds the same rules and `estimate_step` and `memory_per_device` the same numbers.
+// Part of the optional shardplan::io target (it needs nlohmann-json 3.11 or later).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <shardplan/hardware/system.hpp>
+#include <shardplan/hardware/system_presets.hpp>
+#include <shardplan/io/plan_file.hpp>
+#include <shardplan/models/catalog.hpp>
+#include <shardplan/run/reliability.hpp>
+#include <shardplan/search/search.hpp>
+#include <shardplan/training/plan.hpp>
+#include <shardplan/training/precision.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace shardplan::io {
+
+/// A plan that cannot be written: no plan file describes it (one line naming the field), or its
+/// file cannot be created.
+struct unwritable_plan : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+
+using ordered_json = nlohmann::ordered_json;
+
+[[noreturn]] inline void unwritable(const std::string& field, const std::string& why) {
+  throw unwritable_plan(field + ": " + why);
+}
+
+/// Collects the first field in which two values differ.
+struct differ {
+  std::string first;
+  template <class T>
+  void operator()(const std::string& field, const T& a, const T& b) {
+    if (first.empty() && !(a == b)) first = field;
+  }
+};
+
+inline void compare(differ& d, const std::string& p, const model_shape& a, const model_shape& b) {
+  d(p + ".name", a.name, b.name);
+  d(p + ".layers", a.layers, b.layers);
+  d(p + ".d_model", a.d_model, b.d_model);
+  d(p + ".d_ff", a.d_ff, b.d_ff);
+  d(p + ".heads", a.heads, b.heads);
+  d(p + ".kv_heads", a.kv_heads, b.kv_heads);
+  d(p + ".head_dim", a.head_dim, b.head_dim);
+  d(p + ".vocab", a.vocab, b.vocab);
+  d(p + ".gated_mlp", a.gated_mlp, b.gated_mlp);
+  d(p + ".tied_embeddings", a.tied_embeddings, b.tied_embeddings);
+  d(p + ".biases", a.biases, b.biases);
+  d(p + ".norm", a.norm, b.norm);
+  d(p + ".position_embeddings", a.position_embeddings, b.position_embeddings);
+  d(p + ".moe.experts", a.moe.experts, b.moe.experts);
+  d(p + ".moe.top_k", a.moe.top_k, b.moe.top_k);
+  d(p + ".moe.shared_experts", a.moe.shared_experts, b.moe.shared_experts);
+  d(p + ".moe.expert_d_ff", a.moe.expert_d_ff, b.moe.expert_d_ff);
+  d(p + ".moe.dense_layers", a.moe.dense_layers, b.moe.dense_layers);
+  d(p + ".moe.router_bias", a.moe.router_bias, b.moe.router_bias);
+  d(p + ".mla.q_lora_rank", a.mla.q_lora_rank, b.mla.q_lora_rank);
+  d(p + ".mla.kv_lora_rank", a.mla.kv_lora_rank, b.mla.kv_lora_rank);
+  d(p + ".mla.qk_nope_head_dim", a.mla.qk_nope_head_dim, b.mla.qk_nope_head_dim);
+  d(p + ".mla.qk_rope_head_dim", a.mla.qk_rope_head_dim, b.mla.qk_rope_head_dim);
+  d(p + ".mla.v_head_dim", a.mla.v_head_dim, b.mla.v_head_dim);
+}
+
+inline void compare(differ& d, const std::string& p, const chip_figures& a, const chip_figures& b) {
+  d(p + ".name", a.name, b.name);
+  d(p + ".kind", a.kind, b.kind);
+  d(p + ".peak_fp32", a.peak_fp32, b.peak_fp32);
+  d(p + ".peak_tf32", a.peak_tf32, b.peak_tf32);
+  d(p + ".peak_bf16", a.peak_bf16, b.peak_bf16);
+  d(p + ".peak_fp16", a.peak_fp16, b.peak_fp16);
+  d(p + ".peak_fp8", a.peak_fp8, b.peak_fp8);
+  d(p + ".peak_int8", a.peak_int8, b.peak_int8);
+  d(p + ".peak_int4", a.peak_int4, b.peak_int4);
+  d(p + ".peak_fp4", a.peak_fp4, b.peak_fp4);
+  d(p + ".memory", a.memory, b.memory);
+  d(p + ".memory_bandwidth", a.memory_bandwidth, b.memory_bandwidth);
+  d(p + ".scale_up", a.scale_up, b.scale_up);
+  d(p + ".scale_up_link_bandwidth", a.scale_up_link_bandwidth, b.scale_up_link_bandwidth);
+  d(p + ".scale_up_links", a.scale_up_links, b.scale_up_links);
+  d(p + ".scale_out_bandwidth", a.scale_out_bandwidth, b.scale_out_bandwidth);
+  d(p + ".host_link_bandwidth", a.host_link_bandwidth, b.host_link_bandwidth);
+  d(p + ".host_memory", a.host_memory, b.host_memory);
+}
+
+inline void compare(differ& d, const std::string& p, const system_figures& a,
+                    const system_figures& b) {
+  d(p + ".name", a.name, b.name);
+  d(p + ".chips", a.chips, b.chips);
+  compare(d, p + ".chip", a.chip, b.chip);
+  d(p + ".level_count", a.level_count, b.level_count);
+  for (std::size_t i = 0; i < a.levels.size(); ++i) {
+    const std::string q = p + ".levels[" + std::to_string(i) + "]";
+    const network_level& x = a.levels[i];
+    const network_level& y = b.levels[i];
+    d(q + ".name", x.name, y.name);
+    d(q + ".link", x.link, y.link);
+    d(q + ".degree", x.degree, y.degree);
+    d(q + ".unit_egress", x.unit_egress, y.unit_egress);
+    d(q + ".hop_latency", x.hop_latency, y.hop_latency);
+    d(q + ".in_network_reduction", x.in_network_reduction, y.in_network_reduction);
+  }
+  d(p + ".torus.extent", a.torus.extent, b.torus.extent);
+  d(p + ".torus.wraps", a.torus.wraps, b.torus.wraps);
+  d(p + ".torus.rank", a.torus.rank, b.torus.rank);
+}
+
+/// The axes of a mesh that carry something: an axis of size 1 multiplies no degree and crosses
+/// no link (a search keeps one on a single chip, a plan file leaves it out).
+inline std::vector<mesh_axis> sized_axes(const training_plan_values& p) {
+  std::vector<mesh_axis> out;
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    if (p.axes[i].size != 1) out.push_back(p.axes[i]);
+  return out;
+}
+
+/// A precision by its numbers, and by its name unless `a` has none (an unnamed policy is the
+/// preset with the same numbers; the default `precision_policy{}` is bf16 mixed-precision Adam's).
+inline void compare(differ& d, const std::string& p, const precision_policy& a,
+                    const precision_policy& b) {
+  if (!a.name.empty()) d(p, a.name, b.name);
+  d(p + ".parameter_bytes", a.parameter_bytes, b.parameter_bytes);
+  d(p + ".gradient_bytes", a.gradient_bytes, b.gradient_bytes);
+  d(p + ".master_bytes", a.master_bytes, b.master_bytes);
+  d(p + ".optimizer_state_bytes", a.optimizer_state_bytes, b.optimizer_state_bytes);
+  d(p + ".optimizer_states", a.optimizer_states, b.optimizer_states);
+  d(p + ".activation_bytes", a.activation_bytes, b.activation_bytes);
+  d(p + ".compute", a.compute, b.compute);
+}
+
+inline void compare(differ& d, const training_plan_values& a, const training_plan_values& b) {
+  compare(d, "model", a.model, b.model);
+  compare(d, "system", a.system, b.system);
+  const std::vector<mesh_axis> x = sized_axes(a);
+  const std::vector<mesh_axis> y = sized_axes(b);
+  d("mesh (axes of size above 1)", x.size(), y.size());
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    const std::string q = "mesh[" + std::to_string(i) + "]";
+    d(q + ".name", x[i].name, y[i].name);
+    d(q + ".size", x[i].size, y[i].size);
+    d(q + ".roles", x[i].roles, y[i].roles);
+    d(q + ".required_level", x[i].required_level, y[i].required_level);
+  }
+  d("unknown_axes", a.unknown_axes, b.unknown_axes);
+  d("unknown_axis", a.unknown_axis, b.unknown_axis);
+  const parallel_degrees& g = a.setup.degrees;
+  const parallel_degrees& h = b.setup.degrees;
+  const std::string dp = "training.parallelism.";
+  d(dp + "data", g.data, h.data);
+  d(dp + "zero_stage", g.zero_stage, h.zero_stage);
+  d(dp + "zero (devices)", g.zero, h.zero);
+  d(dp + "zero_expert (devices)", g.zero_expert, h.zero_expert);
+  d(dp + "tensor", g.tensor, h.tensor);
+  d(dp + "sequence_parallel", g.sequence_parallel, h.sequence_parallel);
+  d(dp + "context", g.context, h.context);
+  d(dp + "pipeline", g.pipeline, h.pipeline);
+  d(dp + "schedule", g.schedule, h.schedule);
+  d(dp + "virtual_stages", g.virtual_stages, h.virtual_stages);
+  d(dp + "uneven_stages", g.uneven_stages, h.uneven_stages);
+  d(dp + "expert", g.expert, h.expert);
+  const training_setup& s = a.setup;
+  const training_setup& t = b.setup;
+  d("training.batch.global_tokens", s.batch.global_tokens, t.batch.global_tokens);
+  d("training.batch.seq_len", s.batch.seq_len, t.batch.seq_len);
+  d("training.batch.micro_batch", s.batch.micro_batch, t.batch.micro_batch);
+  d("training.recompute", s.recompute.kind, t.recompute.kind);
+  d("training.recompute.checkpoints", s.recompute.checkpoints_per_layer,
+    t.recompute.checkpoints_per_layer);
+  compare(d, "training.precision", s.precision, t.precision);
+  d("training.reserve.gigabytes", s.reserve.fixed, t.reserve.fixed);
+  d("training.reserve.percent", s.reserve.fraction, t.reserve.fraction);
+  d("training.dropout", s.dropout, t.dropout);
+  d("training.eager_attention", s.eager_attention, t.eager_attention);
+  const step_assumptions& e = a.assumptions;
+  const step_assumptions& f = b.assumptions;
+  d("training.attention", e.attention, f.attention);
+  d("training.efficiency_percent", e.efficiency, f.efficiency);
+  d("assumptions.overlap_data_parallel", e.overlap_data_parallel, f.overlap_data_parallel);
+  d("assumptions.overlap_context", e.overlap_context, f.overlap_context);
+  d("assumptions.in_network_reduction", e.in_network_reduction, f.in_network_reduction);
+}
+
+inline void compare(differ& d, const std::string& p, const component_rate& a,
+                    const component_rate& b) {
+  d(p + ".per_unit_hour", a.per_unit_hour, b.per_unit_hour);
+  d(p + ".scale", a.scale, b.scale);
+}
+
+inline void compare(differ& d, const run_inputs& a, const run_inputs& b) {
+  d("run.tokens", a.tokens, b.tokens);
+  d("run.price_per_chip_hour", a.price_per_chip_hour, b.price_per_chip_hour);
+  d("run.storage_gigabytes_per_second (write)", a.storage_write, b.storage_write);
+  d("run.storage_gigabytes_per_second (read)", a.storage_read, b.storage_read);
+  compare(d, "run.failures.gpu", a.failures.gpu, b.failures.gpu);
+  compare(d, "run.failures.hbm", a.failures.hbm, b.failures.hbm);
+  compare(d, "run.failures.host", a.failures.host, b.failures.host);
+  compare(d, "run.failures.network", a.failures.network, b.failures.network);
+  compare(d, "run.failures.software", a.failures.software, b.failures.software);
+  compare(d, "run.failures.planned", a.failures.planned, b.failures.planned);
+  d("run.restart_minutes", a.restart_overhead, b.restart_overhead);
+  d("run.checkpoint.working_weights", a.checkpoint.working_weights, b.checkpoint.working_weights);
+  d("run.checkpoint.optimizer_states", a.checkpoint.optimizer_states,
+    b.checkpoint.optimizer_states);
+  d("run.checkpoint.asynchronous", a.checkpoint.asynchronous, b.checkpoint.asynchronous);
+  d("run.checkpoint_overhead", a.checkpoint_overhead, b.checkpoint_overhead);
+  d("run.checkpoint_interval", a.checkpoint_interval, b.checkpoint_interval);
+  d("run.chips_per_host", a.chips_per_host, b.chips_per_host);
+}
+
+/// The number a plan file must hold for the reader's `read(y)` to give back exactly `x`:
+/// `guess`, or one of the doubles next to it (a decimal scaled by 100 or 1e9 can round).
+template <class Read>
+double exact_for_reader(const std::string& field, double x, double guess, Read read) {
+  double up = guess;
+  double down = guess;
+  for (int i = 0; i < 8; ++i) {
+    if (read(up) == x) return up;
+    if (read(down) == x) return down;
+    up = std::nextafter(up, HUGE_VAL);
+    down = std::nextafter(down, -HUGE_VAL);
+  }
+  unwritable(field, "has no decimal that reads back exactly");
+}
+
+/// Percent of a fraction, as the reader divides it by 100.
+inline double percent(const std::string& field, double fraction) {
+  return exact_for_reader(field, fraction, fraction * 100.0, [](double y) { return y / 100.0; });
+}
+
+/// Gigabytes (1e9 bytes) of a byte count, as the reader multiplies them by `giga`.
+inline double gigabytes(const std::string& field, double bytes_value) {
+  return exact_for_reader(field, bytes_value, bytes_value / giga,
+                          [](double y) { return y * giga; });
+}
+
+inline std::string_view schedule_name(pipeline_schedule s) {
+  switch (s) {
+    case pipeline_schedule::gpipe:
+      return "gpipe";
+    case pipeline_schedule::one_f_one_b:
+      return "1f1b";
+    case pipeline_schedule::interleaved:
+      return "interleaved";
+    case pipeline_schedule::zero_bubble:
+      return "zero_bubble";
+  }
+  return "1f1b";
+}
+
+inline std::string_view attention_name(attention_flops a) {
+  switch (a) {
+    case attention_flops::full:
+      return "full";
+    case attention_flops::causal:
+      return "causal";
+    case attention_flops::ignored:
+      return "ignored";
+  }
+  return "causal";
+}
+
+/// The precision presets a plan file names, under the names the reader takes.
+inline const std::vector<std::pair<std::string_view, precision_policy>>& precision_presets() {
+  static const std::vector<std::pair<std::string_view, precision_policy>> presets = {
+      {"bf16_mixed_adam", precision::bf16_mixed_adam::policy},
+      {"megatron_mixed_adam", precision::megatron_mixed_adam::policy},
+      {"fp8_deepseek_v3", precision::fp8_deepseek_v3::policy},
+      {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
+      {"scaling_book_adam", precision::scaling_book_adam::policy}};
+  return presets;
+}
+
+inline bool same_model(const model_shape& a, const model_shape& b) {
+  differ d;
+  compare(d, "model", a, b);
+  return d.first.empty();
+}
+
+/// A catalogue model by its name when the plan's model is that model, name included; else the
+/// full shape under the plan's name.
+inline ordered_json model_json(const model_shape& m) {
+  for (const model_shape& c : catalog_models)
+    if (same_model(c, m)) return std::string(c.name);
+  ordered_json j;
+  j["name"] = std::string(m.name);
+  j["layers"] = m.layers;
+  j["d_model"] = m.d_model;
+  j["d_ff"] = m.d_ff;
+  j["heads"] = m.heads;
+  j["kv_heads"] = m.kv_heads;
+  j["head_dim"] = m.head_dim;
+  j["vocab"] = m.vocab;
+  j["gated_mlp"] = m.gated_mlp;
+  j["tied_embeddings"] = m.tied_embeddings;
+  j["biases"] = m.biases;
+  j["norm"] = m.norm == norm_kind::rms_norm ? "rms_norm" : "layer_norm";
+  j["position_embeddings"] = m.position_embeddings;
+  if (m.moe.experts > 0) {
+    j["moe"] = {{"experts", m.moe.experts},
+                {"top_k", m.moe.top_k},
+                {"shared_experts", m.moe.shared_experts},
+                {"expert_d_ff", m.moe.expert_d_ff},
+                {"dense_layers", m.moe.dense_layers},
+                {"router_bias", m.moe.router_bias}};
+  }
+  if (m.mla.kv_lora_rank > 0) {
+    j["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
+                {"kv_lora_rank", m.mla.kv_lora_rank},
+                {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
+                {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
+                {"v_head_dim", m.mla.v_head_dim}};
+  }
+  return j;
+}
+
+/// The preset the system is (by its name, as `make_system` names what it builds) with its size:
+/// nodes (and, for nvlink_fat_tree, GPUs per node and the chip), racks, or a TPU slice's shape
+/// and slices.
+inline ordered_json system_json(const system_figures& s) {
+  std::string_view preset;
+  for (std::string_view n : system_preset_names)
+    if (same_name(n, s.name)) preset = n;
+  if (preset.empty() || s.level_count < 1) {
+    std::string known;
+    for (std::string_view n : system_preset_names)
+      known += (known.empty() ? "" : ", ") + std::string(n);
+    unwritable("system", "'" + std::string(s.name) +
+                             "' is not a preset a plan file can name (presets: " + known + ")");
+  }
+  const std::int64_t first_level = s.levels[0].degree;
+  ordered_json j;
+  j["preset"] = std::string(preset);
+  if (preset == "gb200_nvl72") {
+    j["racks"] = s.chips / first_level;
+  } else if (preset.substr(0, 3) == "tpu") {
+    const torus_shape& t = s.torus;
+    j["shape"] = t.rank == 2 ? ordered_json::array({t.extent[0], t.extent[1]})
+                             : ordered_json::array({t.extent[0], t.extent[1], t.extent[2]});
+    if (s.chips != first_level) j["slices"] = s.chips / first_level;
+  } else {
+    j["nodes"] = s.chips / first_level;
+    if (preset == "nvlink_fat_tree") {
+      j["gpus_per_node"] = first_level;
+      j["chip"] = std::string(s.chip.name);
+    }
+  }
+  return j;
+}
+
+inline ordered_json training_json(const training_plan_values& p) {
+  const parallel_degrees& d = p.setup.degrees;
+  const training_setup& t = p.setup;
+  ordered_json j;
+  j["parallelism"] = {{"data", d.data},
+                      {"tensor", d.tensor},
+                      {"pipeline", d.pipeline},
+                      {"context", d.context},
+                      {"expert", d.expert},
+                      {"zero_stage", d.zero_stage},
+                      {"sequence_parallel", d.sequence_parallel},
+                      {"schedule", std::string(schedule_name(d.schedule))},
+                      {"virtual_stages", d.virtual_stages},
+                      {"uneven_stages", d.uneven_stages}};
+  j["batch"] = {{"global_tokens", t.batch.global_tokens},
+                {"seq_len", t.batch.seq_len},
+                {"micro_batch", t.batch.micro_batch}};
+  switch (t.recompute.kind) {
+    case recompute_kind::none:
+      j["recompute"] = "none";
+      break;
+    case recompute_kind::selective:
+      j["recompute"] = "selective";
+      break;
+    case recompute_kind::full:
+      j["recompute"] = "full";
+      break;
+    case recompute_kind::checkpoints:
+      j["recompute"] = {{"checkpoints", t.recompute.checkpoints_per_layer}};
+      break;
+  }
+  std::string_view precision_name;
+  for (const auto& [name, policy] : precision_presets()) {
+    differ same;
+    compare(same, "training.precision", t.precision, policy);
+    if (same.first.empty()) precision_name = name;
+  }
+  if (precision_name.empty())
+    unwritable("training.precision",
+               "'" + std::string(t.precision.name) + "' is not a preset a plan file can name");
+  j["precision"] = std::string(precision_name);
+  j["reserve"] = {{"gigabytes", gigabytes("training.reserve.gigabytes", t.reserve.fixed.value())},
+                  {"percent", percent("training.reserve.percent", t.reserve.fraction)}};
+  j["attention"] = std::string(attention_name(p.assumptions.attention));
+  if (p.assumptions.efficiency > 0.0)
+    j["efficiency_percent"] = percent("training.efficiency_percent", p.assumptions.efficiency);
+  j["eager_attention"] = t.eager_attention;
+  j["dropout"] = t.dropout;
+  return j;
+}
+
+/// The run section, or null when the run is the default one (the reader's without a section).
+inline ordered_json run_json(const run_inputs& run) {
+  differ d;
+  compare(d, run, run_inputs{});
+  if (d.first.empty()) return nullptr;
+  ordered_json j;
+  j["tokens"] = run.tokens;
+  j["price_per_chip_hour"] = run.price_per_chip_hour;
+  if (!(run.storage_write == run_inputs{}.storage_write &&
+        run.storage_read == run_inputs{}.storage_read)) {
+    if (!(run.storage_write == run.storage_read))
+      unwritable("run.storage_gigabytes_per_second",
+                 "a plan file gives one storage rate for writes and reads");
+    j["storage_gigabytes_per_second"] =
+        gigabytes("run.storage_gigabytes_per_second", run.storage_write.value());
+  }
+  const double restart = run.restart_overhead.value();
+  j["restart_minutes"] = exact_for_reader("run.restart_minutes", restart, restart / 60.0,
+                                          [](double y) { return y * 60.0; });
+  return j;
+}
+
+}  // namespace detail
+
+/// The first field in which two training plans differ ("training.parallelism.tensor",
+/// "system.levels[1].degree"), or empty when they are the same plan. Mesh axes of size 1 are
+/// left out of the comparison: they change no number.
+inline std::string plan_difference(const training_plan_values& a, const training_plan_values& b) {
+  detail::differ d;
+  detail::compare(d, a, b);
+  return d.first;
+}
+
+/// The first field in which two runs differ ("run.tokens"), or empty.
+inline std::string run_difference(const run_inputs& a, const run_inputs& b) {
+  detail::differ d;
+  detail::compare(d, a, b);
+  return d.first;
+}
+
+/// A training plan and its run as the JSON text of a plan file (indented by 2, a newline at the
+/// end): the model by its catalogue name when it is a catalogue model, else its full shape; the
+/// system by its preset and size; every degree and option of the parallelism (sequence
+/// parallelism, schedule, virtual and uneven stages included); the batch, recomputation,
+/// precision preset, reserve, attention counting, efficiency and the run when it is not the
+/// default. The text is read back with `read_plan_file`, and the plan and run read must be the
+/// ones given (`plan_difference`, `run_difference`). Throws `unwritable_plan`, naming the field,
+/// for a plan no plan file describes (a system or precision that is no preset, a mesh not laid
+/// out as [pp, dp, ep, cp, tp], a step assumption or run input the format has no key for).
+inline std::string plan_file_text(const training_plan_values& p, const run_inputs& run = {}) {
+  detail::ordered_json j;
+  j["model"] = detail::model_json(p.model);
+  j["system"] = detail::system_json(p.system);
+  j["training"] = detail::training_json(p);
+  const detail::ordered_json r = detail::run_json(run);
+  if (!r.is_null()) j["run"] = r;
+  const std::string text = j.dump(2) + "\n";
+  plan_file back;
+  try {
+    back = read_plan_file(text);
+  } catch (const bad_input& e) {
+    throw unwritable_plan(std::string("the plan file does not read back: ") + e.what());
+  }
+  const std::string differs = plan_difference(p, back.values());
+  if (!differs.empty())
+    detail::unwritable(differs,
+                       "a plan file cannot hold this plan's value (it reads back different)");
+  const std::string run_differs = run_difference(run, back.run);
+  if (!run_differs.empty())
+    detail::unwritable(run_differs,
+                       "a plan file cannot hold this run's value (it reads back different)");
+  return text;
+}
+
+/// Text made safe as part of a file name: lower-case letters and digits, every other run of
+/// characters one '-', no '-' at either end, at most `limit` characters ("pp 16 x tp 8,
+/// ZeRO-1" gives "pp-16-x-tp-8-zero-1").
+inline std::string file_name_text(std::string_view s, std::size_t limit = 160) {
+  std::string out;
+  bool gap = false;
+  for (char c : s) {
+    const bool digit = c >= '0' && c <= '9';
+    const bool lower = c >= 'a' && c <= 'z';
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (!(digit || lower || upper)) {
+      gap = !out.empty();
+      continue;
+    }
+    if (out.size() + (gap ? 2 : 1) > limit) break;
+    if (gap) out += '-';
+    gap = false;
+    out += upper ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+/// Writes every plan of a search's ranking (`r.ranking`, the best first) as a plan file in `dir`
+/// (created when missing): "rank-01-<its description>.json" and so on, each `plan_file_text` of
+/// the plan the search costed (`plan_values(r, choice)`) with `run`. Returns the paths written,
+/// best first; nothing when the search found no plan. Throws `unwritable_plan` when a plan
+/// cannot be written as a plan file or a file cannot be created ("cannot write PATH: why").
+inline std::vector<std::string> write_ranked_plans(const search_result& r, const run_inputs& run,
+                                                   const std::string& dir) {
+  std::vector<std::string> written;
+  if (!r.found) return written;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw unwritable_plan("cannot write " + dir + ": " +
+                          (ec ? ec.message() : std::string("not a directory")));
+  const bool moe = is_moe(r.best.model);
+  for (std::size_t i = 0; i < r.ranking.count; ++i) {
+    const plan_choice& c = r.ranking.plans[i].choice;
+    const std::string text = plan_file_text(plan_values(r, c), run);
+    const std::string rank = std::string(i + 1 < 10 ? 1 : 0, '0') + std::to_string(i + 1);
+    const std::string name = "rank-" + rank + "-" + file_name_text(describe(c, moe)) + ".json";
+    const std::string path = (fs::path(dir) / name).string();
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw unwritable_plan("cannot write " + path);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace shardplan::io

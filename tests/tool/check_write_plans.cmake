@@ -1,0 +1,40 @@
+# `shardplan search SPEC --write-plans DIR --format json` writes every ranked plan as a plan file;
+# `shardplan check` of each file re-checks to the ranking's step time and memory (exit 0, both
+# equal to 1e-9), so a plan copied from a search comes out as the search listed it.
+file(REMOVE_RECURSE ${DIR})
+execute_process(COMMAND ${TOOL} search ${SPEC} --write-plans ${DIR} --format json
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "search exited ${status}: ${err}")
+endif()
+string(JSON ranked LENGTH "${out}" ranking)
+file(GLOB files ${DIR}/rank-*.json)
+list(SORT files)
+list(LENGTH files written)
+if(ranked LESS 1 OR NOT written EQUAL ranked)
+  message(FATAL_ERROR "${ranked} ranked plans but ${written} plan files in ${DIR}")
+endif()
+math(EXPR last "${ranked} - 1")
+foreach(i RANGE ${last})
+  list(GET files ${i} plan)
+  string(JSON step GET "${out}" ranking ${i} step_seconds)
+  string(JSON memory GET "${out}" ranking ${i} memory_bytes)
+  execute_process(COMMAND ${TOOL} check ${plan} --format json
+                  RESULT_VARIABLE status OUTPUT_VARIABLE checked ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "check ${plan} exited ${status}: ${err}")
+  endif()
+  string(JSON step_again GET "${checked}" time_seconds step)
+  string(JSON memory_again GET "${checked}" memory_per_device_bytes total)
+  foreach(pair "${step};${step_again}" "${memory};${memory_again}")
+    list(GET pair 0 listed)
+    list(GET pair 1 again)
+    execute_process(COMMAND python3 -c
+      "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * abs(a))"
+      ${listed} ${again} RESULT_VARIABLE differ)
+    if(NOT differ EQUAL 0)
+      message(FATAL_ERROR "${plan}: the search listed ${listed}, check gives ${again}")
+    endif()
+  endforeach()
+endforeach()
+message(STATUS "${ranked} ranked plans re-check to the search's step time and memory")
