@@ -13,6 +13,7 @@
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
+#include <shardplan/io/plan_writer.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/search_chart.hpp>
 #include <shardplan/models/llama.hpp>
@@ -52,22 +53,31 @@ int print_serving(const serving_plan_values& p, const std::string& format_name) 
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
-/// Reads a plan file; bad input prints one line and gives exit code 2 through `status`.
-bool read_file(const std::string& path, io::plan_file& file, int& status, bool training_only) {
+/// The plan file's name in messages ("-" is standard input).
+std::string shown(const std::string& path) { return path == "-" ? "stdin" : path; }
+
+/// Prints one line of bad input: "shardplan: FILE: field: what" (newlines folded into spaces).
+int bad_input(const std::string& path, std::string message) {
+  for (char& ch : message)
+    if (ch == '\n') ch = ' ';
+  std::cerr << "shardplan: " << (path.empty() ? "" : shown(path) + ": ") << message << "\n";
+  return exit_bad_input;
+}
+
+/// Reads a plan file (standard input for "-"); bad input prints one line and gives exit code 2
+/// through `status`. `training_only` names the command that needs a training plan ("" for any).
+bool read_file(const std::string& path, io::plan_file& file, int& status,
+               const std::string& training_only) {
   try {
     file = io::load_plan_file(path);
   } catch (const io::bad_input& e) {
-    std::string message = e.what();
-    for (char& ch : message)
-      if (ch == '\n') ch = ' ';
-    if (message.rfind("cannot read ", 0) == 0) std::cerr << "shardplan: " << message << "\n";
-    else std::cerr << "shardplan: " << path << ": " << message << "\n";
-    status = exit_bad_input;
+    const std::string message = e.what();
+    status = bad_input(message.rfind("cannot read ", 0) == 0 ? "" : path, message);
     return false;
   }
-  if (training_only && file.inference) {
-    std::cerr << "shardplan: " << path << ": needs a training plan, not an inference one\n";
-    status = exit_bad_input;
+  if (!training_only.empty() && file.inference) {
+    status = bad_input(path, "inference: " + training_only +
+                                 " needs a training plan, not an inference one");
     return false;
   }
   return true;
@@ -76,7 +86,7 @@ bool read_file(const std::string& path, io::plan_file& file, int& status, bool t
 int check_file(const std::string& path, const std::string& format_name) {
   io::plan_file file;
   int status = exit_ok;
-  if (!read_file(path, file, status, false)) return status;
+  if (!read_file(path, file, status, "")) return status;
   if (file.inference) return print_serving(file.serving_values(), format_name);
   return print_plan(file.values(), file.run, format_name);
 }
@@ -84,7 +94,7 @@ int check_file(const std::string& path, const std::string& format_name) {
 int export_file(const std::string& path, const std::string& target) {
   io::plan_file file;
   int status = exit_ok;
-  if (!read_file(path, file, status, true)) return status;
+  if (!read_file(path, file, status, "export")) return status;
   const training_plan_values p = file.values();
   if (target == "megatron") std::cout << megatron_arguments(p);
   else if (target == "torchtitan") std::cout << torchtitan_toml(p);
@@ -95,25 +105,31 @@ int export_file(const std::string& path, const std::string& target) {
 
 /// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).
 int search_file(const std::string& path, const std::string& format_name,
-                const std::string& svg_path) {
+                const std::string& svg_path, const std::string& plans_dir) {
   io::plan_file file;
   int status = exit_ok;
-  if (!read_file(path, file, status, true)) return status;
+  if (!read_file(path, file, status, "search")) return status;
   training_plan_values base = file.values();
   base.axis_count = 0;
   base.setup.degrees = {};
   const std::int64_t chips = file.search_chips > 0 ? file.search_chips : base.system.chips;
   const search_space space = make_search_space(base, chips);
   const search_result r = search(space);
-  if (!r.problem.empty()) {
-    std::cerr << "shardplan: " << path << ": " << r.problem << "\n";
-    return exit_bad_input;
-  }
+  if (!r.problem.empty()) return bad_input(path, io::rule_message(r.problem));
   if (!svg_path.empty()) {
     std::ofstream svg(svg_path, std::ios::binary);
     svg << search_chart_svg(space);
     if (!svg) {
       std::cerr << "shardplan: cannot write " << svg_path << "\n";
+      return exit_bad_input;
+    }
+  }
+  if (!plans_dir.empty()) {  // every ranked plan as a plan file that re-checks to its numbers
+    try {
+      for (const std::string& written : io::write_ranked_plans(r, file.run, plans_dir))
+        std::cerr << "shardplan: wrote " << written << "\n";
+    } catch (const io::unwritable_plan& e) {
+      std::cerr << "shardplan: " << e.what() << "\n";
       return exit_bad_input;
     }
   }
@@ -159,20 +175,26 @@ int main(int argc, char** argv) {
   std::string plan_path;
   auto* report = app.add_subcommand("report", "report the built-in plan (LLaMA-3 70B on 4096 H100)");
   auto* check_cmd = app.add_subcommand("check", "check and cost the plan in a JSON plan file");
-  check_cmd->add_option("plan", plan_path, "the plan file (JSON)")->required();
+  check_cmd->add_option("plan", plan_path, "the plan file (JSON; - reads standard input)")
+      ->required();
   std::string target;
   auto* export_cmd =
       app.add_subcommand("export", "write a plan file's plan as a training system's launch config");
-  export_cmd->add_option("plan", plan_path, "the plan file (JSON)")->required();
+  export_cmd->add_option("plan", plan_path, "the plan file (JSON; - reads standard input)")
+      ->required();
   export_cmd->add_option("--to", target, "the target system")
       ->required()
       ->check(CLI::IsMember({"megatron", "torchtitan", "maxtext", "deepspeed"}));
   std::string svg_path;
   auto* search_cmd = app.add_subcommand(
       "search", "rank every plan for a spec's model, system, chips and batch");
-  search_cmd->add_option("spec", plan_path, "the spec: a plan file (its parallelism is ignored)")
+  search_cmd->add_option("spec", plan_path,
+                         "the spec: a plan file (its parallelism is ignored; - reads stdin)")
       ->required();
   search_cmd->add_option("--svg", svg_path, "write the step time against memory chart here");
+  std::string plans_dir;
+  search_cmd->add_option("--write-plans", plans_dir,
+                         "write each ranked plan as a plan file in this directory");
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
   for (auto* sub : {report, check_cmd, search_cmd, catalog})
     sub->add_option("--format", format_name, "output format")
@@ -182,9 +204,15 @@ int main(int argc, char** argv) {
       if (sub->get_name() == word) return true;
     return false;
   };
-  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
-    std::cerr << "shardplan: unknown command '" << argv[1]
-              << "' (commands: report, check, search, export, catalog; see shardplan --help)\n";
+  const char* commands = "(commands: report, check, search, export, catalog; see shardplan --help)";
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first.empty()) {
+    std::cerr << "shardplan: a command is required " << commands << "\n";
+    return exit_bad_input;
+  }
+  if (first != "-h" && first != "--help" && !is_command(first)) {
+    std::cerr << "shardplan: unknown " << (first[0] == '-' ? "option '" : "command '") << first
+              << "' " << commands << "\n";
     return exit_bad_input;
   }
   try {
@@ -203,7 +231,7 @@ int main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return check_file(plan_path, format_name);
   if (export_cmd->parsed()) return export_file(plan_path, target);
-  if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path);
+  if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;
 }

@@ -2,6 +2,10 @@
 // every mistake is one line naming the field.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/plan_file.hpp>
@@ -54,11 +58,6 @@ TEST_CASE("a plan file's mistake is one line naming the field") {
   CHECK(error_of(R"({"model": "llama3-8b"})") == "system: missing");
 }
 
-TEST_CASE("load_plan_file says which file it cannot read") {
-  CHECK_THROWS_WITH_AS(io::load_plan_file("/nonexistent/plan.json"),
-                       "cannot read /nonexistent/plan.json", io::bad_input);
-}
-
 TEST_CASE("the JSON report of a plan file carries the verdict and the model's parameters") {
   const io::json j = io::plan_json(io::read_plan_file(small_plan).values(), run_inputs{});
   CHECK(j["feasible"].get<bool>());
@@ -70,4 +69,169 @@ TEST_CASE("the JSON report of a plan file carries the verdict and the model's pa
                        m["optimizer"].get<double>() + m["activations"].get<double>() +
                        m["buffers"].get<double>() + m["reserve"].get<double>();
   CHECK(parts == doctest::Approx(m["total"].get<double>()));
+}
+
+// --- finding 11 of issue 15: the reader's rough edges -------------------------------------------
+
+TEST_CASE("a key given twice is refused, with its path, instead of the last one winning") {
+  CHECK(error_of(R"({"model": "llama3-8b", "model": "llama3-70b"})") ==
+        "model: is given twice (each key may appear once)");
+  std::string twice = small_plan;
+  twice.replace(twice.find("\"tensor\": 8"), 11, "\"tensor\": 8, \"tensor\": 4");
+  CHECK(error_of(twice) == "training.parallelism.tensor: is given twice (each key may appear once)");
+  // Inside an array the element's index is part of the path.
+  CHECK(error_of(R"({"system": {"shape": [1, {"x": 1, "x": 2}]}})") ==
+        "system.shape[1].x: is given twice (each key may appear once)");
+  // The same key in two different objects is no repetition.
+  CHECK(error_of(R"({"model": {"name": "a"}, "system": {"name": "b"}})").find("twice") ==
+        std::string::npos);
+}
+
+TEST_CASE("an integral number such as 64.0 is a whole number; 7.5 is not") {
+  std::string integral = small_plan;
+  integral.replace(integral.find("\"global_sequences\": 16"), 22, "\"global_sequences\": 16.0");
+  integral.replace(integral.find("\"tensor\": 8"), 11, "\"tensor\": 8.0");
+  integral.replace(integral.find("\"seq_len\": 8192"), 15, "\"seq_len\": 8.192e3");
+  const training_plan_values p = io::read_plan_file(integral).values();
+  CHECK(p.setup.degrees.tensor == 8);
+  CHECK(p.setup.batch.global_tokens == 16 * 8192);
+  std::string fraction = small_plan;
+  fraction.replace(fraction.find("\"tensor\": 8"), 11, "\"tensor\": 7.5");
+  CHECK(error_of(fraction) == "training.parallelism.tensor: must be a whole number");
+  // Out of range either way, whether written as an integer or as a double.
+  fraction.replace(fraction.find("7.5"), 3, "-1e30");
+  CHECK(error_of(fraction) == "training.parallelism.tensor: must be at least 1");
+  fraction.replace(fraction.find("-1e30"), 5, "1e30");
+  CHECK(error_of(fraction) == "training.parallelism.tensor: is too large (at most 100000)");
+}
+
+TEST_CASE("load_plan_file says a directory is a directory, not malformed JSON") {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  CHECK_THROWS_WITH_AS(io::load_plan_file(dir), ("cannot read " + dir + ": is a directory").c_str(),
+                       io::bad_input);
+  CHECK_THROWS_WITH_AS(io::load_plan_file("/nonexistent/plan.json"),
+                       "cannot read /nonexistent/plan.json: no such file", io::bad_input);
+}
+
+TEST_CASE("load_plan_file reads standard input for -") {
+  std::istringstream in(small_plan);
+  std::streambuf* saved = std::cin.rdbuf(in.rdbuf());
+  const io::plan_file f = io::load_plan_file("-");
+  std::cin.rdbuf(saved);
+  CHECK(f.values().system.chips == 8);
+  CHECK(f.values().setup.degrees.tensor == 8);
+}
+
+TEST_CASE("a library rule's message is not prefixed twice, and names the field") {
+  // make_system's rule reads "shardplan: a dgx h100 superpod has at most ..."; the tool puts its
+  // own "shardplan: FILE: " in front, so the reader's line carries the field instead.
+  CHECK(error_of(R"({"model": "llama3-8b", "system": {"preset": "dgx_h100_superpod",
+                     "nodes": 4096}, "training": {}})") ==
+        "system.nodes: a dgx h100 superpod has at most 2048 nodes (64 scalable units)");
+  CHECK(error_of(R"({"model": "llama3-8b", "system": {"preset": "tpu_v5p_slice",
+                     "shape": [6, 4, 4]}, "training": {}})") ==
+        "system.shape: a tpu v5p slice larger than one 4x4x4 cube is made of whole cubes");
+  CHECK(io::rule_message("shardplan: a rule") == "a rule");
+  CHECK(io::rule_message("no prefix") == "no prefix");
+}
+
+TEST_CASE("an unknown chip lists the chips the catalogue knows") {
+  const std::string e = error_of(R"({"model": "llama3-8b", "system": {"preset": "nvlink_fat_tree",
+                                     "nodes": 1, "chip": "h100"}, "training": {}})");
+  CHECK(e.rfind("system.chip: unknown chip 'h100' (known: ", 0) == 0);
+  for (const char* chip : {"tpu v4p", "tpu v5e", "tpu v5p", "tpu v6e", "tpu7x", "a100 sxm4 40gb",
+                           "a100 sxm4 80gb", "h100 sxm", "h800 sxm", "h200 sxm", "b200", "gb200",
+                           "mi300x"})
+    CHECK(e.find(chip) != std::string::npos);
+}
+
+TEST_CASE("names match whatever their case and separators: h100_sxm is h100 sxm") {
+  const char* plan = R"({
+    "model": "LLaMA3_8B",
+    "system": { "preset": "NVLink Fat-Tree", "nodes": 2, "gpus_per_node": 4, "chip": "%s" },
+    "training": { "parallelism": { "data": 8 }, "batch": { "global_sequences": 16, "seq_len": 8192 },
+                  "precision": "BF16-Mixed-Adam", "recompute": "Selective" }
+  })";
+  for (const char* chip : {"h100 sxm", "h100_sxm", "H100-SXM"}) {
+    std::string text = plan;
+    text.replace(text.find("%s"), 2, chip);
+    const io::plan_file f = io::read_plan_file(text);
+    const training_plan_values p = f.values();
+    // Meta's LLaMA-3 8B: 8,030,261,248 parameters; the H100 SXM datasheet: 80 GB.
+    CHECK(parameters(p.model).total == 8'030'261'248);
+    CHECK(f.model_name == "llama3-8b");
+    CHECK(p.system.chip.name == "h100 sxm");
+    CHECK(p.system.chip.memory.value() == doctest::Approx(80e9));
+    CHECK(p.system.chips == 2 * 4);
+    CHECK(p.setup.recompute.kind == recompute_kind::selective);
+  }
+  // A different name is still refused.
+  CHECK(error_of(R"({"model": "llama3 8", "system": {}, "training": {}})")
+            .rfind("model: unknown preset 'llama3 8'", 0) == 0);
+}
+
+TEST_CASE("a model without a name is refused") {
+  CHECK(error_of(R"({"model": {"name": ""}, "system": {}, "training": {}})") ==
+        "model.name: must not be empty");
+  CHECK(error_of(R"({"model": {"name": "  "}, "system": {}, "training": {}})") ==
+        "model.name: must not be empty");
+}
+
+TEST_CASE("a size that applies to another preset is refused, not ignored") {
+  CHECK(error_of(R"({"model": "llama3-8b", "system": {"preset": "dgx_h100_superpod", "nodes": 1,
+                     "chip": "b200"}, "training": {}})") ==
+        "system.chip: does not apply to the preset dgx_h100_superpod (it takes: preset, nodes)");
+  CHECK(error_of(R"({"model": "llama3-8b", "system": {"preset": "tpu_v5e_slice", "shape": [4, 4],
+                     "nodes": 2}, "training": {}})") ==
+        "system.nodes: does not apply to the preset tpu_v5e_slice (it takes: preset, shape, "
+        "slices)");
+}
+
+// --- finding 1 of issue 15: products that overflow 64 bits are refused by the reader ------------
+
+TEST_CASE("degrees whose product overflows 64-bit integers are refused with every factor") {
+  // 65536^4 = 2^64, one more than the largest 64-bit unsigned value; it wrapped to 0 devices, and
+  // a model wide enough for every divisibility rule then read as "feasible" on 0 chips.
+  const std::string wide = R"({
+    "model": {"name": "wide", "layers": 65536, "d_model": 65536, "d_ff": 65536, "heads": 65536,
+              "vocab": 65536},
+    "system": {"preset": "dgx_h100_superpod", "nodes": 1},
+    "training": {"parallelism": {"data": 65536, "tensor": 65536, "pipeline": 65536, "context": 65536},
+                 "batch": {"global_sequences": 65536, "seq_len": 131072}}
+  })";
+  CHECK(error_of(wide) ==
+        "training.parallelism: data 65536 x tensor 65536 x pipeline 65536 x context 65536 "
+        "overflows 64-bit integers (at most 9223372036854775807)");
+  // 2^15 · 2^16 · 2^16 · 2^16 = 2^63, one past the largest int64 (2^63 - 1): refused too.
+  std::string edge = wide;
+  edge.replace(edge.find("\"data\": 65536"), 13, "\"data\": 32768");
+  CHECK(error_of(edge).find("overflows 64-bit integers") != std::string::npos);
+  // 2^14 · 2^48 = 2^62 fits: the reader passes it on, and check() finds it larger than the system.
+  edge.replace(edge.find("\"data\": 32768"), 13, "\"data\": 16384");
+  CHECK(error_of(edge).empty());
+  // Serving degrees multiply the same way: 1e6 · 1e5 · 1e5 · 1e5 = 1e21 > 9.22e18.
+  CHECK(error_of(R"({"model": "llama3-8b", "system": {"preset": "tpu_v5e_slice", "shape": [2, 2]},
+                     "inference": {"parallelism": {"data": 1000000, "expert": 100000,
+                     "sequence": 100000, "tensor": 100000}, "batch": 1, "prompt_tokens": 1,
+                     "generated_tokens": 1}})") ==
+        "inference.parallelism: data 1000000 x expert 100000 x sequence 100000 x tensor 100000 "
+        "overflows 64-bit integers (at most 9223372036854775807)");
+}
+
+TEST_CASE("a batch of more tokens than the reader takes names both of its factors") {
+  // 10^9 sequences x 4096 tokens = 4.1e12 tokens, more than the 10^12 a step the reader takes.
+  std::string big = small_plan;
+  big.replace(big.find("\"global_sequences\": 16"), 22, "\"global_sequences\": 1000000000");
+  big.replace(big.find("\"seq_len\": 8192"), 15, "\"seq_len\": 4096");
+  CHECK(error_of(big) ==
+        "training.batch: global_sequences 1000000000 x seq_len 4096 is too many tokens a step "
+        "(at most 1000000000000)");
+}
+
+TEST_CASE("nesting deeper than any plan file needs is refused before it costs memory") {
+  // A plan file nests four levels at most (training.parallelism.data); 64 are allowed, 65 not.
+  const std::string deep = std::string(64, '[') + std::string(64, ']');
+  CHECK(error_of(deep) == "plan file: must be a JSON object (with model, system and training)");
+  const std::string deeper = std::string(65, '[') + std::string(65, ']');
+  CHECK(error_of(deeper) == "plan file: nests deeper than 64 levels");
 }

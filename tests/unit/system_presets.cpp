@@ -58,3 +58,34 @@ TEST_CASE("a request the templates would reject gets the same rule") {
   CHECK(make_system({.preset = "gb200_nvl72", .racks = 0}).error ==
         "shardplan: a gb200 nvl72 system has at least one rack");
 }
+
+TEST_CASE("a name matches whatever its case, spaces, underscores and hyphens") {
+  static_assert(same_name("h100 sxm", "h100_sxm"));
+  static_assert(same_name("h100 sxm", "H100-SXM"));
+  static_assert(same_name("dgx_h100_superpod", "DGX H100 Superpod"));
+  static_assert(!same_name("h100 sxm", "h100sxm"));  // a separator is not nothing
+  static_assert(!same_name("h100 sxm", "h100 sxm5"));
+  static_assert(!same_name("b200", "b100"));
+  CHECK(find_chip("h100_sxm") == find_chip("h100 sxm"));
+  REQUIRE(find_chip("MI300X") != nullptr);
+  // AMD Instinct MI300X datasheet: 192 GB HBM3.
+  CHECK(find_chip("MI300X")->memory.value() == doctest::Approx(192e9));
+  CHECK(find_chip("h100") == nullptr);
+  same(make_system({.preset = "DGX-H100 superpod", .nodes = 4}).figures,
+       systems::dgx_h100_superpod<4>::figures);
+  same(make_system({.preset = "nvlink_fat_tree", .nodes = 2, .chip = "H100_SXM"}).figures,
+       systems::nvlink_fat_tree<hardware::h100_sxm, 2>::figures);
+}
+
+TEST_CASE("a broken rule names the request's field it concerns") {
+  CHECK(make_system({.preset = "dgx_h100_superpod", .nodes = 4096}).field == "nodes");
+  CHECK(make_system({.preset = "dgx_h100_superpod", .nodes = 0}).field == "nodes");
+  CHECK(make_system({.preset = "nvlink_fat_tree", .nodes = 1, .chip = "nope"}).field == "chip");
+  CHECK(make_system({.preset = "nvlink_fat_tree", .nodes = 1, .gpus_per_node = 3, .chip = "b200"})
+            .field == "gpus_per_node");
+  CHECK(make_system({.preset = "gb200_nvl72", .racks = 911}).field == "racks");
+  CHECK(make_system({.preset = "tpu_v5p_slice", .shape = {6, 4, 4}}).field == "shape");
+  CHECK(make_system({.preset = "tpu_v5e_slice", .shape = {4, 4, 1}, .slices = 0}).field == "slices");
+  CHECK(make_system({.preset = "dgx_z100"}).field == "preset");
+  CHECK(make_system({.preset = "dgx_h100_superpod", .nodes = 8}).field.empty());
+}

@@ -5,9 +5,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iostream>
 #include <limits>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <shardplan/hardware/catalog.hpp>
 #include <shardplan/models/catalog.hpp>
@@ -20,6 +23,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace shardplan::io {
 
@@ -55,16 +61,93 @@ struct plan_file {
   }
 };
 
+/// A library rule's text without its "shardplan: " prefix, for a message that has its own
+/// ("shardplan: FILE: system.nodes: a dgx h100 superpod has at most 2048 nodes ...").
+inline std::string rule_message(std::string_view text) {
+  constexpr std::string_view prefix = "shardplan: ";
+  if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
+  return std::string(text);
+}
+
 namespace detail {
 
 using json = nlohmann::json;
 
+/// `text` with its control characters written as \n, \t or \xNN, so that a message that echoes
+/// the input (a key, a name) stays one line.
+inline std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (u < 0x20 || u == 0x7f) {
+      constexpr const char* hex = "0123456789abcdef";
+      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    } else out += c;
+  }
+  return out;
+}
+
 [[noreturn]] inline void fail(const std::string& path, const std::string& what) {
-  throw bad_input(path + ": " + what);
+  throw bad_input(printable(path + ": " + what));
 }
 
 inline std::string join(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
+}
+
+/// "a, b, c" of a list of names.
+template <class Names>
+std::string name_list(const Names& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+  return list;
+}
+
+/// Parses JSON, rejecting a key given twice in one object (nlohmann-json would keep the last)
+/// and nesting deeper than any plan file needs (which would cost memory quadratic in the depth).
+inline json parse(const std::string& text) {
+  constexpr std::size_t max_depth = 64;
+  struct frame {
+    bool array = false;
+    std::string path;
+    std::set<std::string> keys;
+    std::string last_key;
+    std::size_t next_index = 0;
+  };
+  std::vector<frame> open;
+  const auto child_path = [&open]() -> std::string {
+    if (open.empty()) return "";
+    frame& top = open.back();
+    if (!top.array) return join(top.path, top.last_key);
+    return top.path + "[" + std::to_string(top.next_index++) + "]";
+  };
+  const json::parser_callback_t on_event = [&](int, json::parse_event_t event, json& parsed) {
+    using e = json::parse_event_t;
+    if (event == e::object_start || event == e::array_start) {
+      if (open.size() >= max_depth)
+        fail("plan file", "nests deeper than " + std::to_string(max_depth) + " levels");
+      std::string path = child_path();
+      open.push_back({event == e::array_start, std::move(path), {}, {}, 0});
+    } else if (event == e::object_end || event == e::array_end) {
+      if (!open.empty()) open.pop_back();
+    } else if (event == e::key && !open.empty()) {
+      frame& top = open.back();
+      const std::string key = parsed.get<std::string>();
+      if (!top.keys.insert(key).second)
+        fail(join(top.path, key), "is given twice (each key may appear once)");
+      top.last_key = key;
+    } else if (event == e::value && !open.empty() && open.back().array) {
+      ++open.back().next_index;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, on_event);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
+    throw bad_input(std::string("malformed JSON: ") + e.what());
+  }
 }
 
 inline void only_keys(const json& j, const std::string& path,
@@ -73,15 +156,32 @@ inline void only_keys(const json& j, const std::string& path,
   for (const auto& [key, value] : j.items()) {
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
-    if (!known) {
-      std::string list;
-      for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-      fail(join(path, key), "unknown key (known: " + list + ")");
-    }
+    if (!known) fail(join(path, key), "unknown key (known: " + name_list(allowed) + ")");
   }
 }
 
-/// An integer field in [lo, hi]; `fallback` when absent, or an error when `fallback` is empty.
+/// A whole number in [lo, hi] (an integral number such as 64.0 counts; lo >= 0).
+inline std::int64_t whole(const json& v, const std::string& where, std::int64_t lo,
+                          std::int64_t hi) {
+  const std::string too_large = "is too large (at most " + std::to_string(hi) + ")";
+  const std::string too_small = "must be at least " + std::to_string(lo);
+  if (!v.is_number()) fail(where, "must be an integer");
+  if (v.is_number_float()) {
+    const double x = v.get<double>();
+    if (std::trunc(x) != x) fail(where, "must be a whole number");
+    if (x < static_cast<double>(lo)) fail(where, too_small);
+    if (x > static_cast<double>(hi)) fail(where, too_large);
+    return static_cast<std::int64_t>(x);
+  }
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
+    fail(where, too_large);
+  const auto x = v.get<std::int64_t>();
+  if (x < lo) fail(where, too_small);
+  if (x > hi) fail(where, too_large);
+  return x;
+}
+
+/// An integer field in [lo, hi]; `fallback` when absent, or an error when `required`.
 inline std::int64_t integer(const json& j, const std::string& path, const char* key,
                             std::int64_t lo, std::int64_t hi, bool required,
                             std::int64_t fallback = 0) {
@@ -90,19 +190,28 @@ inline std::int64_t integer(const json& j, const std::string& path, const char* 
     if (required) fail(where, "missing");
     return fallback;
   }
-  const json& v = j.at(key);
-  if (v.is_number_float() && std::fabs(v.get<double>()) >= 9.2e18)
-    fail(where, "is too large (at most " + std::to_string(hi) + ")");
-  if (!v.is_number_integer())
-    fail(where, v.is_number() ? "must be a whole number" : "must be an integer");
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() >
-                                    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    fail(where, "is too large (at most " + std::to_string(hi) + ")");
-  const auto x = v.get<std::int64_t>();
-  if (x < lo) fail(where, "must be at least " + std::to_string(lo));
-  if (x > hi) fail(where, "is too large (at most " + std::to_string(hi) + ")");
-  return x;
+  return whole(j.at(key), where, lo, hi);
 }
+
+/// The product of named factors, checked before it can overflow: more than `limit` is one line
+/// naming every factor and its number ("data 65536 x tensor 65536 x ...").
+inline std::int64_t product(const std::string& where,
+                            std::initializer_list<std::pair<const char*, std::int64_t>> factors,
+                            std::int64_t limit, const std::string& what) {
+  std::int64_t n = 1;
+  bool over = false;
+  for (const auto& [name, x] : factors) {
+    if (x > 0 && n > limit / x) over = true;
+    if (!over) n *= x;
+  }
+  if (!over) return n;
+  std::string terms;  // the factors that multiply (a degree of 1 is left out)
+  for (const auto& [name, x] : factors)
+    if (x != 1) terms += (terms.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(x);
+  fail(where, terms + " " + what + " (at most " + std::to_string(limit) + ")");
+}
+
+inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 inline double number(const json& j, const std::string& path, const char* key, double lo,
                      double hi, double fallback) {
@@ -128,19 +237,60 @@ inline std::string text(const json& j, const std::string& path, const char* key)
   return j.at(key).get<std::string>();
 }
 
+/// Which of `options` the string `given` names (by `same_name`), or -1.
+inline int option_index(std::string_view given, std::initializer_list<std::string_view> options) {
+  int i = 0;
+  for (std::string_view o : options) {
+    if (same_name(given, o)) return i;
+    ++i;
+  }
+  return -1;
+}
+
+/// One of `options` by `same_name`, as its index; else "must be \"a\", \"b\" or \"c\"".
+inline int choice(const std::string& where, const std::string& given,
+                  std::initializer_list<std::string_view> options) {
+  const int i = option_index(given, options);
+  if (i >= 0) return i;
+  std::string list;
+  std::size_t k = 0;
+  for (std::string_view o : options) {
+    const char* separator = k == 0 ? "" : k + 1 == options.size() ? " or " : ", ";
+    list.append(separator).append("\"").append(o).append("\"");
+    ++k;
+  }
+  fail(where, "must be " + list);
+}
+
 // Sizes large enough for any real model or cluster, small enough that products stay in 64 bits.
 inline constexpr std::int64_t max_dim = 10'000'000;
 inline constexpr std::int64_t max_count = 1'000'000;
 
+/// The field a broken shape rule concerns.
+inline std::string shape_rule_field(shape_rule r) {
+  switch (r) {
+    case shape_rule::mla_complete: return "model.mla";
+    case shape_rule::moe_fields_need_experts:
+    case shape_rule::top_k_within_experts:
+    case shape_rule::experts_have_width:
+    case shape_rule::dense_layers_within_layers: return "model.moe";
+    case shape_rule::kv_heads_divide_heads: return "model.kv_heads";
+    case shape_rule::dense_mlp_has_width: return "model.d_ff";
+    default: return "model";
+  }
+}
+
 inline model_shape read_model(const json& j, std::string& name) {
   if (j.is_string()) {
-    name = j.get<std::string>();
+    const std::string given = j.get<std::string>();
     for (const model_shape& m : catalog_models)
-      if (m.name == name) return m;
-    std::string known;
-    for (const model_shape& m : catalog_models)
-      known += std::string(known.empty() ? "" : ", ") + std::string(m.name);
-    fail("model", "unknown preset '" + name + "' (known: " + known + ")");
+      if (same_name(m.name, given)) {
+        name = std::string(m.name);
+        return m;
+      }
+    std::vector<std::string_view> known;
+    for (const model_shape& m : catalog_models) known.push_back(m.name);
+    fail("model", "unknown preset '" + given + "' (known: " + name_list(known) + ")");
   }
   const std::string p = "model";
   only_keys(j, p, {"name", "layers", "d_model", "d_ff", "heads", "kv_heads", "head_dim", "vocab",
@@ -148,6 +298,8 @@ inline model_shape read_model(const json& j, std::string& name) {
                    "mla"});
   model_shape m;
   name = text(j, p, "name");
+  if (name.find_first_not_of(" \t\r\n") == std::string::npos)
+    fail(join(p, "name"), "must not be empty");
   m.layers = integer(j, p, "layers", 1, max_count, true);
   m.d_model = integer(j, p, "d_model", 1, max_dim, true);
   m.heads = integer(j, p, "heads", 1, max_count, true);
@@ -157,12 +309,10 @@ inline model_shape read_model(const json& j, std::string& name) {
   m.gated_mlp = boolean(j, p, "gated_mlp", true);
   m.tied_embeddings = boolean(j, p, "tied_embeddings", false);
   m.biases = boolean(j, p, "biases", false);
-  if (j.contains("norm")) {
-    const std::string norm = text(j, p, "norm");
-    if (norm == "rms_norm") m.norm = norm_kind::rms_norm;
-    else if (norm == "layer_norm") m.norm = norm_kind::layer_norm;
-    else fail(join(p, "norm"), "must be \"rms_norm\" or \"layer_norm\"");
-  }
+  if (j.contains("norm"))
+    m.norm = choice(join(p, "norm"), text(j, p, "norm"), {"rms_norm", "layer_norm"}) == 0
+                 ? norm_kind::rms_norm
+                 : norm_kind::layer_norm;
   m.position_embeddings = integer(j, p, "position_embeddings", 0, max_dim, false);
   if (j.contains("moe")) {
     const json& e = j.at("moe");
@@ -190,46 +340,68 @@ inline model_shape read_model(const json& j, std::string& name) {
     m.mla.v_head_dim = integer(a, q, "v_head_dim", 1, max_dim, true);
   }
   if (m.heads % m.kv_heads != 0) fail(join(p, "kv_heads"), "must divide heads");
-  if (first_broken_rule(m) != shape_rule::none) fail(p, std::string(rule_text(first_broken_rule(m))));
+  const shape_rule broken = first_broken_rule(m);
+  if (broken != shape_rule::none) fail(shape_rule_field(broken), rule_message(rule_text(broken)));
   return m;
+}
+
+/// Which sizes a system preset takes; any other size key is a mistake, not something to ignore.
+inline std::vector<const char*> system_keys(std::string_view preset) {
+  if (preset == "nvlink_fat_tree") return {"preset", "nodes", "gpus_per_node", "chip"};
+  if (preset == "gb200_nvl72") return {"preset", "racks"};
+  if (preset.substr(0, 3) == "tpu") return {"preset", "shape", "slices"};
+  return {"preset", "nodes"};
 }
 
 inline system_figures read_system(const json& j) {
   const std::string p = "system";
   only_keys(j, p, {"preset", "nodes", "gpus_per_node", "chip", "racks", "shape", "slices"});
   system_request r;
-  const std::string preset = text(j, p, "preset");
-  bool known = false;
-  for (std::string_view n : system_preset_names) known = known || n == preset;
-  if (!known) {
-    std::string list;
-    for (std::string_view n : system_preset_names)
-      list += std::string(list.empty() ? "" : ", ") + std::string(n);
-    fail(join(p, "preset"), "unknown preset '" + preset + "' (known: " + list + ")");
+  const std::string given = text(j, p, "preset");
+  for (std::string_view n : system_preset_names)
+    if (same_name(n, given)) r.preset = n;
+  if (r.preset.empty())
+    fail(join(p, "preset"),
+         "unknown preset '" + given + "' (known: " + name_list(system_preset_names) + ")");
+  const std::vector<const char*> takes = system_keys(r.preset);
+  for (const auto& [key, value] : j.items()) {
+    bool applies = false;
+    for (const char* k : takes) applies = applies || key == k;
+    if (!applies)
+      fail(join(p, key), "does not apply to the preset " + std::string(r.preset) +
+                             " (it takes: " + name_list(takes) + ")");
   }
-  r.preset = preset;
-  r.nodes = integer(j, p, "nodes", 1, 1'000'000, false, 0);
+  const auto takes_key = [&takes](std::string_view key) {
+    for (const char* k : takes)
+      if (key == k) return true;
+    return false;
+  };
+  if (takes_key("nodes")) r.nodes = integer(j, p, "nodes", 1, 1'000'000, true);
   r.gpus_per_node = integer(j, p, "gpus_per_node", 1, 8, false, 8);
-  std::string chip;
-  if (j.contains("chip")) chip = text(j, p, "chip");
-  r.chip = chip;
-  r.racks = integer(j, p, "racks", 1, 100'000, false, 0);
+  if (takes_key("chip")) {
+    const std::string chip = text(j, p, "chip");
+    const chip_figures* found = find_chip(chip);
+    if (found == nullptr) {
+      std::vector<std::string_view> known;
+      for (const chip_figures& c : catalog_chips) known.push_back(c.name);
+      fail(join(p, "chip"), "unknown chip '" + chip + "' (known: " + name_list(known) + ")");
+    }
+    r.chip = found->name;
+  }
+  if (takes_key("racks")) r.racks = integer(j, p, "racks", 1, 100'000, true);
   r.slices = integer(j, p, "slices", 1, 1'000, false, 1);
-  if (j.contains("shape")) {
+  if (takes_key("shape")) {
+    if (!j.contains("shape")) fail(join(p, "shape"), "missing");
     const json& s = j.at("shape");
     if (!s.is_array() || s.size() < 2 || s.size() > 3)
       fail(join(p, "shape"), "must be an array of 2 or 3 extents");
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const std::string w = join(p, "shape") + "[" + std::to_string(i) + "]";
-      if (!s[i].is_number_integer()) fail(w, "must be an integer");
-      const auto x = s[i].get<std::int64_t>();
-      if (x < 1 || x > 1'000) fail(w, "must be between 1 and 1000");
-      r.shape[i] = x;
-    }
+    for (std::size_t i = 0; i < s.size(); ++i)
+      r.shape[i] = whole(s[i], join(p, "shape") + "[" + std::to_string(i) + "]", 1, 1'000);
     if (s.size() == 2) r.shape[2] = 1;
   }
   const system_result made = make_system(r);
-  if (!made.error.empty()) fail(p, std::string(made.error));
+  if (!made.error.empty())
+    fail(made.field.empty() ? p : join(p, std::string(made.field)), rule_message(made.error));
   return made.figures;
 }
 
@@ -237,11 +409,15 @@ inline precision_policy read_precision(const json& j) {
   const std::string p = "training.precision";
   if (!j.is_string()) fail(p, "must be a preset name");
   const std::string name = j.get<std::string>();
-  if (name == "bf16_mixed_adam") return precision::bf16_mixed_adam::policy;
-  if (name == "megatron_mixed_adam") return precision::megatron_mixed_adam::policy;
-  if (name == "fp8_deepseek_v3") return precision::fp8_deepseek_v3::policy;
-  if (name == "bf16_adam_8bit") return precision::bf16_adam_8bit::policy;
-  if (name == "scaling_book_adam") return precision::scaling_book_adam::policy;
+  switch (option_index(name, {"bf16_mixed_adam", "megatron_mixed_adam", "fp8_deepseek_v3",
+                              "bf16_adam_8bit", "scaling_book_adam"})) {
+    case 0: return precision::bf16_mixed_adam::policy;
+    case 1: return precision::megatron_mixed_adam::policy;
+    case 2: return precision::fp8_deepseek_v3::policy;
+    case 3: return precision::bf16_adam_8bit::policy;
+    case 4: return precision::scaling_book_adam::policy;
+    default: break;
+  }
   fail(p, "unknown preset '" + name +
               "' (known: bf16_mixed_adam, megatron_mixed_adam, fp8_deepseek_v3, bf16_adam_8bit, "
               "scaling_book_adam)");
@@ -251,10 +427,12 @@ inline number_format read_format(const json& j, const std::string& path, const c
                                  number_format fallback) {
   if (!j.contains(key)) return fallback;
   const std::string name = text(j, path, key);
-  for (number_format f : all_number_formats)
-    if (name_of(f) == name) return f;
-  fail(join(path, key), "unknown number format '" + name +
-                            "' (known: fp32, tf32, bf16, fp16, fp8, int8, int4, fp4)");
+  std::vector<std::string_view> known;
+  for (number_format f : all_number_formats) {
+    if (same_name(name_of(f), name)) return f;
+    known.push_back(name_of(f));
+  }
+  fail(join(path, key), "unknown number format '" + name + "' (known: " + name_list(known) + ")");
 }
 
 /// The serving section: degrees become the mesh [dp, ep, sp, tp] (outermost first).
@@ -270,13 +448,20 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
     const json& par = j.at("parallelism");
     const std::string q = join(p, "parallelism");
     only_keys(par, q, {"data", "expert", "sequence", "tensor"});
+    const std::int64_t data = integer(par, q, "data", 1, 1'000'000, false, 1);
+    const std::int64_t expert = integer(par, q, "expert", 1, 100'000, false, 1);
+    const std::int64_t sequence = integer(par, q, "sequence", 1, 100'000, false, 1);
+    const std::int64_t tensor = integer(par, q, "tensor", 1, 100'000, false, 1);
+    (void)product(q,
+                  {{"data", data}, {"expert", expert}, {"sequence", sequence}, {"tensor", tensor}},
+                  int64_max, "overflows 64-bit integers");
     auto add = [&v](std::string_view name, std::int64_t size, std::uint8_t role) {
       if (size > 1) v.axes[v.axis_count++] = {name, size, role, {}};
     };
-    add("dp", integer(par, q, "data", 1, 1'000'000, false, 1), role_data);
-    add("ep", integer(par, q, "expert", 1, 100'000, false, 1), role_expert);
-    add("sp", integer(par, q, "sequence", 1, 100'000, false, 1), role_context);
-    add("tp", integer(par, q, "tensor", 1, 100'000, false, 1), role_tensor);
+    add("dp", data, role_data);
+    add("ep", expert, role_expert);
+    add("sp", sequence, role_context);
+    add("tp", tensor, role_tensor);
   }
   serving_setup& s = v.setup;
   s.batch = integer(j, p, "batch", 1, 100'000'000, true);
@@ -312,18 +497,69 @@ inline run_inputs read_run(const json& j) {
   return r;
 }
 
+/// The parallelism of a training plan. The product of its degrees is checked here, before any
+/// plan value multiplies them.
+inline parallel_config read_parallelism(const json& par) {
+  const std::string pp = "training.parallelism";
+  only_keys(par, pp, {"data", "tensor", "pipeline", "context", "expert", "zero_stage",
+                      "sequence_parallel", "schedule", "virtual_stages", "uneven_stages"});
+  parallel_config c;
+  c.data = integer(par, pp, "data", 1, 10'000'000, false, 1);
+  c.tensor = integer(par, pp, "tensor", 1, 100'000, false, 1);
+  c.pipeline = integer(par, pp, "pipeline", 1, 100'000, false, 1);
+  c.context = integer(par, pp, "context", 1, 100'000, false, 1);
+  c.expert = integer(par, pp, "expert", 1, 100'000, false, 1);
+  (void)product(pp, {{"data", c.data}, {"tensor", c.tensor}, {"pipeline", c.pipeline},
+                     {"context", c.context}, {"expert", c.expert}},
+                int64_max, "overflows 64-bit integers");
+  c.zero_stage = integer(par, pp, "zero_stage", 0, 3, false, 0);
+  c.sequence_parallel = boolean(par, pp, "sequence_parallel", false);
+  c.virtual_stages = integer(par, pp, "virtual_stages", 1, 1'000, false, 1);
+  c.uneven_stages = boolean(par, pp, "uneven_stages", false);
+  if (par.contains("schedule")) {
+    constexpr pipeline_schedule schedules[] = {
+        pipeline_schedule::gpipe, pipeline_schedule::one_f_one_b, pipeline_schedule::interleaved,
+        pipeline_schedule::zero_bubble};
+    c.schedule = schedules[choice(pp + ".schedule", text(par, pp, "schedule"),
+                                  {"gpipe", "1f1b", "interleaved", "zero_bubble"})];
+  }
+  if (c.schedule == pipeline_schedule::interleaved && c.virtual_stages < 2)
+    fail(pp + ".virtual_stages", "must be at least 2 for the interleaved schedule");
+  if (c.schedule != pipeline_schedule::interleaved && c.virtual_stages != 1)
+    fail(pp + ".virtual_stages", "needs \"schedule\": \"interleaved\"");
+  return c;
+}
+
+/// The batch of a training plan: tokens (or sequences) a step, sequence length, micro-batch.
+inline batch_settings read_batch(const json& b, std::int64_t data) {
+  const std::string bp = "training.batch";
+  only_keys(b, bp, {"global_tokens", "global_sequences", "seq_len", "micro_batch"});
+  constexpr std::int64_t max_tokens = 1'000'000'000'000;
+  batch_settings out;
+  out.seq_len = integer(b, bp, "seq_len", 1, 100'000'000, true);
+  if (b.contains("global_tokens") == b.contains("global_sequences"))
+    fail(bp, "needs exactly one of global_tokens and global_sequences");
+  if (b.contains("global_tokens")) {
+    out.global_tokens = integer(b, bp, "global_tokens", 1, max_tokens, true);
+  } else {
+    const std::int64_t sequences = integer(b, bp, "global_sequences", 1, max_tokens, true);
+    out.global_tokens = product(bp, {{"global_sequences", sequences}, {"seq_len", out.seq_len}},
+                                max_tokens, "is too many tokens a step");
+  }
+  out.micro_batch = integer(b, bp, "micro_batch", 1, 1'000'000, false, 1);
+  (void)product(bp, {{"data", data}, {"micro_batch", out.micro_batch}}, int64_max,
+                "overflows 64-bit integers");
+  return out;
+}
+
 }  // namespace detail
 
 /// Reads a plan file's text. Throws `bad_input` with one line naming the field on any mistake.
 inline plan_file read_plan_file(const std::string& text_in) {
   using detail::fail;
   using detail::integer;
-  detail::json j;
-  try {
-    j = detail::json::parse(text_in);
-  } catch (const detail::json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
-    throw bad_input(std::string("malformed JSON: ") + e.what());
-  }
+  const detail::json j = detail::parse(text_in);
+  if (!j.is_object()) fail("plan file", "must be a JSON object (with model, system and training)");
   detail::only_keys(j, "", {"model", "system", "training", "inference", "run", "search"});
   if (!j.contains("model")) fail("model", "missing");
   if (!j.contains("system")) fail("system", "missing");
@@ -335,6 +571,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
   out.system_name = std::string(system.name);
   if (j.contains("inference")) {
     if (j.contains("run")) fail("run", "belongs to a training plan");
+    if (j.contains("search")) fail("search", "belongs to a training plan");
     out.inference = true;
     out.serving = detail::read_inference(j.at("inference"), model, system);
     return out;
@@ -351,59 +588,20 @@ inline plan_file read_plan_file(const std::string& text_in) {
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "eager_attention", "dropout"});
   if (!t.contains("batch")) fail("training.batch", "missing");
-  const detail::json no_parallelism = detail::json::object();
-  const detail::json& par = t.contains("parallelism") ? t.at("parallelism") : no_parallelism;
-  const std::string pp = "training.parallelism";
-  detail::only_keys(par, pp, {"data", "tensor", "pipeline", "context", "expert", "zero_stage",
-                              "sequence_parallel", "schedule", "virtual_stages", "uneven_stages"});
-  parallel_config c;
-  c.data = integer(par, pp, "data", 1, 10'000'000, false, 1);
-  c.tensor = integer(par, pp, "tensor", 1, 100'000, false, 1);
-  c.pipeline = integer(par, pp, "pipeline", 1, 100'000, false, 1);
-  c.context = integer(par, pp, "context", 1, 100'000, false, 1);
-  c.expert = integer(par, pp, "expert", 1, 100'000, false, 1);
-  c.zero_stage = integer(par, pp, "zero_stage", 0, 3, false, 0);
-  c.sequence_parallel = detail::boolean(par, pp, "sequence_parallel", false);
-  c.virtual_stages = integer(par, pp, "virtual_stages", 1, 1'000, false, 1);
-  c.uneven_stages = detail::boolean(par, pp, "uneven_stages", false);
-  if (par.contains("schedule")) {
-    const std::string s = detail::text(par, pp, "schedule");
-    if (s == "gpipe") c.schedule = pipeline_schedule::gpipe;
-    else if (s == "1f1b") c.schedule = pipeline_schedule::one_f_one_b;
-    else if (s == "interleaved") c.schedule = pipeline_schedule::interleaved;
-    else if (s == "zero_bubble") c.schedule = pipeline_schedule::zero_bubble;
-    else fail(pp + ".schedule", "must be \"gpipe\", \"1f1b\", \"interleaved\" or \"zero_bubble\"");
-  }
-  if (c.schedule == pipeline_schedule::interleaved && c.virtual_stages < 2)
-    fail(pp + ".virtual_stages", "must be at least 2 for the interleaved schedule");
-  if (c.schedule != pipeline_schedule::interleaved && c.virtual_stages != 1)
-    fail(pp + ".virtual_stages", "needs \"schedule\": \"interleaved\"");
+  const parallel_config c = detail::read_parallelism(
+      t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
 
   training_setup setup;
-  const detail::json& b = t.at("batch");
-  const std::string bp = "training.batch";
-  detail::only_keys(b, bp, {"global_tokens", "global_sequences", "seq_len", "micro_batch"});
-  setup.batch.seq_len = integer(b, bp, "seq_len", 1, 100'000'000, true);
-  if (b.contains("global_tokens") == b.contains("global_sequences"))
-    fail(bp, "needs exactly one of global_tokens and global_sequences");
-  if (b.contains("global_tokens")) {
-    setup.batch.global_tokens = integer(b, bp, "global_tokens", 1, 1'000'000'000'000, true);
-  } else {
-    setup.batch.global_tokens =
-        integer(b, bp, "global_sequences", 1, 1'000'000'000'000 / setup.batch.seq_len, true) *
-        setup.batch.seq_len;
-  }
-  setup.batch.micro_batch = integer(b, bp, "micro_batch", 1, 1'000'000, false, 1);
-
+  setup.batch = detail::read_batch(t.at("batch"), c.data);
   if (t.contains("recompute")) {
     const detail::json& r = t.at("recompute");
     const std::string rp = "training.recompute";
     if (r.is_string()) {
-      const std::string s = r.get<std::string>();
-      if (s == "none") setup.recompute = {recompute_kind::none};
-      else if (s == "selective") setup.recompute = {recompute_kind::selective};
-      else if (s == "full") setup.recompute = {recompute_kind::full};
-      else fail(rp, "must be \"none\", \"selective\", \"full\" or {\"checkpoints\": N}");
+      constexpr recompute_kind kinds[] = {recompute_kind::none, recompute_kind::selective,
+                                          recompute_kind::full};
+      const int i = detail::option_index(r.get<std::string>(), {"none", "selective", "full"});
+      if (i < 0) fail(rp, "must be \"none\", \"selective\", \"full\" or {\"checkpoints\": N}");
+      setup.recompute = {kinds[i]};
     } else {
       detail::only_keys(r, rp, {"checkpoints"});
       setup.recompute = {recompute_kind::checkpoints, integer(r, rp, "checkpoints", 1, 100, true)};
@@ -423,23 +621,35 @@ inline plan_file read_plan_file(const std::string& text_in) {
 
   out.plan = make_training_plan(model, system, c, setup);
   if (t.contains("attention")) {
-    const std::string a = detail::text(t, tp, "attention");
-    if (a == "full") out.plan.assumptions.attention = attention_flops::full;
-    else if (a == "causal") out.plan.assumptions.attention = attention_flops::causal;
-    else if (a == "ignored") out.plan.assumptions.attention = attention_flops::ignored;
-    else fail(tp + ".attention", "must be \"full\", \"causal\" or \"ignored\"");
+    constexpr attention_flops kinds[] = {attention_flops::full, attention_flops::causal,
+                                         attention_flops::ignored};
+    out.plan.assumptions.attention = kinds[detail::choice(
+        tp + ".attention", detail::text(t, tp, "attention"), {"full", "causal", "ignored"})];
   }
-  out.plan.assumptions.efficiency = detail::number(t, tp, "efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
+  out.plan.assumptions.efficiency =
+      detail::number(t, tp, "efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
   return out;
 }
 
-/// Reads the plan file at `path`: `read_plan_file` of its text. Throws `bad_input` ("cannot read
-/// PATH") when the file cannot be opened, or with the field's line on any mistake in it.
+/// Reads the plan file at `path` (standard input when `path` is "-"): `read_plan_file` of its
+/// text. Throws `bad_input` ("cannot read PATH: why") when the file cannot be read, or with the
+/// field's line on any mistake in it.
 inline plan_file load_plan_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input("cannot read " + path);
   std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    if (std::cin.bad()) throw bad_input("cannot read standard input");
+    return read_plan_file(text.str());
+  }
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw bad_input("cannot read " + path + ": no such file");
+  if (std::filesystem::is_directory(status))
+    throw bad_input("cannot read " + path + ": is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw bad_input("cannot read " + path + ": cannot open it");
   text << in.rdbuf();
+  if (in.bad()) throw bad_input("cannot read " + path + ": read error");
   return read_plan_file(text.str());
 }
 
