@@ -1,5 +1,5 @@
 // EXPECT: shardplan: a mesh axis needs at least one device@@axis_has_devices<[a-z_:]*axis_name<'t', 'p'>, [a-z_:]*{0}>
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a mesh axis has at least one device; an axis of 0 is a typo. The serving plan checks
 // it before its other rules (each would divide by the tensor degree 0), so the broken axis gives
 // this one error. The twin's tensor axis has 8 devices.

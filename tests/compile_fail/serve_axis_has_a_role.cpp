@@ -1,4 +1,5 @@
 // EXPECT: shardplan: every mesh axis must carry a parallelism@@axis_carries_a_parallelism<[a-z_:]*{0}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every mesh axis carries a strategy. Two DGX H100 nodes as 2 x 8 with tensor parallelism on
 // "tp" leave axis 0, "dp", idle. The twin makes it two data-parallel replicas.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the batch must split into whole sequences over replicas, data-parallel attention and kv batch shards@@batch_splits_into_whole_sequences<[a-z_:]*{2}, [a-z_:]*{3}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: replicas (and data-parallel attention, and tensor ranks beyond the kv heads) each hold
 // whole sequences. 3 sequences do not split over 2 replicas of LLaMA-3 70B; the twin decodes 4.
 #include <shardplan/hardware/systems.hpp>

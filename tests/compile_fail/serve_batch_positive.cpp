@@ -1,5 +1,5 @@
 // EXPECT: shardplan: a serving batch has at least one sequence@@batch_has_a_sequence<[a-z_:]*{0}>
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `serve_batch<N>` decodes N sequences together on the whole mesh: at least one. The
 // check sits with the plan's rules, so the broken option gives this one error (inside the
 // option clang used to add two more: the option failing `ServingOptionSpec` and the plan

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the chip has no matrix units for the compute format@@chip_computes_in_format<[^>]*{0}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the matmuls run in a format the chip's matrix units have. The H100 has no int4 tensor
 // cores (its int4 peak is zero); the twin multiplies in fp8.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: decode at this batch is not compute-bound@@decode_is_compute_bound<[a-z_:]*{64}, [a-z_:]*{240}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule (asserted by the user): decode at this batch is compute-bound, at the critical batch or
 // above. bf16 weights on a v5e need 197/0.819 = 240 tokens; 64 sequences of LLaMA-3 8B are short
 // of it, the twin's 256 are past it.

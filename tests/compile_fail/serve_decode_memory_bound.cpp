@@ -1,4 +1,5 @@
 // EXPECT: shardplan: decode at this batch is not memory-bound@@decode_is_memory_bound<[a-z_:]*{256}, [a-z_:]*{120}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule (asserted by the user): decode at this batch stays memory-bound, below the critical batch.
 // With int8 weights and bf16 FLOPs a v5e turns compute-bound at (1/2) x 197/0.819 = 120 tokens;
 // 256 sequences of LLaMA-3 8B are past it, the twin's 64 are not.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: expert parallelism must divide the experts of a mixture-of-experts model@@expert_parallel_divides_experts<[a-z_:]*{24}, [a-z_:]*{256}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: expert parallelism gives each rank the same number of whole routed experts. DeepSeek-V3's
 // 256 routed experts do not split 24 ways (3 DGX H100 nodes); the twin uses 16 ways.
 #include <shardplan/hardware/systems.hpp>

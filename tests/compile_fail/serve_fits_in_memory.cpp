@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the weights and the batch's kv cache do not fit in device memory@@fits_in_device_memory<[a-z_:]*{[0-9]+}, [a-z_:]*{16}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the weights, the whole batch's caches at prompt + generated tokens and the reserve fit in
 // each device's memory. LLaMA-3 70B in bf16 needs 141 GB of weights: a 2x2 v5e (4 x 16 GB) cannot
 // hold them (35 GB a chip); the twin's 4x4 holds 8.8 GB a chip beside one 8k cache.

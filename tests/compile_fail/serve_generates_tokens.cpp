@@ -1,5 +1,5 @@
 // EXPECT: shardplan: a serving plan generates at least one token@@generates_a_token<[a-z_:]*{0}>
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `generated_tokens<N>` is the tokens decoded per sequence; a serving plan decodes at
 // least one (a plan of prefill alone has no decode step to cost). The check sits with the
 // plan's rules, so the broken option gives this one error (inside the option clang used to add

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: the mesh has more devices than the system@@mesh_fits_system<[a-z_:]*{16}, [a-z_:]*{8}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the serving mesh fits on the system's chips. One DGX H100 node has 8 GPUs; a 16-way
 // tensor-parallel mesh does not fit on it. The twin uses the node's 8.
 #include <shardplan/hardware/systems.hpp>

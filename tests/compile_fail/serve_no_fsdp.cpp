@@ -1,4 +1,5 @@
 // EXPECT: shardplan: a serving plan takes no zero, fsdp or pipeline strategy@@strategies_serve<[a-z_:]*{1}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: generation reads every weight every step, so it cannot gather them over the network: the
 // book's "FSDP is impossible" for generation (inference.md). A training recipe's fsdp<"dp"> left
 // in a serving plan fails; the twin serves whole replicas with data<"dp">.

@@ -1,5 +1,5 @@
 // EXPECT: shardplan: efficiency is a percentage between 0 and 100@@prefill_efficiency_is_a_percentage<[a-z_:]*{0\.0
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `prefill_efficiency<percent{E}>` (a serving plan option) is the fraction of peak
 // prefill sustains, in percent: more than 0 and at most 100. 0% would make prefill take forever
 // (and a given 0 is not the default, which an absent option leaves). The check sits with the

@@ -1,5 +1,5 @@
 // EXPECT: shardplan: a price per chip-hour is positive@@price_is_positive<[a-z_:]*{0\.0
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `price<dollars_per_hour{P}>` is what a chip-hour costs, and every dollar figure of the
 // plan scales with it: a free or negative price is a mistake (a given 0 is not the example
 // price, which an absent option leaves). The check sits with the plan's rules, so the broken

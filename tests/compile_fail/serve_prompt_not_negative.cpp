@@ -1,5 +1,5 @@
 // EXPECT: shardplan: a prompt has no fewer than zero tokens@@prompt_not_negative<[a-z_:]*{-1}>
-// DIAGNOSTIC: 1 error, lines under 800 characters
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `prompt_tokens<N>` is the prompt prefilled per sequence: 0 (generation from nothing)
 // or more, never negative. The check sits with the plan's rules, so the broken option gives
 // this one error (inside the option clang used to add two more). The twin has an empty prompt.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: sequence sharding must divide the context@@sequence_shards_divide_context<[a-z_:]*{4}, [a-z_:]*{131073}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: sequence sharding splits each sequence's tokens evenly. A context of 131072 + 1 tokens
 // does not split 4 ways; the twin's 131072 does.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: a strategy names an axis the mesh does not have@@strategies_name_mesh_axes<[a-z_:]*{1}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every axis a serving strategy names is one of the mesh's. "pt" is a typo for "tp"; the
 // twin spells it right.
 #include <shardplan/hardware/systems.hpp>

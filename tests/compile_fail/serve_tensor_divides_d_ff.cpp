@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the mlp width@@tensor_parallel_divides_mlp_width<[a-z_:]*{40}, [a-z_:]*{13824}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron tensor parallelism splits the MLP's hidden width evenly. LLaMA-2 13B's 40 heads
 // (all kv heads) split 40 ways, but its 13824-wide MLP (2^9 x 27) does not. The twin uses 8 ways.
 #include <shardplan/hardware/systems.hpp>

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the attention heads@@tensor_parallel_divides_heads<[a-z_:]*{128}, [a-z_:]*{64}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron tensor parallelism gives each rank whole query heads. LLaMA-3 70B has 64 heads;
 // 128-way tensor parallelism over 16 DGX H100 nodes is a multiple of its 8 kv heads and divides
 // its 28672-wide MLP, but not the heads. The twin uses 64 ways.

@@ -1,4 +1,5 @@
 // EXPECT: shardplan: tensor parallelism must divide the kv heads or be a multiple of them@@tensor_parallel_fits_kv_heads<[a-z_:]*{8}, [a-z_:]*{12}>
+// DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: each tensor-parallel rank holds whole kv heads, or a group of ranks shares one. A GQA
 // model of 48 query heads and 12 kv heads on 8 ranks: 8 divides the 48 heads and the MLP, but
 // neither divides nor is a multiple of the 12 kv heads. The twin uses 4 ranks.

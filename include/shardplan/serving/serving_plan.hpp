@@ -483,9 +483,63 @@ constexpr std::int64_t axis_of(const serving_plan_values& p, const serving_viola
 
 }  // namespace serving_checks
 
-/// Fails compilation with every broken rule of a serving plan, each with its numbers. Each rule's
-/// static_assert sits in a class of its own so that clang, which stops at the first failed
-/// assertion of a class, reports every broken rule.
+namespace serving_rules {
+// One class template per rule of a serving plan.
+// clang-format off
+template <class T> struct axis_has_a_device { static_assert(T::value,
+    "shardplan: a mesh axis needs at least one device"); };
+template <class T> struct batch_has_a_sequence { static_assert(T::value,
+    "shardplan: a serving batch has at least one sequence"); };
+template <class T> struct prompt_not_negative { static_assert(T::value,
+    "shardplan: a prompt has no fewer than zero tokens"); };
+template <class T> struct generates_a_token { static_assert(T::value,
+    "shardplan: a serving plan generates at least one token"); };
+template <class T> struct price_is_positive { static_assert(T::value,
+    "shardplan: a price per chip-hour is positive"); };
+template <class T> struct prefill_efficiency_is_a_percentage { static_assert(T::value,
+    "shardplan: efficiency is a percentage between 0 and 100"); };
+template <class T> struct strategy_axes_in_mesh { static_assert(T::value,
+    "shardplan: a strategy names an axis the mesh does not have"); };
+template <class T> struct strategies_serve { static_assert(T::value,
+    "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation would "
+    "gather the weights every step; pipelines are not modelled)"); };
+template <class T> struct mesh_within_system { static_assert(T::value,
+    "shardplan: the mesh has more devices than the system"); };
+template <class T> struct axis_has_a_role { static_assert(T::value,
+    "shardplan: every mesh axis must carry a parallelism"); };
+// Megatron splits whole query heads and the mlp width.
+template <class T> struct tensor_divides_heads { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the attention heads"); };
+// Each rank holds whole kv heads, or a group of ranks shares one (and splits the batch or
+// copies the cache).
+template <class T> struct tensor_fits_kv_heads { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the kv heads or be a multiple of them"); };
+template <class T> struct tensor_divides_d_ff { static_assert(T::value,
+    "shardplan: tensor parallelism must divide the mlp width"); };
+template <class T> struct expert_divides_experts { static_assert(T::value,
+    "shardplan: expert parallelism must divide the experts of a mixture-of-experts model"); };
+template <class T> struct batch_divides { static_assert(T::value,
+    "shardplan: the batch must split into whole sequences over replicas, data-parallel "
+    "attention and kv batch shards"); };
+template <class T> struct sequence_divides_context { static_assert(T::value,
+    "shardplan: sequence sharding must divide the context"); };
+template <class T> struct compute_format_supported { static_assert(T::value,
+    "shardplan: the chip has no matrix units for the compute format"); };
+// The weights and the caches of the whole batch at prompt + generated tokens, plus the reserve.
+template <class T> struct fits_in_memory { static_assert(T::value,
+    "shardplan: the weights and the batch's kv cache do not fit in device memory"); };
+template <class T> struct decode_memory_bound { static_assert(T::value,
+    "shardplan: decode at this batch is not memory-bound: the batch reaches the "
+    "critical batch"); };
+template <class T> struct decode_compute_bound { static_assert(T::value,
+    "shardplan: decode at this batch is not compute-bound: the batch is below the "
+    "critical batch"); };
+// clang-format on
+}  // namespace serving_rules
+
+/// Each rule of a serving plan as its `serving_rules` class with its numbers (instantiating one
+/// checks it); `SHARDPLAN_REQUIRE_SERVABLE` instantiates them all where it is used, so a broken
+/// rule is reported once with its trait and numbers and never with the plan's type.
 template <class Plan>
 struct require_serving_feasible {
   static constexpr const serving_plan_values& p = Plan::values;
@@ -497,123 +551,63 @@ struct require_serving_feasible {
   struct smallest_axis_name {
     static constexpr std::string_view value = g.smallest_axis_name;
   };
-
-  // The settings, each in a class of its own like the rules of `check`.
-  struct setting_1 {
-    static_assert(serving_checks::axis_has_devices<
-                      typename detail::spelled<smallest_axis_name, plan_checks::axis_name>::type,
-                      serving_checks::devices{g.smallest_axis}>::value,
-                  "shardplan: a mesh axis needs at least one device");
-  } setting_1_;
-  struct setting_2 {
-    static_assert(
-        serving_checks::batch_has_a_sequence<serving_checks::batch{p.setup.batch}>::value,
-        "shardplan: a serving batch has at least one sequence");
-  } setting_2_;
-  struct setting_3 {
-    static_assert(serving_checks::prompt_not_negative<
-                      serving_checks::prompt_length{p.setup.prompt_tokens}>::value,
-                  "shardplan: a prompt has no fewer than zero tokens");
-  } setting_3_;
-  struct setting_4 {
-    static_assert(serving_checks::generates_a_token<
-                      serving_checks::tokens_generated{p.setup.generated_tokens}>::value,
-                  "shardplan: a serving plan generates at least one token");
-  } setting_4_;
-  struct setting_5 {
-    static_assert(serving_checks::price_is_positive<g.price>::value,
-                  "shardplan: a price per chip-hour is positive");
-  } setting_5_;
-  struct setting_6 {
-    static_assert(serving_checks::prefill_efficiency_is_a_percentage<g.prefill_efficiency>::value,
-                  "shardplan: efficiency is a percentage between 0 and 100");
-  } setting_6_;
-
-  struct rule_0a {
-    static_assert(serving_checks::strategies_name_mesh_axes<serving_checks::unknown_axes{
-                      serving_checks::whole(x<r::strategy_axes_in_mesh>.a)}>::value,
-                  "shardplan: a strategy names an axis the mesh does not have");
-  } rule_0a_;
-  struct rule_0b {
-    static_assert(serving_checks::strategies_serve<serving_checks::refused_strategies{
-                      serving_checks::whole(x<r::strategies_serve>.a)}>::value,
-                  "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation "
-                  "would gather the weights every step; pipelines are not modelled)");
-  } rule_0b_;
-  struct rule_1 {
-    static_assert(
-        serving_checks::mesh_fits_system<
-            serving_checks::devices{serving_checks::whole(x<r::mesh_within_system>.a)},
-            serving_checks::chips{serving_checks::whole(x<r::mesh_within_system>.b)}>::value,
-        "shardplan: the mesh has more devices than the system");
-  } rule_1_;
-  struct rule_2 {
-    static_assert(serving_checks::axis_carries_a_parallelism<serving_checks::axis_index{
-                      serving_checks::axis_of(p, v, r::axis_has_a_role)}>::value,
-                  "shardplan: every mesh axis must carry a parallelism");
-  } rule_2_;
-  // Megatron splits whole query heads and the mlp width.
-  struct rule_3 {
-    static_assert(
-        serving_checks::tensor_parallel_divides_heads<
-            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_heads>.a)},
-            serving_checks::heads{serving_checks::whole(x<r::tensor_divides_heads>.b)}>::value,
-        "shardplan: tensor parallelism must divide the attention heads");
-  } rule_3_;
-  // Each rank holds whole kv heads, or a group of ranks shares one (and splits the batch or
-  // copies the cache).
-  struct rule_4 {
-    static_assert(
-        serving_checks::tensor_parallel_fits_kv_heads<
-            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_fits_kv_heads>.a)},
-            serving_checks::kv_heads{serving_checks::whole(x<r::tensor_fits_kv_heads>.b)}>::value,
-        "shardplan: tensor parallelism must divide the kv heads or be a multiple of them");
-  } rule_4_;
-  struct rule_5 {
-    static_assert(
-        serving_checks::tensor_parallel_divides_mlp_width<
-            serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_d_ff>.a)},
-            serving_checks::mlp_width{serving_checks::whole(x<r::tensor_divides_d_ff>.b)}>::value,
-        "shardplan: tensor parallelism must divide the mlp width");
-  } rule_5_;
-  struct rule_6 {
-    static_assert(
-        serving_checks::expert_parallel_divides_experts<
-            serving_checks::expert_parallel{serving_checks::whole(x<r::expert_divides_experts>.a)},
-            serving_checks::experts{serving_checks::whole(x<r::expert_divides_experts>.b)}>::value,
-        "shardplan: expert parallelism must divide the experts of a mixture-of-experts model");
-  } rule_6_;
-  struct rule_7 {
-    static_assert(serving_checks::batch_splits_into_whole_sequences<
-                      serving_checks::batch_groups{serving_checks::whole(x<r::batch_divides>.a)},
-                      serving_checks::batch{serving_checks::whole(x<r::batch_divides>.b)}>::value,
-                  "shardplan: the batch must split into whole sequences over replicas, "
-                  "data-parallel attention and kv batch shards");
-  } rule_7_;
-  struct rule_8 {
-    static_assert(serving_checks::sequence_shards_divide_context<
-                      serving_checks::sequence_shards{
-                          serving_checks::whole(x<r::sequence_divides_context>.a)},
-                      serving_checks::context_tokens{
-                          serving_checks::whole(x<r::sequence_divides_context>.b)}>::value,
-                  "shardplan: sequence sharding must divide the context");
-  } rule_8_;
-  struct rule_9 {
-    static_assert(serving_checks::chip_computes_in_format<
-                      serving_checks::compute_format{p.setup.compute},
-                      serving_checks::peak_teraflops{serving_checks::whole_up(
-                          peak(p.system.chip, p.setup.compute).value() / 1e12)}>::value,
-                  "shardplan: the chip has no matrix units for the compute format");
-  } rule_9_;
-  // The weights and the caches of the whole batch at prompt + generated tokens, plus the reserve.
-  struct rule_10 {
-    static_assert(serving_checks::fits_in_device_memory<
-                      serving_checks::gigabytes_needed{
-                          serving_checks::whole_up(x<r::fits_in_memory>.a / 1e9)},
-                      serving_checks::gigabytes_of_memory{
-                          serving_checks::whole_down(x<r::fits_in_memory>.b / 1e9)}>::value,
-                  "shardplan: the weights and the batch's kv cache do not fit in device memory");
-  } rule_10_;
+  // The settings, then the rules of `check`.
+  using axis_has_a_device = serving_rules::axis_has_a_device<serving_checks::axis_has_devices<
+      typename detail::spelled<smallest_axis_name, plan_checks::axis_name>::type,
+      serving_checks::devices{g.smallest_axis}>>;
+  using batch_has_a_sequence = serving_rules::batch_has_a_sequence<
+      serving_checks::batch_has_a_sequence<serving_checks::batch{p.setup.batch}>>;
+  using prompt_not_negative = serving_rules::prompt_not_negative<
+      serving_checks::prompt_not_negative<serving_checks::prompt_length{p.setup.prompt_tokens}>>;
+  using generates_a_token = serving_rules::generates_a_token<serving_checks::generates_a_token<
+      serving_checks::tokens_generated{p.setup.generated_tokens}>>;
+  using price_is_positive =
+      serving_rules::price_is_positive<serving_checks::price_is_positive<g.price>>;
+  using prefill_efficiency_is_a_percentage = serving_rules::prefill_efficiency_is_a_percentage<
+      serving_checks::prefill_efficiency_is_a_percentage<g.prefill_efficiency>>;
+  using strategy_axes_in_mesh =
+      serving_rules::strategy_axes_in_mesh<serving_checks::strategies_name_mesh_axes<
+          serving_checks::unknown_axes{serving_checks::whole(x<r::strategy_axes_in_mesh>.a)}>>;
+  using strategies_serve = serving_rules::strategies_serve<serving_checks::strategies_serve<
+      serving_checks::refused_strategies{serving_checks::whole(x<r::strategies_serve>.a)}>>;
+  using mesh_within_system = serving_rules::mesh_within_system<serving_checks::mesh_fits_system<
+      serving_checks::devices{serving_checks::whole(x<r::mesh_within_system>.a)},
+      serving_checks::chips{serving_checks::whole(x<r::mesh_within_system>.b)}>>;
+  using axis_has_a_role = serving_rules::axis_has_a_role<serving_checks::axis_carries_a_parallelism<
+      serving_checks::axis_index{serving_checks::axis_of(p, v, r::axis_has_a_role)}>>;
+  using tensor_divides_heads =
+      serving_rules::tensor_divides_heads<serving_checks::tensor_parallel_divides_heads<
+          serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_heads>.a)},
+          serving_checks::heads{serving_checks::whole(x<r::tensor_divides_heads>.b)}>>;
+  using tensor_fits_kv_heads =
+      serving_rules::tensor_fits_kv_heads<serving_checks::tensor_parallel_fits_kv_heads<
+          serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_fits_kv_heads>.a)},
+          serving_checks::kv_heads{serving_checks::whole(x<r::tensor_fits_kv_heads>.b)}>>;
+  using tensor_divides_d_ff =
+      serving_rules::tensor_divides_d_ff<serving_checks::tensor_parallel_divides_mlp_width<
+          serving_checks::tensor_parallel{serving_checks::whole(x<r::tensor_divides_d_ff>.a)},
+          serving_checks::mlp_width{serving_checks::whole(x<r::tensor_divides_d_ff>.b)}>>;
+  using expert_divides_experts =
+      serving_rules::expert_divides_experts<serving_checks::expert_parallel_divides_experts<
+          serving_checks::expert_parallel{serving_checks::whole(x<r::expert_divides_experts>.a)},
+          serving_checks::experts{serving_checks::whole(x<r::expert_divides_experts>.b)}>>;
+  using batch_divides =
+      serving_rules::batch_divides<serving_checks::batch_splits_into_whole_sequences<
+          serving_checks::batch_groups{serving_checks::whole(x<r::batch_divides>.a)},
+          serving_checks::batch{serving_checks::whole(x<r::batch_divides>.b)}>>;
+  using sequence_divides_context =
+      serving_rules::sequence_divides_context<serving_checks::sequence_shards_divide_context<
+          serving_checks::sequence_shards{serving_checks::whole(x<r::sequence_divides_context>.a)},
+          serving_checks::context_tokens{serving_checks::whole(x<r::sequence_divides_context>.b)}>>;
+  using compute_format_supported =
+      serving_rules::compute_format_supported<serving_checks::chip_computes_in_format<
+          serving_checks::compute_format{p.setup.compute},
+          serving_checks::peak_teraflops{
+              serving_checks::whole_up(peak(p.system.chip, p.setup.compute).value() / 1e12)}>>;
+  using fits_in_memory = serving_rules::fits_in_memory<serving_checks::fits_in_device_memory<
+      serving_checks::gigabytes_needed{serving_checks::whole_up(x<r::fits_in_memory>.a / 1e9)},
+      serving_checks::gigabytes_of_memory{
+          serving_checks::whole_down(x<r::fits_in_memory>.b / 1e9)}>>;
   static constexpr bool value = true;
 };
 
@@ -621,14 +615,10 @@ struct require_serving_feasible {
 template <class Plan>
 struct require_decode_memory_bound {
   static constexpr decode_cost c = Plan::decode();
-  struct rule {
-    static_assert(
-        serving_checks::decode_is_memory_bound<
-            serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
-            serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>::value,
-        "shardplan: decode at this batch is not memory-bound: the batch reaches the critical "
-        "batch");
-  } rule_;
+  using decode_memory_bound =
+      serving_rules::decode_memory_bound<serving_checks::decode_is_memory_bound<
+          serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
+          serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>>;
   static constexpr bool value = true;
 };
 
@@ -637,14 +627,10 @@ struct require_decode_memory_bound {
 template <class Plan>
 struct require_decode_compute_bound {
   static constexpr decode_cost c = Plan::decode();
-  struct rule {
-    static_assert(
-        serving_checks::decode_is_compute_bound<
-            serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
-            serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>::value,
-        "shardplan: decode at this batch is not compute-bound: the batch is below the critical "
-        "batch");
-  } rule_;
+  using decode_compute_bound =
+      serving_rules::decode_compute_bound<serving_checks::decode_is_compute_bound<
+          serving_checks::batch_per_replica{serving_checks::whole(c.batch_per_replica)},
+          serving_checks::critical_batch{serving_checks::whole(c.critical_batch)}>>;
   static constexpr bool value = true;
 };
 
@@ -652,12 +638,33 @@ struct require_decode_compute_bound {
 
 /// Fails the build, naming each broken rule with its numbers, unless the serving plan is servable.
 #define SHARDPLAN_REQUIRE_SERVABLE(...) \
-  static_assert(sizeof(::shardplan::require_serving_feasible<__VA_ARGS__>) > 0)
+  static_assert( \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::axis_has_a_device) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::batch_has_a_sequence) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::prompt_not_negative) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::generates_a_token) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::price_is_positive) + \
+  sizeof(typename ::shardplan::require_serving_feasible<                 \
+         __VA_ARGS__>::prefill_efficiency_is_a_percentage) +              \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::strategy_axes_in_mesh) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::strategies_serve) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::mesh_within_system) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::axis_has_a_role) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::tensor_divides_heads) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::tensor_fits_kv_heads) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::tensor_divides_d_ff) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::expert_divides_experts) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::batch_divides) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::sequence_divides_context) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::compute_format_supported) + \
+  sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::fits_in_memory) > 0)
 
 /// Fails the build unless decode at the plan's batch is memory-bound.
 #define SHARDPLAN_REQUIRE_MEMORY_BOUND(...) \
-  static_assert(sizeof(::shardplan::require_decode_memory_bound<__VA_ARGS__>) > 0)
+  static_assert( \
+  sizeof(typename ::shardplan::require_decode_memory_bound<__VA_ARGS__>::decode_memory_bound) > 0)
 
 /// Fails the build unless decode at the plan's batch is compute-bound.
 #define SHARDPLAN_REQUIRE_COMPUTE_BOUND(...) \
-  static_assert(sizeof(::shardplan::require_decode_compute_bound<__VA_ARGS__>) > 0)
+  static_assert( \
+  sizeof(typename ::shardplan::require_decode_compute_bound<__VA_ARGS__>::decode_compute_bound) > 0)
