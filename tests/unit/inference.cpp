@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/serving/inference.hpp>
@@ -475,4 +476,20 @@ TEST_CASE("the rules of a serving plan, as values") {
   CHECK(int4::violations.has(serving_rule::compute_format_supported));
   CHECK(int4::fits);
   CHECK(rule_text(serving_rule::fits_in_memory).starts_with("shardplan: "));
+}
+
+TEST_CASE("a serving mesh of four axes of 65536 is too large for the system, not an overflow") {
+  // 65536^4 = 2^64 devices overflow a 64-bit integer; the degrees saturate at 2^63 - 1, which
+  // mesh_within_system reports against the 16 chips of a v5e 4x4. In a constant expression an
+  // overflow would not compile, so the static_assert proves none happens.
+  constexpr auto huge = [] {
+    serving_plan_values p = llama3_70b_v5e<number_format::bf16>::values;
+    p.axis_count = 4;
+    for (std::size_t i = 0; i < 4; ++i) p.axes[i] = {"ax", 65536, role_data, {}};
+    return p;
+  }();
+  static_assert(degrees_of(huge).devices == std::numeric_limits<std::int64_t>::max());
+  const serving_violations v = check(huge);
+  CHECK(v.has(serving_rule::mesh_within_system));
+  CHECK_FALSE(costable(v));
 }

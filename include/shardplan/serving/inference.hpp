@@ -225,10 +225,12 @@ struct serving_plan_values {
 constexpr std::int64_t degree_of(const serving_plan_values& p, std::uint8_t role) {
   std::int64_t n = 1;
   for (std::size_t i = 0; i < p.axis_count; ++i)
-    if (p.axes[i].roles & role) n *= p.axes[i].size;
+    if (p.axes[i].roles & role) n = saturating_product(n, p.axes[i].size);
   return n;
 }
 
+/// The degrees of a serving plan; products beyond 64 bits saturate (`saturating_product`), so a
+/// mesh too large for any system is reported by `mesh_within_system` instead of overflowing.
 constexpr serving_degrees degrees_of(const serving_plan_values& p) {
   serving_degrees d;
   d.tensor = degree_of(p, role_tensor);
@@ -237,7 +239,8 @@ constexpr serving_degrees degrees_of(const serving_plan_values& p) {
   d.attention_data = degree_of(p, role_attention_data);
   d.sequence = degree_of(p, role_context);
   d.data = degree_of(p, role_data);
-  for (std::size_t i = 0; i < p.axis_count; ++i) d.devices *= p.axes[i].size;
+  for (std::size_t i = 0; i < p.axis_count; ++i)
+    d.devices = saturating_product(d.devices, p.axes[i].size);
   return d;
 }
 
