@@ -11,6 +11,7 @@
 #include <shardplan/models/mixtral.hpp>
 #include <shardplan/hardware/placement.hpp>
 #include <shardplan/training/plan.hpp>
+#include <shardplan/training/plan_builder.hpp>
 #include <shardplan/training/training_plan.hpp>
 #include <string>
 #include <string_view>
@@ -755,4 +756,30 @@ TEST_CASE("an axis required on ici-x fits on a v5p cube when it is the innermost
   CHECK(x.rule == plan_rule::axis_on_required_level);
   CHECK(x.a == 16 * 4);
   CHECK(x.b == 4);
+}
+
+TEST_CASE("a compute format the chip has no matrix rate for breaks a rule, not the step time") {
+  // DeepSeek-V3's fp8 recipe on a TPU v5e (bf16 and int8 MXU rates, no fp8): found by the long
+  // fuzz run as a NaN step time. Now the plan breaks compute_format_supported and is not costed.
+  training_setup setup;
+  setup.batch = {256 * 2048, 2048, 1};
+  setup.recompute = {recompute_kind::full};
+  setup.precision = precision::fp8_deepseek_v3::policy;
+  parallel_config c;
+  c.data = 256;
+  c.zero_stage = 3;
+  const training_plan_values p = make_training_plan(
+      models::llama3_8b::shape, systems::tpu_v5e_slice<16, 16>::figures, c, setup);
+  const plan_violations v = check(p);
+  REQUIRE(v.has(plan_rule::compute_format_supported));
+  CHECK_FALSE(costable(v));
+  for (std::size_t i = 0; i < v.count; ++i)
+    if (v.items[i].rule == plan_rule::compute_format_supported)
+      CHECK(describe(v.items[i]) ==
+            "the chip has no fp8 matrix rate for the precision's compute format");
+  // The same plan in bf16 keeps the rule.
+  setup.precision = precision::bf16_mixed_adam::policy;
+  CHECK_FALSE(check(make_training_plan(models::llama3_8b::shape,
+                                       systems::tpu_v5e_slice<16, 16>::figures, c, setup))
+                  .has(plan_rule::compute_format_supported));
 }

@@ -205,6 +205,7 @@ enum class plan_rule : std::uint8_t {
   zero_stage_valid,                  ///< a: the stage
   checkpoints_at_least_one,          ///< a: checkpoints per layer
   efficiency_is_a_percentage,        ///< a: the efficiency in percent
+  compute_format_supported,          ///< a: the compute format (`number_format`), b: its peak (0)
   fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
 };
 
@@ -241,6 +242,7 @@ constexpr std::string_view rule_name(plan_rule r) {
     case plan_rule::zero_stage_valid: return "zero_stage_valid";
     case plan_rule::checkpoints_at_least_one: return "checkpoints_at_least_one";
     case plan_rule::efficiency_is_a_percentage: return "efficiency_is_a_percentage";
+    case plan_rule::compute_format_supported: return "compute_format_supported";
     case plan_rule::fits_in_memory: return "fits_in_memory";
   }
   return "?";
@@ -306,6 +308,8 @@ constexpr std::string_view rule_text(plan_rule r) {
       return "shardplan: recompute::checkpoints keeps at least 1 tensor per layer";
     case plan_rule::efficiency_is_a_percentage:
       return "shardplan: efficiency is a percentage between 0 and 100";
+    case plan_rule::compute_format_supported:
+      return "shardplan: the chip has no matrix units for the plan's compute format";
     case plan_rule::fits_in_memory:
       return "shardplan: the plan needs more memory per device than the chip has";
   }
@@ -471,6 +475,10 @@ constexpr plan_violations check(const training_plan_values& p) {
   const double e = p.assumptions.efficiency;  // 0: the chip's default, unless given
   if (!(e >= 0.0 && e <= 1.0) || (p.efficiency_given && e == 0.0))
     v.add(plan_rule::efficiency_is_a_percentage, 100.0 * e);
+  // A TPU v5e has no fp8 rate: every matmul of an fp8 recipe would take forever.
+  if (!(peak(p.system.chip, p.setup.precision.compute).value() > 0.0))
+    v.add(plan_rule::compute_format_supported,
+          static_cast<double>(static_cast<int>(p.setup.precision.compute)), 0.0);
   if (batch_sound && axes_known && zero_sound && stages_sound && recompute_sound) {
     const memory_breakdown mem = memory_per_device(m, p.setup);
     if (mem.total > p.system.chip.memory)
@@ -488,7 +496,7 @@ constexpr bool costable(const plan_violations& v) {
         plan_rule::tokens_divide_into_sequences, plan_rule::batch_divides,
         plan_rule::context_divides_sequence, plan_rule::virtual_stages_suit_schedule,
         plan_rule::expert_divides_data, plan_rule::checkpoints_at_least_one,
-        plan_rule::efficiency_is_a_percentage})
+        plan_rule::efficiency_is_a_percentage, plan_rule::compute_format_supported})
     if (v.has(r)) return false;
   return true;
 }
@@ -568,6 +576,10 @@ inline std::string describe(const violation& x) {
       return "recompute::checkpoints needs at least 1 tensor per layer, not " + n(x.a);
     case plan_rule::efficiency_is_a_percentage:
       return "efficiency must be more than 0% and at most 100%, not " + n(x.a) + "%";
+    case plan_rule::compute_format_supported:
+      return "the chip has no " +
+             std::string(name_of(static_cast<number_format>(static_cast<int>(x.a)))) +
+             " matrix rate for the precision's compute format";
     case plan_rule::fits_in_memory:
       return "needs " + format(x.a * byte) + " per device against " + format(x.b * byte) +
              " of memory";

@@ -368,6 +368,8 @@ struct micro_batches { std::int64_t value; };
 struct zero_stage { std::int64_t value; };
 struct checkpoints_per_layer { std::int64_t value; };
 struct efficiency_percent { double value; };
+struct compute_format { number_format value; };
+struct peak_teraflops { std::int64_t value; };
 struct gigabytes_needed { std::int64_t value; };
 struct gigabytes_of_memory { std::int64_t value; };
 // clang-format on
@@ -408,6 +410,10 @@ struct axis_level_exists { static constexpr bool value = std::is_same_v<Axis, no
 template <class Axis, chips Spanned, chips LevelHolds>
 struct axis_fits_its_level {
   static constexpr bool value = Spanned.value == kept || Spanned.value <= LevelHolds.value;
+};
+template <compute_format F, peak_teraflops P>
+struct chip_computes_in_format {
+  static constexpr bool value = P.value == kept || P.value > 0;
 };
 template <class Axis, chips Spanned, chips TorusHolds>
 struct axis_tiles_its_torus_axes {
@@ -585,6 +591,9 @@ template <class T> struct checkpoints_at_least_one { static_assert(T::value,
     "shardplan: recompute::checkpoints keeps at least 1 tensor per layer"); };
 template <class T> struct efficiency_is_a_percentage { static_assert(T::value,
     "shardplan: efficiency is a percentage between 0 and 100"); };
+// An fp8 recipe on a chip without fp8 matrix units (TPU v5e, A100) cannot be costed.
+template <class T> struct compute_format_supported { static_assert(T::value,
+    "shardplan: the chip has no matrix units for the plan's compute format"); };
 // Everything a device holds must fit in its memory.
 template <class T> struct fits_in_memory { static_assert(T::value,
     "shardplan: the plan needs more memory per device than the chip has"); };
@@ -689,6 +698,8 @@ struct rules_of {
       checkpoints_keep_a_tensor<checkpoints_per_layer{a<r::checkpoints_at_least_one>}>>;
   using efficiency_is_a_percentage = plan_rules::efficiency_is_a_percentage<
       plan_checks::efficiency_is_a_percentage<efficiency_percent{percent_given}>>;
+  using compute_format_supported = plan_rules::compute_format_supported<chip_computes_in_format<
+      compute_format{p.setup.precision.compute}, peak_teraflops{b<r::compute_format_supported>}>>;
   using fits_in_memory = plan_rules::fits_in_memory<fits_in_device_memory<
       gigabytes_needed{gigabytes_up(v)}, gigabytes_of_memory{gigabytes_down(v)}>>;
   // clang-format on
@@ -735,4 +746,5 @@ using require_feasible = plan_checks::rules_of<Plan>;
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::zero_stage_valid) +                 \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::checkpoints_at_least_one) +         \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::efficiency_is_a_percentage) +       \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::compute_format_supported) +         \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_memory) > 0)
