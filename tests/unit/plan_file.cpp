@@ -8,6 +8,7 @@
 
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/json_report.hpp>
+#include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/models/llama.hpp>
 
@@ -234,4 +235,28 @@ TEST_CASE("nesting deeper than any plan file needs is refused before it costs me
   CHECK(error_of(deep) == "plan file: must be a JSON object (with model, system and training)");
   const std::string deeper = std::string(65, '[') + std::string(65, ']');
   CHECK(error_of(deeper) == "plan file: nests deeper than 64 levels");
+}
+
+TEST_CASE("a model name that would need escaping in a launch config is refused") {
+  // Found by the long fuzz run: "ti\ny-mla" ended a comment line of every export early.
+  const std::string shape =
+      R"("layers": 4, "d_model": 256, "d_ff": 512, "heads": 4, "vocab": 1100})";
+  const std::string rest = R"(, "system": {"preset": "dgx_h100_superpod", "nodes": 1},
+    "training": {"batch": {"global_sequences": 8, "seq_len": 2048}}})";
+  auto with_name = [&](const std::string& name) {
+    return R"({"model": {"name": )" + name + ", " + shape + rest;
+  };
+  CHECK(error_of(with_name(R"("ti\ny-mla")")) ==
+        "model.name: may hold only letters, digits, spaces and . _ + - / ( )");
+  CHECK(error_of(with_name(R"("a\"b")")) ==
+        "model.name: may hold only letters, digits, spaces and . _ + - / ( )");
+  CHECK(error_of(with_name(R"x("tiny-mla 1.5 (test)")x")).empty());
+}
+
+TEST_CASE("a comment line of a launch config keeps control characters out") {
+  training_plan_values p = io::read_plan_file(small_plan).values();
+  p.model.name = "two\nlines";
+  const std::string out = megatron_arguments(p);
+  CHECK(out.find("two lines") != std::string::npos);
+  CHECK(out.find("two\nlines") == std::string::npos);
 }

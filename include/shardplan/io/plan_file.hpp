@@ -300,6 +300,12 @@ inline model_shape read_model(const json& j, std::string& name) {
   name = text(j, p, "name");
   if (name.find_first_not_of(" \t\r\n") == std::string::npos)
     fail(join(p, "name"), "must not be empty");
+  // The name goes into reports and into launch configs (comment lines, TOML and YAML strings):
+  // only characters that need no escaping in any of them.
+  constexpr const char* plain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._+-/()";
+  if (name.find_first_not_of(plain) != std::string::npos)
+    fail(join(p, "name"), "may hold only letters, digits, spaces and . _ + - / ( )");
   m.layers = integer(j, p, "layers", 1, max_count, true);
   m.d_model = integer(j, p, "d_model", 1, max_dim, true);
   m.heads = integer(j, p, "heads", 1, max_count, true);

@@ -69,10 +69,12 @@ struct lines {
   std::string out;
   std::string_view marker = "#";
 
+  /// A comment line; a control character in `s` (a model name of a user's type, say) becomes a
+  /// space, so the comment cannot end early and start a line of config.
   void note(std::string_view s) {
     out += marker;
     out += ' ';
-    out += s;
+    for (char c : s) out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
     out += '\n';
   }
   void raw(std::string_view s) {
