@@ -12,6 +12,17 @@
 //                5.3 TB/s.
 //   [mlperf]     MLCommons inference v4.1, closed/AMD/systems/8xMI300X_2xEPYC-9374F.json:
 //                8 MI300X per node, 1.5 TiB host memory.
+//   [cdna3]      AMD CDNA 3 architecture white paper (2023), Table 1: 8 XCDs of 38 active CUs
+//                (304), 2100 MHz peak engine clock (the clock of footnote MI300-17), 4 SIMDs and 4
+//                matrix cores per CU, 4 MB L2 per XCD, 256 MB AMD Infinity Cache at 17.2 TB/s peak.
+//   [rocm-mi300] ROCm documentation, "AMD Instinct MI300 series microarchitecture", table of
+//                peak-performance capabilities, FLOPS/clock/CU: vector FP32 256, TF32 1024,
+//                matrix FP16 2048, BF16 2048, FP8 4096, INT8 4096 (peaks = 304 x those x 2.1 GHz).
+//   [rocm-arch]  ROCm documentation, "GPU architecture information" table (gpu-arch-info),
+//                MI300X row: 304 CUs, wavefront 64, LDS 64 KiB, L3 (Infinity Cache) 256 MiB, L2
+//                32 MiB, L1 vector cache 32 KiB, VGPR file 512 KiB (per CU).
+//   [sth]        ServeTheHome, "AMD Instinct MI300X GPU and MI300A APUs launched" (2023), AMD's
+//                launch slide: "256MB of Infinity Cache with 17TB/s of peak bandwidth".
 
 namespace shardplan::hardware {
 
@@ -42,6 +53,26 @@ struct mi300x {
       // [mi300x-ds] PCIe 5.0 x16: 64 GB/s each way nominal.
       .host_link_bandwidth = 64.0 * giga * byte / second,
       .host_memory = 1.5 * tebi * byte / 8.0,  // [mlperf] 1.5 TiB per 8-GPU node
+      .arch = {
+          .compute_units = 304,   // [cdna3] 8 XCDs x 38 CUs; [rocm-arch] 304
+          .boost_clock = 2.1e9,   // [cdna3] peak engine clock 2100 MHz
+          .matrix_units = 4,      // [cdna3] 4 matrix cores per CU, one per SIMD
+          .matrix_flop_per_clock = {.tf32 = 1024.0, .bf16 = 2048.0, .fp16 = 2048.0,
+                                    .fp8 = 4096.0, .int8 = 4096.0},  // [rocm-mi300] per CU
+          .vector_units = 4,  // [cdna3] 4 SIMDs per CU
+          // [rocm-mi300] vector FP32 256 FLOPS/clock/CU: 64 stream processors issuing packed fp32
+          // (2 per lane) FMAs, counted here as 128 lanes x 2 FLOP.
+          .vector_lanes = 128,
+          .vector_flop_per_lane = 2.0,
+          .registers = 512.0 * kibi * byte,  // [rocm-arch] VGPR file 512 KiB per CU
+          .l1_smem = 64.0 * kibi * byte,     // [rocm-arch] LDS 64 KiB per CU (AMD's "SMEM")
+          .max_shared_memory = 64.0 * kibi * byte,  // the whole LDS
+          // LDS bandwidth: not in our sources; left at 0.
+          .l2 = 32.0 * mebi * byte,  // [rocm-arch] 32 MiB = [cdna3] 8 XCDs x 4 MB
+          // L2 bandwidth: not in our sources (AMD quotes the Infinity Cache's); left at 0.
+          .last_level_cache = 256.0 * mebi * byte,                 // [cdna3], [rocm-arch]
+          .last_level_cache_bandwidth = 17.2 * tera * byte / second,  // [cdna3]; [sth] "17TB/s"
+      },
   };
 };
 

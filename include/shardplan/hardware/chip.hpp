@@ -1,4 +1,8 @@
-// What a chip is to shardplan: its peak rates per number format, memories and links, as plain values.
+// What a chip is to shardplan: its peak rates per number format, memories and links, and the units
+// inside it (SMs, tensor cores, MXUs, caches), as plain values.
+//
+// FLOP convention, here and in every figure and function of shardplan: a fused multiply-add (FMA,
+// or a multiply-accumulate in a matrix unit) counts as 2 FLOP, as every datasheet counts it.
 #pragma once
 
 #include <array>
@@ -57,6 +61,92 @@ enum class chip_kind : std::uint8_t { tpu, gpu, cpu };
 /// all reach every peer.
 enum class scale_up_kind : std::uint8_t { none, torus_2d, torus_3d, switched, full_mesh };
 
+/// Dense matrix FLOP per clock of one compute unit (a GPU SM or AMD CU, a TPU TensorCore, a CPU
+/// core) per input format; 0 where the unit lacks the format or no source gives it.
+struct flop_per_clock_by_format {
+  double fp32 = 0.0;
+  double tf32 = 0.0;
+  double bf16 = 0.0;
+  double fp16 = 0.0;
+  double fp8 = 0.0;
+  double int8 = 0.0;
+  double int4 = 0.0;
+  double fp4 = 0.0;
+};
+
+/// The rate of one format in a `flop_per_clock_by_format`.
+constexpr double flop_per_clock(const flop_per_clock_by_format& r, number_format f) {
+  switch (f) {
+    case number_format::fp32: return r.fp32;
+    case number_format::tf32: return r.tf32;
+    case number_format::bf16: return r.bf16;
+    case number_format::fp16: return r.fp16;
+    case number_format::fp8: return r.fp8;
+    case number_format::int8: return r.int8;
+    case number_format::int4: return r.int4;
+    case number_format::fp4: return r.fp4;
+  }
+  return 0.0;
+}
+
+/// The inside of a chip: its compute units (GPU SMs or AMD CUs, TPU TensorCores, CPU cores), the
+/// matrix and vector units in each, its clocks and its on-chip memories. Every field left at 0
+/// means "not given": no source we checked publishes it (each chip header says which).
+/// Per-unit fields are per compute unit; sizes and bandwidths marked "chip" are whole-chip totals.
+struct chip_microarchitecture {
+  /// Compute units per chip: SMs (NVIDIA), CUs (AMD), TensorCores (TPU), cores (CPU).
+  std::int64_t compute_units = 0;
+  /// Base (guaranteed) and maximum boost clock, in Hz.
+  double base_clock = 0.0;
+  double boost_clock = 0.0;
+  /// Clock, in Hz, at which the datasheet's matrix peaks are stated, where it differs from
+  /// `boost_clock` (0: the boost clock).
+  double matrix_clock = 0.0;
+  /// Clock, in Hz, at which the datasheet's vector peak is stated, where it differs from
+  /// `boost_clock` (0: the boost clock). CPUs: the all-core base clock our catalogue uses.
+  double vector_clock = 0.0;
+
+  /// Matrix units per compute unit: tensor cores per SM, matrix cores per CU, MXUs per
+  /// TensorCore, AMX tile units per core.
+  std::int64_t matrix_units = 0;
+  /// Shape of one matrix unit's systolic array (a TPU MXU: 128 x 128 multiply-accumulate cells);
+  /// 0 where it is not published (GPU tensor cores, AMX).
+  std::int64_t matrix_unit_rows = 0;
+  std::int64_t matrix_unit_columns = 0;
+  /// Dense matrix FLOP per clock of one compute unit, per input format.
+  flop_per_clock_by_format matrix_flop_per_clock{};
+
+  /// Vector units per compute unit (SM sub-partitions, TPU VPUs, AVX-512 FMA ports) and fp32
+  /// lanes (ALUs) per compute unit over all of them: CUDA cores per SM, 8 x 128 x 4 ALUs per VPU.
+  std::int64_t vector_units = 0;
+  std::int64_t vector_lanes = 0;
+  /// FLOP one lane retires per clock at peak: 2 where the datasheet counts an FMA (GPU, CPU), 1 for
+  /// the TPU VPU (the scaling book's convention: one fp32 op per ALU per cycle).
+  double vector_flop_per_lane = 0.0;
+  /// TPU VPU shape: sublanes x lanes of one vector register (8 x 128).
+  std::int64_t vector_sublanes = 0;
+  std::int64_t vector_lane_width = 0;
+
+  /// Register file per compute unit.
+  bytes registers{};
+  /// Memory that feeds the matrix unit beside the registers, per compute unit: Blackwell's tensor
+  /// memory (TMEM), a CPU core's AMX tile registers.
+  bytes matrix_memory{};
+  /// The near memory of a compute unit: GPU combined L1 data cache and shared memory (SMEM), AMD
+  /// LDS, TPU VMEM, CPU L1 data cache.
+  bytes l1_smem{};
+  /// The largest share of `l1_smem` a kernel can use as shared memory (GPU).
+  bytes max_shared_memory{};
+  /// Chip: bandwidth of all compute units' `l1_smem` together.
+  byte_rate l1_smem_bandwidth{};
+  /// Chip: L2 capacity and bandwidth (a CPU: all cores' private L2 together).
+  bytes l2{};
+  byte_rate l2_bandwidth{};
+  /// Chip: a last-level cache beyond L2 (AMD Infinity Cache, CPU L3) and its bandwidth.
+  bytes last_level_cache{};
+  byte_rate last_level_cache_bandwidth{};
+};
+
 /// A chip's figures. Every rate is dense (no 2:4 sparsity) and a peak from a datasheet, never an
 /// achieved rate. A zero peak means the chip has no matrix support for that format.
 /// Bandwidths are one-way (per direction) unless the member says otherwise.
@@ -90,6 +180,9 @@ struct chip_figures {
   byte_rate host_link_bandwidth{};
   /// Host memory attached per chip (the host's DRAM divided by its chips).
   bytes host_memory{};
+
+  /// The chip's inside (compute units, clocks, on-chip memories); zeros where not given.
+  chip_microarchitecture arch{};
 };
 
 /// A type that describes a chip: it carries `static constexpr chip_figures figures`.
@@ -151,6 +244,76 @@ constexpr intensity scale_up_intensity(const chip_figures& chip,
 constexpr intensity scale_out_intensity(const chip_figures& chip,
                                         number_format f = number_format::bf16) {
   return peak(chip, f) / chip.scale_out_bandwidth;
+}
+
+/// FLOP per clock of one systolic matrix unit of `rows` x `columns` multiply-accumulate cells: each
+/// cell does one multiply-accumulate (2 FLOP) per clock.
+constexpr double systolic_flop_per_clock(std::int64_t rows, std::int64_t columns) {
+  return 2.0 * static_cast<double>(rows) * static_cast<double>(columns);
+}
+
+/// The clock at which a chip's matrix peaks hold: `matrix_clock`, else `boost_clock`, in Hz.
+constexpr double matrix_clock_of(const chip_microarchitecture& m) {
+  return m.matrix_clock > 0.0 ? m.matrix_clock : m.boost_clock;
+}
+
+/// Peak dense matrix rate from the inside: compute units x FLOP per clock per unit x clock.
+constexpr flop_rate matrix_peak(const chip_microarchitecture& m, number_format f) {
+  return static_cast<double>(m.compute_units) * flop_per_clock(m.matrix_flop_per_clock, f) *
+         matrix_clock_of(m) * flop / second;
+}
+
+/// Peak of a TPU's MXUs: TensorCores x MXUs per core x rows x columns x 2 FLOP x clock (the
+/// bf16 rate; int8 runs at twice it on v5e and v5p).
+constexpr flop_rate mxu_peak(const chip_microarchitecture& m) {
+  return static_cast<double>(m.compute_units * m.matrix_units) *
+         systolic_flop_per_clock(m.matrix_unit_rows, m.matrix_unit_columns) * matrix_clock_of(m) *
+         flop / second;
+}
+
+/// Vector lanes (fp32 ALUs: CUDA cores, VPU ALUs) on the whole chip.
+constexpr std::int64_t vector_lanes_per_chip(const chip_microarchitecture& m) {
+  return m.compute_units * m.vector_lanes;
+}
+
+/// Vector fp32 rate at `clock` (Hz) counting `flop_per_lane` FLOP per lane per clock: 2 counts an
+/// FMA as the datasheets do, 1 counts one op per lane per cycle, as the scaling book's GPU quiz does.
+constexpr flop_rate vector_rate(const chip_microarchitecture& m, double clock,
+                                double flop_per_lane) {
+  return static_cast<double>(vector_lanes_per_chip(m)) * flop_per_lane * clock * flop / second;
+}
+
+/// The clock at which a chip's vector peak holds: `vector_clock`, else `boost_clock`, in Hz.
+constexpr double vector_clock_of(const chip_microarchitecture& m) {
+  return m.vector_clock > 0.0 ? m.vector_clock : m.boost_clock;
+}
+
+/// Peak vector fp32 rate: lanes x FLOP per lane x clock.
+constexpr flop_rate vector_fp32_peak(const chip_microarchitecture& m) {
+  return vector_rate(m, vector_clock_of(m), m.vector_flop_per_lane);
+}
+
+/// A per-compute-unit size summed over the chip (SMEM, registers, TMEM of all SMs).
+constexpr bytes chip_total(const chip_microarchitecture& m, bytes per_unit) {
+  return per_unit * static_cast<double>(m.compute_units);
+}
+
+/// C / W at one on-chip memory level; zero (not given) where that level's bandwidth is not given.
+constexpr intensity on_chip_intensity(flop_rate c, byte_rate w) {
+  return w.value() > 0.0 ? c / w : intensity{};
+}
+
+/// FLOP per byte of L2 traffic at which a matmul in format `f` turns compute-bound: C / W_L2
+/// (zero where the L2 bandwidth is not given).
+constexpr intensity l2_intensity(const chip_figures& chip, number_format f = number_format::bf16) {
+  return on_chip_intensity(peak(chip, f), chip.arch.l2_bandwidth);
+}
+
+/// FLOP per byte of SMEM (TPU: VMEM) traffic at which a matmul turns compute-bound: C / W_SMEM
+/// (zero where the SMEM bandwidth is not given).
+constexpr intensity smem_intensity(const chip_figures& chip,
+                                   number_format f = number_format::bf16) {
+  return on_chip_intensity(peak(chip, f), chip.arch.l1_smem_bandwidth);
 }
 
 /// The figures of a chip type.

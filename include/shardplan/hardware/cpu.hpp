@@ -19,6 +19,16 @@
 //   [amd-9654]  AMD EPYC 9654 product page: 96 cores (Zen 4), base 2.4 GHz, 12 channels DDR5-4800,
 //               AVX-512 incl. AVX512_BF16.
 //   [zen4]      Zen 4 core: AVX-512 executed on two 256-bit FMA pipes (one 512-bit FMA per cycle).
+//   [spr]       Intel 4th Gen Xeon Scalable (Sapphire Rapids) product brief and Intel 64 and IA-32
+//               Optimization Reference Manual: per core 48 KB L1 data cache, 2 MB L2, one AMX unit
+//               with eight 1 KB tile registers (16 rows x 64 bytes); 105 MB shared L3 per 8480+
+//               socket ([ark-8480] "105 MB Intel Smart Cache"); max turbo 3.8 GHz [ark-8480].
+//   [amd-9654c] AMD EPYC 9654 product page, cache rows: L1 6 MB, L2 96 MB, L3 384 MB per socket
+//               (32 KB L1D + 32 KB L1I and 1 MB L2 per core); max boost 3.7 GHz.
+//
+// Inside (`arch`): compute units are the cores of both sockets; matrix and vector clocks are the
+// all-core base clock, as for the peaks above. Register files: AVX-512's 32 zmm registers of
+// 64 B per core; cache bandwidths are not published as peaks and stay 0.
 
 namespace shardplan::hardware {
 
@@ -48,6 +58,24 @@ struct xeon_8480_2s {
       .scale_up = scale_up_kind::none,
       // Assumption: one 200 Gb/s NIC per server.
       .scale_out_bandwidth = 200.0 * giga * bits * byte / second,
+      .arch = {
+          .compute_units = static_cast<std::int64_t>(sockets * cores_per_socket),  // 112
+          .base_clock = base_clock,
+          .boost_clock = 3.8e9,    // [spr], [ark-8480] max turbo (one core)
+          .matrix_clock = base_clock,
+          .vector_clock = base_clock,
+          .matrix_units = 1,       // [spr] one AMX tile unit (TMUL) per core
+          // [amx] 1024 BF16 and 2048 INT8 operations per cycle per core.
+          .matrix_flop_per_clock = {.bf16 = 1024.0, .int8 = 2048.0},
+          .vector_units = 2,           // [ark-8480] two AVX-512 FMA units per core
+          .vector_lanes = 2 * 16,      // 2 units x 16 fp32 lanes
+          .vector_flop_per_lane = 2.0,  // FMA
+          .registers = 32.0 * 64.0 * byte,           // 32 zmm x 64 B
+          .matrix_memory = 8.0 * kibi * byte,        // [spr] 8 tiles x 1 KB
+          .l1_smem = 48.0 * kibi * byte,             // [spr] L1D per core
+          .l2 = 112.0 * 2.0 * mebi * byte,           // [spr] 2 MB per core x 112
+          .last_level_cache = 2.0 * 105.0 * mebi * byte,  // [ark-8480] 105 MB per socket
+      },
   };
 };
 
@@ -76,6 +104,23 @@ struct epyc_9654_2s {
       .scale_up = scale_up_kind::none,
       // Assumption: one 200 Gb/s NIC per server.
       .scale_out_bandwidth = 200.0 * giga * bits * byte / second,
+      .arch = {
+          .compute_units = static_cast<std::int64_t>(sockets * cores_per_socket),  // 192
+          .base_clock = base_clock,
+          .boost_clock = 3.7e9,    // [amd-9654c] max boost (one core)
+          .matrix_clock = base_clock,
+          .vector_clock = base_clock,
+          // No matrix unit (matrix_units 0); bf16 dot products run on the FMA pipes (the
+          // assumption above): 64 FLOP per clock per core.
+          .matrix_flop_per_clock = {.bf16 = 64.0},
+          .vector_units = 2,           // [zen4] two 256-bit FMA pipes
+          .vector_lanes = 2 * 8,       // 2 pipes x 8 fp32 lanes
+          .vector_flop_per_lane = 2.0,  // FMA
+          .registers = 32.0 * 64.0 * byte,                // 32 zmm x 64 B
+          .l1_smem = 32.0 * kibi * byte,                  // [amd-9654c] 32 KB L1D per core
+          .l2 = 192.0 * 1.0 * mebi * byte,                // [amd-9654c] 1 MB per core
+          .last_level_cache = 2.0 * 384.0 * mebi * byte,  // [amd-9654c] 384 MB per socket
+      },
   };
 };
 

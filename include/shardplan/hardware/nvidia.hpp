@@ -42,7 +42,32 @@
 ///   [dgx-b200] NVIDIA DGX B200 datasheet: 8 GPUs, 1,440 GB HBM3e, 64 TB/s, 8x 400 Gb/s ConnectX-7,
 ///              2 TB system memory (4 TB optional).
 ///   [nvl72]    NVIDIA GB200 NVL72 datasheet: 72 GPUs, 13.4 TB HBM3e, 576 TB/s, FP32 5,760 TFLOPS.
-///   [book]     "How to Scale Your Model", gpus.md: GPU tables, NVLink table and node table.
+///   [book]     "How to Scale Your Model", gpus.md: GPU tables, NVLink table and node table;
+///              for the inside: "Summary of GPU specs" (clocks base/boost, SMs, SMEM/SM, L2), the
+///              Tensor Core paragraph and its footnote (FLOPs/TC/cycle), "Memory" (registers, L2
+///              bandwidth) and Quiz 1.
+///   [a100-wp]  NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): A100 has 108 SMs,
+///              1410 MHz boost; 4 Tensor Cores per SM delivering "1024 dense FP16/FP32 FMA
+///              operations per clock" per SM; 64 FP32 CUDA cores per SM; 192 KB combined L1 data
+///              cache / shared memory per SM (up to 164 KB shared); 40 MB L2 with 5120 B/clk L2
+///              read bandwidth (2048 on V100: the "2.3x" of the text with the clocks); 256 KB
+///              register file per SM.
+///   [h100-wp]  NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 132 SMs on H100 SXM5,
+///              4 Tensor Cores and 128 FP32 cores per SM, "2x the MMA rates of the A100 SM
+///              clock-for-clock" (4x with FP8), 256 KB combined L1 / shared memory per SM
+///              (configurable up to 228 KB shared), 50 MB L2, 256 KB register file per SM.
+///   [cuda-pg]  CUDA C++ Programming Guide, "Shared Memory" (compute capability 5.x and later):
+///              32 banks, each 32 bits wide per clock cycle, i.e. 128 B per clock per SM; and the
+///              per-capability table: up to 228 KB shared memory per SM on 9.0 and 10.0.
+///   [cnc-h100] Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of Bandwidth" (2023): the
+///              measured L2 bandwidth the book quotes (about 5.5 TB/s, on the 114-SM H100 PCIe).
+///
+/// Microarchitecture clocks: NVIDIA publishes the H100's 1.98 GHz maximum boost ([book] table)
+/// and its datasheet rates, but not the clock behind the tensor peaks. The CUDA-core peak fits the
+/// boost clock (132 x 128 x 2 x 1.98e9 = 66.9e12), the tensor peaks fit 1.83 GHz
+/// (989.4e12 / (132 x 4096)); the book's own derivation uses 1.76 GHz, which gives 951e12 (4%
+/// under the datasheet). We record 1.83 GHz as `matrix_clock`, derived, and say so.
+/// NVIDIA's KB and MB of on-chip memory (SMEM, registers, L2) are binary: KiB and MiB.
 
 namespace shardplan::hardware {
 
@@ -67,6 +92,28 @@ struct a100_40gb {
       // PCIe Gen4 x16: 32 GB/s each way nominal ([a100-ds] "64 GB/s", both directions together).
       .host_link_bandwidth = 32.0 * giga * byte / second,
       .host_memory = 1024.0 * giga * byte / 8.0,  // [dgx-a100] 1 TB in the 320 GB DGX A100, 8 GPUs
+      .arch = {
+          .compute_units = 108,   // [a100-wp] 108 SMs; [book] 108
+          .base_clock = 1.10e9,   // [book] table "1.10GHz/1.41GHz"
+          .boost_clock = 1.41e9,  // [a100-wp] 1410 MHz; [book] 1.41GHz
+          .matrix_units = 4,      // [a100-wp] 4 third-generation Tensor Cores per SM
+          // [a100-wp] 1024 dense FP16 FMA/clk/SM = 2048 FLOP ([book] "A100 can do 512" per TC);
+          // TF32 at half, INT8 at twice, INT4 at four times the FP16 rate ([a100-ds] peaks).
+          .matrix_flop_per_clock = {.tf32 = 1024.0, .bf16 = 2048.0, .fp16 = 2048.0,
+                                    .int8 = 4096.0, .int4 = 8192.0},
+          .vector_units = 4,          // [a100-wp] 4 SM partitions, one warp scheduler each
+          .vector_lanes = 64,         // [a100-wp] 64 FP32 CUDA cores per SM
+          .vector_flop_per_lane = 2.0,  // an FMA per lane per clock ([a100-ds] FP32 19.5 TFLOPS)
+          .registers = 256.0 * kibi * byte,  // [a100-wp] 256 KB register file per SM; [book]
+          .l1_smem = 192.0 * kibi * byte,    // [a100-wp] 192 KB L1/shared per SM; [book] 192kB
+          .max_shared_memory = 164.0 * kibi * byte,  // [a100-wp] up to 164 KB shared
+          // [cuda-pg] 128 B/clk per SM => 108 x 128 x 1.41e9 = 19.5 TB/s.
+          .l1_smem_bandwidth = 108.0 * 128.0 * 1.41e9 * byte / second,
+          .l2 = 40.0 * mebi * byte,  // [a100-wp] 40 MB L2; [book] 40MB
+          // [a100-wp] 5120 B/clk L2 read bandwidth => 5120 x 1.41e9 = 7.2 TB/s.
+          .l2_bandwidth = 5120.0 * 1.41e9 * byte / second,
+          // No cache beyond L2: last_level_cache stays 0.
+      },
   };
 };
 
@@ -108,6 +155,29 @@ struct h100_sxm {
       // PCIe Gen5 x16: 64 GB/s each way nominal ([h100-ds] "128 GB/s", both directions together).
       .host_link_bandwidth = 64.0 * giga * byte / second,
       .host_memory = 2048.0 * giga * byte / 8.0,  // [dgx-h100] 2 TB system memory, 8 GPUs
+      .arch = {
+          .compute_units = 132,   // [h100-wp] 132 SMs on H100 SXM5; [book] 132
+          .base_clock = 1.59e9,   // [book] table "1.59GHz/1.98GHz"
+          .boost_clock = 1.98e9,  // [book] 1.98GHz maximum boost
+          .matrix_clock = 1.83e9,  // derived (see the header): 989.4e12 / (132 x 4096)
+          .matrix_units = 4,       // [h100-wp] 4 fourth-generation Tensor Cores per SM
+          // [h100-wp] 2x the A100 SM's 1024 dense FP16 FMA/clk = 4096 FLOP/clk ([book] 1024 per
+          // TC, "roughly an 8x8x8 matmul"); TF32 at half; FP8 and INT8 at twice ([h100-ds]).
+          .matrix_flop_per_clock = {.tf32 = 2048.0, .bf16 = 4096.0, .fp16 = 4096.0,
+                                    .fp8 = 8192.0, .int8 = 8192.0},
+          .vector_units = 4,             // [book] 4 subpartitions per SM
+          .vector_lanes = 128,           // [book] 4 x 32 fp32 CUDA cores; [h100-wp] 128 per SM
+          .vector_flop_per_lane = 2.0,   // FMA ([h100-ds] FP32 "67 TFLOPS"; [book] Quiz 1 Q2)
+          .registers = 256.0 * kibi * byte,  // [h100-wp] 256 KB per SM; [book] 4 x 16384 x 4 B
+          .l1_smem = 256.0 * kibi * byte,    // [h100-wp] 256 KB L1/shared per SM; [book] 256kB
+          .max_shared_memory = 228.0 * kibi * byte,  // [h100-wp], [cuda-pg] up to 228 KB
+          // [cuda-pg] 128 B/clk per SM at boost => 132 x 128 x 1.98e9 = 33.5 TB/s.
+          .l1_smem_bandwidth = 132.0 * 128.0 * 1.98e9 * byte / second,
+          .l2 = 50.0 * mebi * byte,  // [h100-wp] 50 MB (two 25 MB halves, [book]); [book] 50MB
+          // Not published by NVIDIA. [book] "measured to be about 5.5TB/s" ([cnc-h100], measured on
+          // the H100 PCIe); we take it for the SXM part too.
+          .l2_bandwidth = 5.5 * tera * byte / second,
+      },
   };
 };
 
@@ -121,6 +191,7 @@ struct h800 {
     f.scale_up_links = 8;
     // [h800] DeepEP: "CX7 InfiniBand 400 Gb/s" per GPU (inherited: 50 GB/s).
     // Host memory: assumption, a DGX-H100-like 2 TB per 8 GPUs (inherited).
+    // Inside: the H100 SXM's (inherited), [h800].
     return f;
   }();
 };
@@ -134,6 +205,7 @@ struct h200 {
     f.memory_bandwidth = 4.8 * tera * byte / second;  // [h200-ds] 4.8 TB/s; [book] 4.8e12
     // NVLink 900 GB/s both ways [h200-ds] = 18 x 25 one-way (inherited); NIC and 2 TB host memory
     // per DGX H200 (inherited from the DGX H100 figures).
+    // Inside: the H100's (inherited): same GH100 die, 132 SMs, 50 MB L2 ([book] table row H200).
     return f;
   }();
 };
@@ -165,6 +237,28 @@ struct b200 {
       // PCIe Gen5 x16: 64 GB/s each way nominal ([bw-ds] HGX B200 "PCIe Gen5: 128GB/s" both ways).
       .host_link_bandwidth = 64.0 * giga * byte / second,
       .host_memory = 2048.0 * giga * byte / 8.0,  // [dgx-b200] 2 TB system memory, 8 GPUs
+      .arch = {
+          .compute_units = 148,  // [book] "a B200 has 148" SMs
+          // Base and boost clocks: not published by NVIDIA; [book] table "?". Left at 0.
+          // [book] footnote: "2250e12 / (148 * 4 * 1.86e9) is about 2048" FLOP/TC/cycle; the
+          // 1.86 GHz is the book's, and no NVIDIA figure.
+          .matrix_clock = 1.86e9,
+          .matrix_units = 4,  // [book] 4 subpartitions, one Tensor Core each
+          // [book] "likely about 2048 FLOPs/TC/cycle" (a guess: NVIDIA does not publish it) =
+          // 8192 per SM; TF32 at half, FP8/INT8 at twice, FP4 at four times ([bw-ds] peaks).
+          .matrix_flop_per_clock = {.tf32 = 4096.0, .bf16 = 8192.0, .fp16 = 8192.0,
+                                    .fp8 = 16384.0, .int8 = 16384.0, .fp4 = 32768.0},
+          .vector_units = 4,
+          .vector_lanes = 128,          // [book] Quiz 1 Q1: 148 x 4 x 32 = 18944 CUDA cores
+          .vector_flop_per_lane = 2.0,  // FMA ([book] Quiz 1 Q6)
+          .registers = 256.0 * kibi * byte,      // [book] "All generations have 256kB" per SM
+          .matrix_memory = 256.0 * kibi * byte,  // [book] "Blackwell adds 256kB of TMEM per SM"
+          .l1_smem = 256.0 * kibi * byte,        // [book] 256kB SMEM per SM
+          .max_shared_memory = 228.0 * kibi * byte,  // [cuda-pg] compute capability 10.0
+          // SMEM bandwidth: 128 B/clk per SM [cuda-pg], but no published clock: left at 0.
+          .l2 = 126.0 * mebi * byte,  // [book] 126MB
+          // L2 bandwidth: not published, no measurement in our sources: left at 0.
+      },
   };
 };
 
@@ -194,6 +288,16 @@ struct gb200 {
       .host_link_bandwidth = 225.0 * giga * byte / second,
       // GB200 superchip datasheet: up to 480 GB LPDDR5X per Grace CPU, shared by its 2 GPUs.
       .host_memory = 480.0 * giga * byte / 2.0,
+      // The B200's inside ([book]: a GB200 is "2 B200s" and a Grace CPU), at a higher clock.
+      .arch = [] {
+        chip_microarchitecture a = b200::figures.arch;
+        // [book] Quiz 1 Q6 estimates the peak clock from NVIDIA's "80TFLOPs/s of vector fp32"
+        // (the GB200 figure, [nvl72]): 80e12 / (18944 x 2) = 2.1GHz. Not published by NVIDIA.
+        a.boost_clock = 2.1e9;
+        a.matrix_clock = 0.0;  // the tensor peaks fit the same clock: 148 x 8192 x 2.1e9 = 2.55e15
+        a.l1_smem_bandwidth = 148.0 * 128.0 * 2.1e9 * byte / second;  // [cuda-pg] 128 B/clk/SM
+        return a;
+      }(),
   };
 };
 

@@ -22,6 +22,9 @@
 //              list`): its MEMORY_GB column is `memoryMb.size(units_in=MiB, units_out=GiB)`, so
 //              Compute Engine's "GB" of VM memory is GiB; ct5p-hightpu-4t (v5p) lists 448,
 //              tpu7x-standard-4t 960, tpu7x-standard-1t 240, ct6e-standard-4t 720.
+//   [v4-paper] N. Jouppi et al., "TPU v4: An Optically Reconfigurable Supercomputer for Machine
+//              Learning with Hardware Support for Embeddings" (ISCA 2023), the paper [gc-v4]
+//              points to: 1050 MHz clock, 4 MXUs of 128x128 per TensorCore, 2 TensorCores.
 //   [ironwood] Google Cloud blog, "From silicon to softmax: Inside the Ironwood AI stack"
 //              (November 2025): Ironwood chips form 64-chip cubes over a 3D torus ICI, joined
 //              into pods and superpods by optical circuit switches.
@@ -29,6 +32,13 @@
 // Host memory: the "RAM (GB) (4-chip VM)" rows of [gc-v5p] and [gc-7x] are Compute Engine
 // machine-type memory, which is GiB ([gcloud]); we read them as GiB, as the v5e and v6e pages
 // write them.
+//
+// Inside (`arch`): [gc-*] give TensorCores per chip and MXUs per TensorCore; the book gives the
+// MXU shape (128x128, 256x256 on v6e), the v5e and v5p clocks, the VPU shape and VMEM size.
+// The MXU peak is TensorCores x MXUs x rows x columns x 2 FLOP x clock. Google publishes no clock
+// for v6e or TPU7x and no MXU count or shape for TPU7x; those stay 0. (With [gc-v6e]'s two 256x256
+// MXUs, 918e12 would need a 3.5 GHz clock: the count or the peak is not what it seems, so we
+// record Google's count and no clock.)
 //
 // ICI links: the book's one-way per-link figures are about 90% of what Google's per-chip
 // totals give (v5p: 1200 GB/s bidirectional per chip over 6 links = 100 GB/s one-way per link;
@@ -58,6 +68,20 @@ struct tpu_v4p {
       // [book] "The v4 PCIe link is 16GB/s each way".
       .host_link_bandwidth = 16.0 * giga * byte / second,
       // Host memory per chip: not in the sources we checked; left at zero.
+      .arch = {
+          .compute_units = 2,       // [gc-v4] two TensorCores per chip
+          .boost_clock = 1.05e9,    // [v4-paper] 1050 MHz
+          .matrix_units = 4,        // [gc-v4] four MXUs per TensorCore
+          .matrix_unit_rows = 128,  // [book] 128x128 systolic array ("v4/v5: 4" MXUs)
+          .matrix_unit_columns = 128,
+          // 4 x 128 x 128 x 2 = 131072 FLOP/clock per core; [gc-v4] int8 at the bf16 rate.
+          .matrix_flop_per_clock = {.bf16 = 4.0 * 128.0 * 128.0 * 2.0,
+                                    .int8 = 4.0 * 128.0 * 128.0 * 2.0},
+          .vector_units = 1,         // [gc-v4] one vector unit per TensorCore
+          .vector_sublanes = 8,      // [book] VPU shape (8, 128)
+          .vector_lane_width = 128,
+          // VPU ALUs per lane on v4, VMEM size and on-chip bandwidths: not in our sources; 0.
+      },
   };
 };
 
@@ -86,6 +110,25 @@ struct tpu_v5e {
       .scale_out_bandwidth = 2.0 * 100.0 * giga * bits * byte / second / 8.0,
       .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
       .host_memory = 512.0 * gibi * byte / 8.0,       // [gc-v5e] "DRAM per host 512 GiB", 8 chips
+      .arch = {
+          .compute_units = 1,       // [gc-v5e] one TensorCore per chip; [book]
+          .boost_clock = 1.5e9,     // [book] "5e13 bf16 FLOPs/s per MXU at 1.5GHz"
+          .matrix_units = 4,        // [gc-v5e] four MXUs per TensorCore; [book]
+          .matrix_unit_rows = 128,  // [book] 128x128 systolic array
+          .matrix_unit_columns = 128,
+          // 4 x 128 x 128 x 2 per clock; int8 at twice bf16 ([gc-v5e] 393 TOPs; [book] "2x").
+          .matrix_flop_per_clock = {.bf16 = 4.0 * 128.0 * 128.0 * 2.0,
+                                    .int8 = 2.0 * 4.0 * 128.0 * 128.0 * 2.0},
+          .vector_units = 1,
+          .vector_lanes = 8 * 128 * 4,  // [book] (8 sublanes, 128 lanes) x 4 ALUs = 4096
+          .vector_flop_per_lane = 1.0,  // [book] one fp32 op per ALU per cycle
+          .vector_sublanes = 8,
+          .vector_lane_width = 128,
+          .l1_smem = 128.0 * mebi * byte,  // [book] VMEM "128 MiB on v5e"
+          // [book] tpus.md Q4: VMEM bandwidth "22x" HBM = 22 x 8.2e11 = 1.8e13 bytes/s.
+          .l1_smem_bandwidth = 1.8e13 * byte / second,
+          // VREGs ([book] about 256kB per core) are v5p's figure; v5e's is not given: 0.
+      },
   };
 };
 
@@ -115,6 +158,27 @@ struct tpu_v5p {
       .host_link_bandwidth = 1.6e10 * byte / second,  // [book] PCIe "about 1.6e10 bytes/s per TPU"
       // [gc-v5p] "RAM (GB) (4-chip VM) 448", GiB ([gcloud]: ct5p-hightpu-4t 448): 112 GiB a chip.
       .host_memory = 448.0 * gibi * byte / 4.0,
+      .arch = {
+          .compute_units = 2,        // [gc-7x] "Number of TensorCores per chip" v5p: 2; [book]
+          .boost_clock = 1.75e9,     // [book] "v5p clock about 1.75GHz"
+          .matrix_units = 4,         // [book] "v4/v5: 4" MXUs per TensorCore
+          .matrix_unit_rows = 128,   // [book] 128x128
+          .matrix_unit_columns = 128,
+          // 4 x 128 x 128 x 2 per clock; int8 at twice bf16 ([book] 9.18e14); fp8 at the bf16
+          // rate ([gc-v5p]).
+          .matrix_flop_per_clock = {.bf16 = 4.0 * 128.0 * 128.0 * 2.0,
+                                    .fp8 = 4.0 * 128.0 * 128.0 * 2.0,
+                                    .int8 = 2.0 * 4.0 * 128.0 * 128.0 * 2.0},
+          .vector_units = 1,
+          .vector_lanes = 8 * 128 * 4,  // [book] 4096 ALUs per core
+          .vector_flop_per_lane = 1.0,  // [book] "8 * 128 * 4 * 1.75e9 = 7e12 FLOPs/s per core"
+          .vector_sublanes = 8,
+          .vector_lane_width = 128,
+          // [book] "64 32-bit VREGs per v5p core": 64 x 8 x 128 x 4 B = 256 KiB ("about 256kB").
+          .registers = 64.0 * 8.0 * 128.0 * 4.0 * byte,
+          // VMEM per core: sources disagree ([book] "128MB" in its H100-vs-v5p table, per chip or
+          // per core unclear, and "120MB of a modern TPU's VMEM"); left at 0.
+      },
   };
 };
 
@@ -142,6 +206,18 @@ struct tpu_v6e {
       // [gc-7x] "RAM (GB) (4-chip VM) 720" (GiB, [gcloud]: 180 GiB per chip of a 4-chip VM). We
       // choose the full host: 192 GiB.
       .host_memory = 1536.0 * gibi * byte / 8.0,
+      .arch = {
+          .compute_units = 1,       // [gc-v6e] "one TensorCore"
+          // Clock: not published; left at 0 (see the note at the top).
+          .matrix_units = 2,        // [gc-v6e] "two 256x256 matrix-multiply units (MXU)"
+          .matrix_unit_rows = 256,  // [gc-v6e]; [book] "256x256 on v6e"
+          .matrix_unit_columns = 256,
+          .matrix_flop_per_clock = {.bf16 = 2.0 * 256.0 * 256.0 * 2.0},
+          .vector_units = 1,
+          .vector_sublanes = 8,  // [gc-v6e] VPU "128 lanes x 8 sublanes"
+          .vector_lane_width = 128,
+          // ALUs per lane, VMEM and on-chip bandwidths: not published; 0.
+      },
   };
 };
 
@@ -173,6 +249,10 @@ struct tpu7x {
       .host_link_bandwidth = 3.2e10 * byte / second,
       // [gc-7x] "RAM (GB) (4-chip VM) 960", GiB ([gcloud]: tpu7x-standard-4t 960, -1t 240).
       .host_memory = 960.0 * gibi * byte / 4.0,
+      .arch = {
+          .compute_units = 2,  // [gc-7x] "two TensorCores and four SparseCores"
+          // MXU count and shape, clock, VPU and VMEM: not published; 0.
+      },
   };
 };
 
