@@ -254,7 +254,8 @@ TEST_CASE("a model name that would need escaping in a launch config is refused")
 }
 
 TEST_CASE("a comment line of a launch config keeps control characters out") {
-  training_plan_values p = io::read_plan_file(small_plan).values();
+  const io::plan_file file = io::read_plan_file(small_plan);  // values() points into it
+  training_plan_values p = file.values();
   p.model.name = "two\nlines";
   const std::string out = megatron_arguments(p);
   CHECK(out.find("two lines") != std::string::npos);

@@ -102,7 +102,8 @@ constexpr bytes kv_bytes_per_sequence_on_device(const model_shape& m, number_for
 /// groups hold whole sequences, ⌈batch / groups⌉ on the fullest.
 constexpr bytes kv_bytes_per_device(const model_shape& m, number_format f, std::int64_t tokens,
                                     std::int64_t batch, const kv_split& s) {
-  const std::int64_t on_fullest = (batch + s.batch - 1) / s.batch;
+  // ⌈batch / groups⌉ without forming batch + groups − 1 (groups may be a saturated 2^63 − 1).
+  const std::int64_t on_fullest = batch / s.batch + (batch % s.batch != 0 ? 1 : 0);
   return kv_bytes_per_sequence_on_device(m, f, tokens, s) * static_cast<double>(on_fullest);
 }
 
