@@ -46,9 +46,13 @@ inline void require_finite_numbers(const io::json& j, const char* what) {
 /// "infeasible", "InfiniBand" or "infinity-fabric" are fine.
 inline void require_no_nan_words(const std::string& text_in, const char* what,
                                  std::string_view model_name) {
-  // The model's name is the user's text ("inf-moe" is a fine name): leave it out of the search.
+  // The model's name is the user's text ("inf-moe" is a fine name): leave it out of the search
+  // when it holds "nan" or "inf" (and only then: erasing a name such as "e" would cut
+  // "infeasible" into "inf asibl").
   std::string text = text_in;
-  if (!model_name.empty())
+  std::string lower(model_name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos)
     for (std::size_t at = text.find(model_name); at != std::string::npos;
          at = text.find(model_name, at))
       text.replace(at, model_name.size(), " ");
