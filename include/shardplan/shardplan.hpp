@@ -8,6 +8,7 @@
 #include <shardplan/core/format.hpp>
 #include <shardplan/core/table.hpp>
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/hardware/tpu.hpp>
 #include <shardplan/hardware/nvidia.hpp>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/activations.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/training/precision.hpp>
@@ -65,6 +66,8 @@ struct training_setup {
   memory_reserve reserve = default_reserve;
   bool dropout = false;
   bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)
+  /// The fused attention kernel (ignored with `eager_attention`); `automatic`: the chip's usual.
+  attention_kernel attention = attention_kernel::automatic;
 };
 
 /// Sequences per step that one data-parallel replica processes.

@@ -275,6 +275,15 @@ struct eager_attention {
   static constexpr void apply(training_plan_values& p) { p.setup.eager_attention = true; }
 };
 
+/// The fused attention kernel the framework calls (`attention_kernel::flash2`, `flash3`,
+/// `cudnn`, `splash`); the default is the chip's usual kernel (`default_attention_kernel`).
+template <attention_kernel Kernel>
+struct attention_with {
+  static_assert(Kernel != attention_kernel::eager,
+                "shardplan: attention_with<> names a fused kernel; use eager_attention for none");
+  static constexpr void apply(training_plan_values& p) { p.setup.attention = Kernel; }
+};
+
 /// Store dropout masks (as the Megatron-LM GPT recipe and Korthikanti et al. do).
 struct with_dropout {
   static constexpr void apply(training_plan_values& p) { p.setup.dropout = true; }
