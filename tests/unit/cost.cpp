@@ -79,19 +79,14 @@ TEST_CASE("the step adds up and mfu is model flops over the chips' peak") {
   CHECK(c.tokens_per_second_per_device == doctest::Approx(tokens / c.step.value() / 32));
 }
 
-TEST_CASE("compute is hardware flops at the efficiency plus elementwise traffic at hbm speed") {
+TEST_CASE("compute is the operations' time: matmuls at the kernel model, the rest at hbm speed") {
   const step_cost c = plan_3d::step();
-  const double tokens = 64.0 * 4096;
-  const double hw = hardware_flops_per_token(models::llama3_8b::shape, 4096,
-                                             attention_flops::causal,
-                                             {recompute_kind::selective}).value() * tokens;
-  // The GPU family's 0.62, calibrated on the A100 and H100 runs of tests/validation/RUNS.md.
-  CHECK(c.efficiency == 0.62);
-  // Elementwise: e·(12h + 4f)·L per token forward, three passes (flash attention: no scores).
-  const double elementwise = 2.0 * (12 * 4096 + 4 * 14336) * 32 * 3 * tokens;
-  CHECK(c.elementwise.value() == doctest::Approx(elementwise / 32 / 3.35e12));
-  CHECK(c.compute.value() ==
-        doctest::Approx(hw / 32 / (989.4e12 * 0.62) + elementwise / 32 / 3.35e12));
+  // The reported efficiency is the hardware FLOPs at peak over the GEMM and attention time: below
+  // the Hopper GEMM fraction (0.75, hardware/kernels.hpp), above half of it.
+  CHECK(c.efficiency < 0.75);
+  CHECK(c.efficiency > 0.375);
+  CHECK(c.elementwise.value() > 0.0);
+  CHECK(c.elementwise.value() < 0.2 * c.compute.value());
 }
 
 TEST_CASE("an efficiency option replaces the chip family's default") {
@@ -99,7 +94,9 @@ TEST_CASE("an efficiency option replaces the chip family's default") {
                               mesh<axis<"dp", 8>>, fsdp<"dp">,
                               batch<global_sequences<64>, seq_len<4096>, micro_batch<1>>,
                               efficiency<percent{50.0}>>;
-  CHECK(tuned::step().efficiency == doctest::Approx(0.5));
+  // Every kernel at 50%; the reported efficiency counts the attention backward as 2 forwards
+  // (MFU's count) where the kernel does 2.5, so it reads a little over 0.5.
+  CHECK(tuned::step().efficiency == doctest::Approx(0.5).epsilon(0.02));
 }
 
 TEST_CASE("fsdp gathers parameters twice and scatters gradients once per micro-batch") {
@@ -196,7 +193,7 @@ TEST_CASE("the optimizer stage reads and writes 28 bytes a parameter for bf16 mi
   CHECK(t.value() == doctest::Approx(28.0 * 8'030'261'248.0 / 3.35e12).epsilon(0.01));
 }
 
-TEST_CASE("the compute stage divides hardware flops over the devices at the efficiency") {
+TEST_CASE("the compute stage times every operation, at an efficiency option when given") {
   const training_plan_values p = single_h100();
   step_assumptions a = p.assumptions;
   a.efficiency = 0.5;
@@ -210,7 +207,13 @@ TEST_CASE("the compute stage divides hardware flops over the devices at the effi
   CHECK(c.model_flops.value() < 1.2 * six_nd);
   // One device at the H100's 989 TFLOP/s dense bf16.
   CHECK(c.at_peak.value() == doctest::Approx(c.hardware_flops.value() / 989e12).epsilon(0.01));
-  CHECK(c.total.value() == doctest::Approx(c.at_peak.value() / 0.5 + c.elementwise.value()));
+  // At 50% the matmuls take the GEMM FLOPs (3 passes) and the attention kernel's FLOPs (the
+  // forward and a backward of 2.5 forwards, FlashAttention's count) over half the peak.
+  const token_flops f = forward_flops_per_token(models::llama3_8b::shape, 8192,
+                                                attention_flops::causal);
+  const double kernel = (3.0 * (f.layers_matmul + f.logits) + 3.5 * f.attention) * 8192.0;
+  CHECK(c.total.value() ==
+        doctest::Approx(kernel / (989.4e12 * 0.5) + c.elementwise.value()).epsilon(1e-9));
   CHECK(c.micro_batches == 1.0);
   CHECK(c.attention_share > 0.0);
   CHECK(c.attention_share < 0.5);
@@ -274,29 +277,39 @@ TEST_CASE("the step total adds compute, bubble, exposed communication and optimi
 
 // --- a step written out by hand (issue 15 finding 19) -----------------------------------------
 
-TEST_CASE("one h100 step of llama-3 8b, derived from flops, peak, efficiency and hbm bandwidth") {
+TEST_CASE("one h100 step of llama-3 8b at a 62% efficiency option, derived by hand") {
   // LLaMA-3 8B (32 layers, h 4096, 32 heads and 8 kv heads of 128, SwiGLU f 14336, vocab
   // 128256), one 8192-token sequence, no recomputation, on one H100 SXM (989.4 TFLOP/s dense
-  // bf16, 3.35 TB/s HBM3). Forward FLOPs a token:
+  // bf16, 3.35 TB/s HBM3), every GEMM and attention call at 62% of peak. Forward FLOPs a token:
   //   matmuls 2·32·(2·4096² + 2·4096·1024 + 3·4096·14336) = 13,958,643,712
   //   attention (causal, half of 2·s·a·(d_q + d_v)·L) = 8192·32·256·32 = 2,147,483,648
   //   logits 2·128256·4096 = 1,050,673,152
-  const double forward = 13'958'643'712.0 + 2'147'483'648.0 + 1'050'673'152.0;
+  // The GEMMs run 3 passes; the attention kernel a forward and a backward of 2.5 forwards.
+  const double gemms = 13'958'643'712.0 + 1'050'673'152.0;
+  const double attention = 2'147'483'648.0;
   const double tokens = 8192;
-  const double matmuls = 3 * forward * tokens / 989.4e12 / 0.62;  // at the GPU default 0.62
-  // Elementwise traffic 2·(12·4096 + 4·14336)·32 bytes a token and pass, three passes.
-  const double elementwise = 2.0 * (12 * 4096 + 4 * 14336) * 32 * 3 * tokens / 3.35e12;
+  const double matmuls = (3 * gemms + 3.5 * attention) * tokens / 989.4e12 / 0.62;
+  // Memory-bound bytes a token and layer, forward (e = 2): the two norms 2·(2·2·4096), rotary
+  // 2·2·(32 + 8)·128, two residual adds 2·(3·2·4096), the SwiGLU 3·2·14336:
+  //   32,768 + 20,480 + 49,152 + 86,016 = 188,416; the backward moves twice that: x3, x32 layers.
+  // Ends: the final norm 2·2·4096, the fp32 cross-entropy (2 + 4 + 4)·128256 and the embedding
+  // 2·2·4096, x3. All at 0.85 of HBM (hardware/kernels.hpp's assumption).
+  CHECK(32'768.0 + 20'480.0 + 49'152.0 + 86'016.0 == 188'416.0);
+  const double memory =
+      (3.0 * 32.0 * 188'416.0 + 3.0 * (16'384.0 + 1'282'560.0 + 16'384.0)) * tokens /
+      (0.85 * 3.35e12);
   // The optimizer reads bf16 weights and gradients and reads and writes fp32 master weights
   // and two moments: 28 bytes for each of the 8,030,261,248 parameters.
   const double optimizer = 28.0 * 8'030'261'248.0 / 3.35e12;
-  // One device: no collective, no bubble.
-  const step_cost c = estimate_step(single_h100());
-  CHECK(c.compute.value() == doctest::Approx(matmuls + elementwise));
+  training_plan_values p = single_h100();
+  p.assumptions.efficiency = 0.62;
+  const step_cost c = estimate_step(p);
+  CHECK(c.elementwise.value() == doctest::Approx(memory).epsilon(1e-9));
+  CHECK(c.compute.value() == doctest::Approx(matmuls + memory).epsilon(1e-9));
   CHECK(c.optimizer.value() == doctest::Approx(optimizer));
-  CHECK(c.step.value() == doctest::Approx(matmuls + elementwise + optimizer));
-  CHECK(c.step.value() == doctest::Approx(0.8045).epsilon(0.001));
-  CHECK(c.mfu == doctest::Approx(3 * forward * tokens / (0.8045 * 989.4e12)).epsilon(0.001));
-  CHECK(c.tokens_per_second_per_device == doctest::Approx(tokens / 0.8045).epsilon(0.001));
+  CHECK(c.step.value() == doctest::Approx(matmuls + memory + optimizer).epsilon(1e-9));
+  CHECK(c.mfu == doctest::Approx(3 * (gemms + attention) * tokens /
+                                 ((matmuls + memory + optimizer) * 989.4e12)));
 }
 
 // --- no estimate beats the best measured mfu (issue 15 finding 8) ------------------------------

@@ -147,6 +147,27 @@ struct chip_microarchitecture {
   byte_rate last_level_cache_bandwidth{};
 };
 
+/// What a chip's kernels reach of its peaks, measured (each chip cites its figures where it sets
+/// them; zero: the family default of `hardware/kernels.hpp`). These are achievable fractions of
+/// the datasheet peak, the only calibrated figures of a chip.
+struct kernel_fractions {
+  /// Best fraction of the bf16/fp16 matrix peak that cuBLAS/XLA GEMMs sustain on large shapes.
+  double gemm = 0.0;
+  /// The same for fp8/fp4 GEMMs, against the fp8/fp4 peak.
+  double gemm_low_precision = 0.0;
+  /// Fraction of HBM bandwidth that memory-bound kernels (copies, norms, elementwise) reach.
+  double memory = 0.0;
+  /// Fused attention (the chip's usual kernel) at long sequences and head dim 128, forward and
+  /// backward, as fractions of the bf16 peak, counting FLOPs as the kernels' authors do
+  /// (4·s²·d·heads forward, 2.5x that backward, halved when causal).
+  double attention_forward = 0.0;
+  double attention_backward = 0.0;
+  /// The output tile (rows x columns) of the GEMM kernels used on large shapes: the unit of
+  /// the tile and wave quantisation.
+  std::int64_t tile_rows = 0;
+  std::int64_t tile_columns = 0;
+};
+
 /// A chip's figures. Every rate is dense (no 2:4 sparsity) and a peak from a datasheet, never an
 /// achieved rate. A zero peak means the chip has no matrix support for that format.
 /// Bandwidths are one-way (per direction) unless the member says otherwise.
@@ -183,6 +204,8 @@ struct chip_figures {
 
   /// The chip's inside (compute units, clocks, on-chip memories); zeros where not given.
   chip_microarchitecture arch{};
+  /// What its kernels reach (zeros: the family defaults of `hardware/kernels.hpp`).
+  kernel_fractions kernels{};
 };
 
 /// A type that describes a chip: it carries `static constexpr chip_figures figures`.

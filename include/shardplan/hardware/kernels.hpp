@@ -35,4 +35,226 @@ constexpr std::string_view kernel_name(attention_kernel k) {
   return "?";
 }
 
+/// A GEMM: C[m x n] = A[m x k] · B[k x n], `groups` of them side by side (a grouped GEMM of
+/// experts, or a batched one), inputs and output in `format` (output in bf16 when `format` is
+/// fp8 or fp4).
+struct gemm_shape {
+  double m = 0.0;
+  double n = 0.0;
+  double k = 0.0;
+  double groups = 1.0;
+};
+
+/// FLOPs of a GEMM (an FMA is 2 FLOPs, the convention of every figure here).
+constexpr double gemm_flops(const gemm_shape& g) { return 2.0 * g.m * g.n * g.k * g.groups; }
+
+/// Bytes a GEMM moves to and from HBM at least: both inputs once and the output once.
+constexpr double gemm_bytes(const gemm_shape& g, number_format f) {
+  const double in = bytes_per_element(f);
+  const double out = in < 2.0 ? 2.0 : in;
+  return g.groups * (in * (g.m * g.k + g.k * g.n) + out * g.m * g.n);
+}
+
+namespace detail {
+constexpr double ceil_div(double a, double b) {
+  const double q = a / b;
+  const auto whole = static_cast<double>(static_cast<std::int64_t>(q));
+  return whole < q ? whole + 1.0 : whole;
+}
+}  // namespace detail
+
+/// The GPU generations the family defaults tell apart, by the formats their tensor cores have.
+enum class gpu_generation : std::uint8_t { ampere_or_older, hopper, blackwell };
+
+constexpr gpu_generation generation_of(const chip_figures& chip) {
+  if (chip.peak_fp4.value() > 0.0) return gpu_generation::blackwell;
+  if (chip.peak_fp8.value() > 0.0) return gpu_generation::hopper;
+  return gpu_generation::ampere_or_older;
+}
+
+/// The family defaults of `kernel_fractions`, each from a published measurement (the
+/// measurements and their readings: tests/validation/KERNELS.md).
+///
+/// GEMMs, bf16:
+/// - Ampere 0.80: CUTLASS's profiler example, 3456x4096x8192 fp16 at 235.1 TFLOP/s = 0.75 of
+///   312 (NVIDIA/cutlass media/docs/profiler.md, KERNELS.md 1.3), and the scaling book's "around
+///   80-85%" of peak for GPU matmuls (reference/scaling-book.md); 0.80 between them.
+/// - Hopper 0.75: no first-hand bf16 table was found; DeepGEMM's best fp8 shape on the same die
+///   reaches 0.77 (deepseek-ai/DeepGEMM README @327ec92: 4096x7168x16384 at 1520 TFLOP/s), and
+///   under a 700 W limit the H100 holds 1575-1755 MHz against the 1830 MHz its matrix peak is
+///   stated at (DeepGEMM issue 120; KERNELS.md 6), so sustained GEMMs sit near 0.75.
+/// - Blackwell 0.75: assumed as Hopper (no B200 GEMM table found).
+/// GEMMs, fp8 (against the fp8 peak): Hopper 0.70, DeepGEMM 4096x4096x7168 at 0.71 and
+/// 4096x7168x16384 at 0.77, the shapes of 7B-70B layers (DeepGEMM README @327ec92); Blackwell
+/// as Hopper (an assumption).
+/// Memory-bound kernels 0.85 of HBM: an assumption (no first-hand copy-bandwidth figure was
+/// found; KERNELS.md 4).
+/// Attention at 16k tokens, head dim 128, causal, bf16 (FLOPs as FlashAttention counts them):
+/// - Hopper (cuDNN and FlashAttention-3): forward 0.62, backward 0.57: FlashAttention-3's H100
+///   SXM5 figures (Shah et al. 2024, arXiv:2407.08608, Fig. 5 and 6: 613 TFLOP/s causal forward
+///   and 561 backward of 989; cuDNN's forward within 2%: 595-617 TFLOP/s, KERNELS.md 2.2).
+/// - Ampere (FlashAttention-2): forward 0.70, the top of "50-73% of the theoretical maximum"
+///   (Dao 2023, arXiv:2307.08691, abstract); backward 0.61, the forward times FlashAttention-3's
+///   backward-to-forward ratio on H100 (0.57/0.65), an assumption: the per-length A100 values
+///   were not read.
+/// - Blackwell: forward 0.59 (FlashAttention-4 on a B200-class GPU: 1321 TFLOP/s of 2250 at 16k,
+///   Dao-AILab/flash-attention PR 2605), backward 0.52 by the same ratio (an assumption).
+/// TPU: matmuls 0.90 (the scaling book: TPUs reach "closer to 95%" of peak on large matmuls,
+/// less on layer-sized ones, an assumption between), memory 0.85 and splash attention 0.70
+/// forward and 0.60 backward (assumptions: no splash-attention measurement was found).
+/// CPU: 0.50 of the AMX peak for GEMMs and attention, 0.70 of DRAM bandwidth (assumptions).
+/// Tiles: 128 x 256 on Hopper and Blackwell (the CTA tile of CUTLASS's and cuBLAS's large
+/// sm90 bf16 kernels), 128 x 128 on Ampere (cuBLAS's ampere_*_s16816gemm tiles), one MXU pass
+/// of 128 x 128 on a TPU.
+constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
+  switch (chip.kind) {
+    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128};
+    case chip_kind::cpu: return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0};
+    case chip_kind::gpu: break;
+  }
+  switch (generation_of(chip)) {
+    case gpu_generation::ampere_or_older: return {0.80, 0.80, 0.85, 0.70, 0.61, 128, 128};
+    case gpu_generation::hopper: return {0.75, 0.70, 0.85, 0.62, 0.57, 128, 256};
+    case gpu_generation::blackwell: return {0.75, 0.70, 0.85, 0.59, 0.52, 128, 256};
+  }
+  return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128};
+}
+
+/// The kernel fractions of `chip`: its own where it sets them, else its family's
+/// (`default_kernel_fractions`), field by field.
+constexpr kernel_fractions family_kernel_fractions(const chip_figures& chip) {
+  const kernel_fractions d = default_kernel_fractions(chip);
+  const kernel_fractions& c = chip.kernels;
+  return {c.gemm > 0.0 ? c.gemm : d.gemm,
+          c.gemm_low_precision > 0.0 ? c.gemm_low_precision : d.gemm_low_precision,
+          c.memory > 0.0 ? c.memory : d.memory,
+          c.attention_forward > 0.0 ? c.attention_forward : d.attention_forward,
+          c.attention_backward > 0.0 ? c.attention_backward : d.attention_backward,
+          c.tile_rows > 0 ? c.tile_rows : d.tile_rows,
+          c.tile_columns > 0 ? c.tile_columns : d.tile_columns};
+}
+
+/// The fraction of a GEMM's time the matrix units do useful work, from its shape alone: tile
+/// quantisation (the last row and column of tiles are partly empty) times wave quantisation
+/// (tiles run in waves of one per compute unit; the last wave is partly idle) times the depth of
+/// the reduction (each tile pays a prologue and epilogue of about one 64-deep k-block, an
+/// assumption: k / (k + 64)). 1 for shapes much larger than a tile on every compute unit.
+constexpr double gemm_shape_efficiency(const chip_figures& chip, const gemm_shape& g) {
+  const kernel_fractions f = family_kernel_fractions(chip);
+  const double units = chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units)
+                                                   : 1.0;
+  if (f.tile_rows <= 0 || f.tile_columns <= 0 || g.m <= 0.0 || g.n <= 0.0 || g.k <= 0.0)
+    return 1.0;
+  const double tr = static_cast<double>(f.tile_rows);
+  const double tc = static_cast<double>(f.tile_columns);
+  const double row_tiles = detail::ceil_div(g.m, tr);
+  const double col_tiles = detail::ceil_div(g.n, tc);
+  const double tiles = row_tiles * col_tiles * g.groups;
+  const double waves = detail::ceil_div(tiles, units);
+  const double useful = g.m * g.n * g.groups;
+  const double occupied = waves * units * tr * tc;
+  const double depth = g.k / (g.k + 64.0);
+  return useful / occupied * depth;
+}
+
+/// The fraction of the matrix peak of `format` a GEMM of this shape reaches when compute-bound:
+/// the chip's best large-GEMM fraction times `gemm_shape_efficiency`. `override_fraction` > 0
+/// replaces both (a plan's `efficiency<>`).
+constexpr double gemm_efficiency(const chip_figures& chip, number_format format,
+                                 const gemm_shape& g, double override_fraction = 0.0) {
+  if (override_fraction > 0.0) return override_fraction;
+  const kernel_fractions f = family_kernel_fractions(chip);
+  const bool low = bytes_per_element(format) < 2.0;
+  return (low ? f.gemm_low_precision : f.gemm) * gemm_shape_efficiency(chip, g);
+}
+
+/// Time of a memory-bound operation that moves `traffic` to and from HBM at the chip's
+/// achievable bandwidth.
+constexpr seconds memory_time(const chip_figures& chip, bytes traffic) {
+  return traffic / (chip.memory_bandwidth * family_kernel_fractions(chip).memory);
+}
+
+/// Time of a GEMM: the slower of its FLOPs at the shape's achievable rate and its bytes at the
+/// achievable HBM bandwidth (a roofline).
+constexpr seconds gemm_time(const chip_figures& chip, number_format format, const gemm_shape& g,
+                            double override_fraction = 0.0) {
+  const flop_rate rate = peak(chip, format) * gemm_efficiency(chip, format, g, override_fraction);
+  const seconds compute = gemm_flops(g) * flop / rate;
+  const seconds memory = memory_time(chip, gemm_bytes(g, format) * byte);
+  return compute > memory ? compute : memory;
+}
+
+/// One call of a fused attention kernel: `batch` x `heads` query heads over `query` queries and
+/// `keys` keys (per query head; grouped-query attention reads each key head `heads/kv_heads`
+/// times from on-chip memory), head dims `qk_dim` and `v_dim`, causal or not.
+struct attention_shape {
+  double batch = 1.0;
+  double heads = 1.0;
+  double kv_heads = 1.0;
+  double query = 0.0;
+  double keys = 0.0;
+  double qk_dim = 128.0;
+  double v_dim = 128.0;
+  bool causal = true;
+};
+
+/// FLOPs a fused attention kernel's forward pass does: QK^T and PV, 2·q·k·(d_qk + d_v) per head,
+/// halved when causal and the queries are the last of the keys (the masked half is skipped).
+constexpr double attention_kernel_flops(const attention_shape& a) {
+  const double full = 2.0 * a.batch * a.heads * a.query * a.keys * (a.qk_dim + a.v_dim);
+  return a.causal && a.query >= a.keys ? full * 0.5 : full;
+}
+
+/// The chip's usual fused attention kernel: TPU splash attention; cuDNN on Hopper and later
+/// (Transformer Engine's default there); FlashAttention-2 on Ampere and older.
+constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
+  if (chip.kind == chip_kind::tpu) return attention_kernel::splash;
+  if (chip.kind == chip_kind::gpu && chip.peak_fp8.value() > 0.0) return attention_kernel::cudnn;
+  return attention_kernel::flash2;
+}
+
+/// The fraction of the bf16 peak a fused attention kernel reaches, forward or backward, at this
+/// shape: the chip's fraction at 16k keys and head dim 128 (`kernel_fractions::attention_*`),
+/// - for FlashAttention-2 on Hopper, FlashAttention-3's figures for it: 0.37 forward and 0.33
+///   backward (Shah et al. 2024, Fig. 5-6, KERNELS.md 2.2), not the chip's;
+/// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
+///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
+///   and 256, which this fits within 1%;
+/// - times k / (k + c) over its value at 16k keys, c = 512 causal and 192 not: FlashAttention-3
+///   at 512 keys reaches 0.30 causal and 0.47 not, against 0.62 and 0.65 at 16k;
+/// - times the wave fill of its query blocks (128 queries per block, one block per compute
+///   unit at a time), which only small batches of few heads leave partly empty.
+constexpr double attention_efficiency(const chip_figures& chip, attention_kernel kernel,
+                                      const attention_shape& a, bool backward,
+                                      double override_fraction = 0.0) {
+  if (override_fraction > 0.0) return override_fraction;
+  const kernel_fractions f = family_kernel_fractions(chip);
+  double best = backward ? f.attention_backward : f.attention_forward;
+  if (kernel == attention_kernel::flash2 && chip.kind == chip_kind::gpu &&
+      generation_of(chip) != gpu_generation::ampere_or_older)
+    best = backward ? 0.33 : 0.37;
+  const double units = chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units)
+                                                   : 1.0;
+  const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
+  const double waves = detail::ceil_div(blocks, units);
+  const double fill = blocks > 0.0 ? blocks / (waves * units) : 1.0;
+  const double d = 0.5 * (a.qk_dim + a.v_dim);
+  const double dims = (d / (d + 54.0)) / (128.0 / (128.0 + 54.0));
+  const double c = a.causal ? 512.0 : 192.0;
+  const double keys = (a.keys / (a.keys + c)) / (16384.0 / (16384.0 + c));
+  return best * fill * dims * (keys < 1.0 ? keys : 1.0);
+}
+
+/// Time of one fused attention call, forward or backward (the backward does 2.5x the forward's
+/// FLOPs: it recomputes QK^T, as FlashAttention counts it), in `format`'s rate (bf16 unless a
+/// recipe runs attention in fp8).
+constexpr seconds attention_time(const chip_figures& chip, attention_kernel kernel,
+                                 number_format format, const attention_shape& a, bool backward,
+                                 double override_fraction = 0.0) {
+  const double work = attention_kernel_flops(a) * (backward ? 2.5 : 1.0);
+  const double rate = peak(chip, format).value() *
+                      attention_efficiency(chip, kernel, a, backward, override_fraction);
+  return work / rate * second;
+}
+
 }  // namespace shardplan

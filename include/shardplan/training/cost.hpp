@@ -11,27 +11,10 @@
 #include <shardplan/hardware/collectives.hpp>
 #include <shardplan/models/flops.hpp>
 #include <shardplan/training/memory.hpp>
+#include <shardplan/training/operations.hpp>
 #include <shardplan/training/plan.hpp>
 
 namespace shardplan {
-
-/// The fraction of peak matrix throughput a chip family sustains on a transformer's matmuls,
-/// measured end to end (kernel efficiency, not communication or bubbles, which are modelled).
-/// Calibrated on the published runs of `tests/validation` (see its RUNS.md) and overridable per
-/// plan with `efficiency<percent{...}>`.
-constexpr double default_efficiency(const chip_figures& chip) {
-  switch (chip.kind) {
-    // TPUs: PaLM 540B on v4 and MaxText on v5p need 0.86 with tensor-parallel all-reduces charged
-    // in full (XLA overlaps part of them; the book: TPUs reach "closer to 95%" of peak).
-    case chip_kind::tpu:
-      return 0.86;
-    case chip_kind::gpu:
-      return chip.peak_bf16.value() > 500e12 ? 0.62 : 0.62;  // H100-class / A100-class
-    case chip_kind::cpu:
-      return 0.50;  // an assumption: AMX kernels rarely exceed half of peak
-  }
-  return 0.6;
-}
 
 /// The best MFU published for a chip family, end to end: no estimate may exceed it
 /// (`step_total` raises compute to it, so `estimate_step(p).mfu <= best_measured_mfu(chip)`
@@ -49,32 +32,6 @@ constexpr double best_measured_mfu(const chip_figures& chip) {
     case chip_kind::cpu: return 0.50;
   }
   return 0.50;
-}
-
-/// Bytes that the memory-bound elementwise operations (norms, residual adds, activation
-/// functions, dropout, and with eager attention the softmax over the s x s scores) read and write
-/// per token in one training step, over all layers: per layer and forward pass e·(12·h + 4·f)
-/// plus e·4·a·s for eager attention (read and write of the scores in the fused
-/// scale-mask-softmax and in dropout), a backward pass of twice that, and one more forward of
-/// what recomputation repeats (everything under full recomputation, the softmax under
-/// selective). An estimate of the traffic, not a count of kernels: it is what makes small
-/// models (h of a few thousand) slower than their matmuls alone.
-constexpr bytes elementwise_bytes_per_token(const model_shape& m, const training_setup& t) {
-  const double e = t.precision.activation_bytes;
-  const double h = static_cast<double>(m.d_model);
-  const double f =
-      is_moe(m) ? static_cast<double>((m.moe.top_k + m.moe.shared_experts) * m.moe.expert_d_ff)
-                : static_cast<double>(m.d_ff);
-  const double scores =
-      t.eager_attention ? 4.0 * static_cast<double>(m.heads) * static_cast<double>(t.batch.seq_len)
-                        : 0.0;
-  const double layers = static_cast<double>(m.layers);
-  const bool full =
-      t.recompute.kind == recompute_kind::full || t.recompute.kind == recompute_kind::checkpoints;
-  const bool selective = t.recompute.kind == recompute_kind::selective;
-  const double dense = e * (12.0 * h + 4.0 * f) * layers * (full ? 4.0 : 3.0);
-  const double softmax = e * scores * layers * (full || selective ? 4.0 : 3.0);
-  return (dense + softmax) * byte;
 }
 
 /// The traffic of one strategy on one mesh axis in one step: which collective, how often, the
@@ -111,15 +68,16 @@ struct traffic_list {
 struct step_cost {
   flops model_flops{};              ///< per step, all devices (no recomputation)
   flops hardware_flops{};           ///< per step, all devices (with recomputation)
-  seconds compute{};                ///< matmuls at peak × efficiency plus elementwise memory time
-  seconds elementwise{};            ///< the part of `compute` that is memory-bound elementwise ops
+  seconds compute{};                ///< every operation of the step at its kernel's time
+  seconds elementwise{};            ///< the part of `compute` that is memory-bound operations
   seconds bubble{};                 ///< pipeline bubble
   seconds communication_exposed{};  ///< communication not hidden under compute
   seconds optimizer{};              ///< reading and writing the optimizer state from memory
   seconds step{};
   seconds roofline{};  ///< lower bound: the slowest of compute and each axis at peak
-  double efficiency = 0.0;
-  double mfu = 0.0;
+  double efficiency = 0.0;  ///< hardware FLOPs at peak over the GEMM and attention time
+  double mfu = 0.0;         ///< against the peak of `mfu_format`
+  number_format mfu_format = number_format::bf16;
   /// The sum came out faster than the chip family's `best_measured_mfu` allows; `compute` was
   /// raised by the difference, so `mfu` is that best.
   bool mfu_capped = false;
@@ -151,6 +109,14 @@ constexpr flop_rate compute_peak(const training_plan_values& p) {
   return peak(p.system.chip, p.setup.precision.compute);
 }
 
+/// The format whose peak MFU is reported against: the plan's `mfu_format` (bf16 unless it asks
+/// otherwise, so that fp8 and bf16 runs compare), or the compute format where the chip has no
+/// rate for it.
+constexpr number_format mfu_format_of(const training_plan_values& p, const step_assumptions& a) {
+  return peak(p.system.chip, a.mfu_format).value() > 0.0 ? a.mfu_format
+                                                          : p.setup.precision.compute;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stage 1: compute.
 
@@ -159,13 +125,14 @@ struct step_compute {
   flops model_flops{};     ///< per step, all devices (no recomputation)
   flops hardware_flops{};  ///< per step, all devices (with recomputation)
   seconds at_peak{};       ///< hardware FLOPs per device at the compute format's peak
-  seconds elementwise{};   ///< elementwise operations' memory traffic at HBM bandwidth
-  seconds total{};         ///< `at_peak` / efficiency + `elementwise`
-  /// The time in which the model FLOPs run at `best_measured_mfu`: no step takes less.
+  seconds elementwise{};   ///< memory-bound operations (norms, activations, casts, loss)
+  seconds total{};         ///< every operation of the device's micro-batches
+  /// The time in which the model FLOPs run at `best_measured_mfu`: no bf16 step takes less.
   seconds mfu_floor{};
-  double efficiency = 0.0;
+  double efficiency = 0.0;       ///< `at_peak` over the GEMM and attention time
   double attention_share = 0.0;  ///< attention's part of the forward FLOPs
   double micro_batches = 1.0;    ///< micro-batches per step on one pipeline
+  number_format mfu_format = number_format::bf16;
 
   /// The compute of one micro-batch, and its attention part: the windows communication hides in.
   constexpr seconds per_micro_batch() const { return total / micro_batches; }
@@ -174,28 +141,47 @@ struct step_compute {
   }
 };
 
-/// Hardware FLOPs (with recomputation) divided evenly over the mesh, at the peak of the
-/// precision's compute format times the efficiency, plus the elementwise operations' memory
-/// traffic at HBM bandwidth (`elementwise_bytes_per_token`); and `mfu_floor`, the time of the
-/// model FLOPs at the chip family's `best_measured_mfu`, which `step_total` holds the step to.
+/// The compute of one step on one device, from the operations of its layers
+/// (`training/operations.hpp`): per micro-batch its stage's share of the dense and MoE layers
+/// and of the embedding and output (stages are averaged: a pipeline's timeline is the
+/// communication stage's), times the micro-batches. An `efficiency<>` of the plan replaces the
+/// GEMM and attention fractions. `mfu_floor` is the time of the model FLOPs at the chip
+/// family's `best_measured_mfu`, which `step_total` holds a bf16 step to.
 constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a) {
   const model_shape& m = p.model;
   const training_setup& t = p.setup;
+  const chip_figures& chip = p.system.chip;
   const double devices = static_cast<double>(mesh_devices(p));
   const double tokens = static_cast<double>(t.batch.global_tokens);
   step_compute c;
-  c.efficiency = a.efficiency > 0.0 ? a.efficiency : default_efficiency(p.system.chip);
   const token_flops forward = forward_flops_per_token(m, t.batch.seq_len, a.attention);
   c.model_flops = 3.0 * forward.total() * flop * tokens;
   c.hardware_flops = hardware_flops_per_token(forward, t.recompute) * tokens;
   c.at_peak = c.hardware_flops / devices / compute_peak(p);
-  c.elementwise =
-      elementwise_bytes_per_token(m, t) * tokens / devices / p.system.chip.memory_bandwidth;
-  c.total = c.at_peak / c.efficiency + c.elementwise;
-  c.mfu_floor =
-      c.model_flops / devices / (compute_peak(p) * best_measured_mfu(p.system.chip));
-  c.attention_share = forward.attention / forward.total();
   c.micro_batches = static_cast<double>(micro_batches(t));
+  const layer_shard shard = shard_of(t, a.attention);
+  const double moe_layers = static_cast<double>(moe_layer_count(m));
+  const double dense_layers = static_cast<double>(m.layers) - moe_layers;
+  const layer_time dense =
+      dense_layers > 0.0 ? time_layer(chip, m, shard, t.recompute.kind, false, a.efficiency)
+                         : layer_time{};
+  const layer_time moe = moe_layers > 0.0
+                             ? time_layer(chip, m, shard, t.recompute.kind, true, a.efficiency)
+                             : layer_time{};
+  const layer_time ends = time_ends(chip, m, shard, a.efficiency);
+  const double stages = static_cast<double>(t.degrees.pipeline);
+  const seconds per_mb =
+      (dense.total() * dense_layers + moe.total() * moe_layers + ends.total()) / stages;
+  const seconds memory_mb =
+      (dense.memory * dense_layers + moe.memory * moe_layers + ends.memory) / stages;
+  c.total = per_mb * c.micro_batches;
+  c.elementwise = memory_mb * c.micro_batches;
+  c.efficiency =
+      c.total > c.elementwise ? (c.at_peak / (c.total - c.elementwise)).value() : 0.0;
+  c.mfu_format = mfu_format_of(p, a);
+  c.mfu_floor =
+      c.model_flops / devices / (peak(chip, c.mfu_format) * best_measured_mfu(chip));
+  c.attention_share = forward.attention / forward.total();
   return c;
 }
 
@@ -467,15 +453,16 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
   c.bubble = bubble;
   c.optimizer = optimizer;
   c.step = c.compute + c.bubble + c.communication_exposed + c.optimizer;
-  // An efficiency calibrated with collectives charged in full (TPU), or an efficiency option,
-  // would otherwise report an MFU no published run has reached.
-  c.mfu_capped = c.step < compute.mfu_floor;
+  // An efficiency option would otherwise report an MFU no published run has reached. Only
+  // bf16-class steps: the best measured MFUs are bf16 runs against the bf16 peak.
+  c.mfu_capped = bytes_per_element(p.setup.precision.compute) >= 2.0 && c.step < compute.mfu_floor;
   if (c.mfu_capped) {
     c.compute += compute.mfu_floor - c.step;
     c.step = compute.mfu_floor;
   }
   c.roofline = std::max(compute.at_peak, slowest_axis);
-  c.mfu = mfu(c.model_flops, c.step, devices, compute_peak(p));
+  c.mfu_format = compute.mfu_format;
+  c.mfu = mfu(c.model_flops, c.step, devices, peak(p.system.chip, c.mfu_format));
   c.tokens_per_second_per_device =
       static_cast<double>(p.setup.batch.global_tokens) / c.step.value() / devices;
   return c;

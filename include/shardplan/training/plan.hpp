@@ -43,7 +43,11 @@ struct mesh_axis {
 /// Choices of the step-time model.
 struct step_assumptions {
   attention_flops attention = attention_flops::causal;  ///< how attention FLOPs are counted
-  double efficiency = 0.0;  ///< fraction of peak; 0 means `default_efficiency(chip)`
+  /// Fraction of peak every GEMM and attention call reaches; 0: the kernel model's
+  /// shape-dependent fractions (`hardware/kernels.hpp`).
+  double efficiency = 0.0;
+  /// The peak MFU is reported against (bf16 unless the plan asks otherwise).
+  number_format mfu_format = number_format::bf16;
   bool overlap_data_parallel = true;  ///< gradient reduce / parameter gather hide under compute
   bool overlap_context = true;        ///< ring-attention KV passes hide under attention compute
   bool in_network_reduction = false;  ///< use SHARP where the switches have it

@@ -1,0 +1,490 @@
+// A layer as the operations a device runs for it, after tensor, sequence, context and expert
+// sharding: its GEMMs with (m, n, k) and format, its attention call, and the memory-bound
+// operations (norms, rotary, activation, residual adds, dropout, casts of an fp8 recipe) with the
+// bytes they move; the embedding, the logits and the fp32 loss; forward, backward (data and
+// weight gradients) and what recomputation repeats. Each operation's time comes from
+// `hardware/kernels.hpp`. The FLOPs summed over a step's operations equal `flops.hpp`'s formulas.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include <shardplan/core/units.hpp>
+#include <shardplan/hardware/kernels.hpp>
+#include <shardplan/models/flops.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/training/memory.hpp>
+
+namespace shardplan {
+
+/// What kind of work an operation is: a GEMM, a fused attention call, or memory-bound.
+enum class operation_kind : std::uint8_t { gemm, attention, memory };
+
+/// Which pass an operation belongs to.
+enum class operation_pass : std::uint8_t { forward, backward, recompute };
+
+constexpr std::string_view pass_name(operation_pass p) {
+  switch (p) {
+    case operation_pass::forward: return "forward";
+    case operation_pass::backward: return "backward";
+    case operation_pass::recompute: return "recompute";
+  }
+  return "?";
+}
+
+/// One operation of one layer (or of the embedding or output) for one micro-batch on one device.
+struct operation {
+  std::string_view name;
+  operation_kind kind = operation_kind::memory;
+  operation_pass pass = operation_pass::forward;
+  number_format format = number_format::bf16;
+  gemm_shape gemm{};                 ///< kind gemm
+  attention_shape attention{};       ///< kind attention
+  bool attention_backward = false;   ///< kind attention: the backward kernel
+  bool linear = false;               ///< a weight GEMM (what an fp8 recipe converts)
+  bool attention_core = false;       ///< QK^T, softmax and PV (what selective recomputation repeats)
+  double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
+  double traffic = 0.0;              ///< bytes to and from HBM
+};
+
+inline constexpr std::size_t max_operations = 96;
+
+/// The operations of one layer (or output) in order.
+struct operation_list {
+  std::array<operation, max_operations> items{};
+  std::size_t count = 0;
+
+  constexpr void add(const operation& o) {
+    if (count < max_operations) items[count++] = o;
+  }
+  constexpr double model_flops() const {
+    double f = 0.0;
+    for (std::size_t i = 0; i < count; ++i) f += items[i].model_flops;
+    return f;
+  }
+};
+
+/// What a device's share of one layer looks like: one micro-batch of `micro_batch` sequences of
+/// `seq_len` tokens, split over tensor, context and expert parallelism.
+struct layer_shard {
+  double micro_batch = 1.0;
+  double seq_len = 0.0;
+  double tensor = 1.0;
+  double context = 1.0;
+  double expert = 1.0;
+  bool sequence_parallel = false;
+  bool eager_attention = false;
+  bool dropout = false;
+  attention_kernel kernel = attention_kernel::automatic;
+  attention_flops convention = attention_flops::causal;
+  precision_policy precision{};
+
+  /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
+  constexpr double tokens() const { return micro_batch * seq_len / context; }
+  /// Tokens through the norms, residual adds and dropout: split over TP ranks with sequence
+  /// parallelism, else every rank repeats them.
+  constexpr double norm_tokens() const {
+    return sequence_parallel ? tokens() / tensor : tokens();
+  }
+};
+
+/// The shard of a plan's setup.
+constexpr layer_shard shard_of(const training_setup& t, attention_flops convention) {
+  layer_shard s;
+  s.micro_batch = static_cast<double>(t.batch.micro_batch);
+  s.seq_len = static_cast<double>(t.batch.seq_len);
+  s.tensor = static_cast<double>(t.degrees.tensor);
+  s.context = static_cast<double>(t.degrees.context);
+  s.expert = static_cast<double>(t.degrees.expert);
+  s.sequence_parallel = t.degrees.sequence_parallel;
+  s.eager_attention = t.eager_attention;
+  s.dropout = t.dropout;
+  s.kernel = t.attention;
+  s.convention = convention;
+  s.precision = t.precision;
+  return s;
+}
+
+namespace detail {
+
+/// Adds a weight GEMM (in the recipe's linear format) of output m x n over k, `groups` side by
+/// side.
+/// `counted_n` (when > 0) is the width MFU counts where the device computes more than its share
+/// (key and value heads replicated over more tensor-parallel ranks than there are heads).
+constexpr void add_linear(operation_list& out, std::string_view name, const layer_shard& s,
+                          double m, double n, double k, double groups = 1.0,
+                          double counted_n = 0.0) {
+  operation o{name, operation_kind::gemm};
+  o.format = s.precision.compute;
+  o.gemm = {m, n, k, groups};
+  o.linear = true;
+  o.model_flops = gemm_flops({m, counted_n > 0.0 ? counted_n : n, k, groups});
+  o.traffic = gemm_bytes(o.gemm, o.format);
+  out.add(o);
+}
+
+/// Adds a memory-bound operation moving `elements` elements of `bytes_each`.
+constexpr void add_memory(operation_list& out, std::string_view name, double traffic) {
+  operation o{name, operation_kind::memory};
+  o.traffic = traffic;
+  out.add(o);
+}
+
+/// The attention core: a fused kernel, or with eager attention the two batched GEMMs and the
+/// softmax (and dropout) over the materialised s x s scores.
+constexpr void add_attention(operation_list& out, const model_shape& m, const layer_shard& s) {
+  const double heads = static_cast<double>(m.heads) / s.tensor;
+  const double kv = static_cast<double>(m.kv_heads) / s.tensor;
+  const bool mla = m.mla.kv_lora_rank > 0;
+  const double qk = mla ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
+                        : static_cast<double>(m.head_dim);
+  const double v = mla ? static_cast<double>(m.mla.v_head_dim) : static_cast<double>(m.head_dim);
+  const double q_len = s.seq_len / s.context;
+  // Counted FLOPs: 2·s·a·(d_qk + d_v) per token and layer at the plan's convention (the
+  // context-parallel ring holds s/cp queries against all s keys).
+  const double counted = attention_factor(s.convention) * 2.0 * s.micro_batch * q_len *
+                         s.seq_len * heads * (qk + v);
+  const number_format f = attention_format(s.precision);
+  if (s.eager_attention) {
+    const double e = 2.0;
+    operation scores{"attention scores QK^T", operation_kind::gemm};
+    scores.format = f;
+    scores.attention_core = true;
+    scores.gemm = {q_len, s.seq_len, qk, s.micro_batch * heads};
+    scores.model_flops = counted * qk / (qk + v);
+    scores.traffic = gemm_bytes(scores.gemm, f);
+    out.add(scores);
+    // Fused scale-mask-softmax reads and writes the scores; dropout again (Korthikanti et al.).
+    add_memory(out, "softmax", e * 2.0 * s.micro_batch * heads * q_len * s.seq_len *
+                                   (s.dropout ? 2.0 : 1.0));
+    out.items[out.count - 1].attention_core = true;
+    operation pv{"attention values PV", operation_kind::gemm};
+    pv.format = f;
+    pv.attention_core = true;
+    pv.gemm = {q_len, v, s.seq_len, s.micro_batch * heads};
+    pv.model_flops = counted * v / (qk + v);
+    pv.traffic = gemm_bytes(pv.gemm, f);
+    out.add(pv);
+    return;
+  }
+  operation a{"attention", operation_kind::attention};
+  a.format = f;
+  a.attention_core = true;
+  a.attention = {s.micro_batch, heads, kv > 1.0 ? kv : 1.0, q_len, s.seq_len, qk, v, true};
+  a.model_flops = counted;
+  a.traffic = 2.0 * s.micro_batch * q_len * (heads * (qk + v) + 2.0 * (kv > 1.0 ? kv : 1.0) *
+                                                                    (qk + v) * s.context);
+  out.add(a);
+}
+
+/// Casts an fp8/fp4 recipe adds before a linear GEMM's forward pass, as bytes moved: the input
+/// and the weight read in bf16 and written in the low format; `tensorwise` reads both once more
+/// for this step's amax; `mx_block32`/`nv_block16` also write the transposed copies the backward
+/// needs (Transformer Engine quantises both directions at once).
+constexpr double forward_cast_bytes(const precision_policy& p, const gemm_shape& g) {
+  const double low = bytes_per_element(p.compute);
+  const double in = g.m * g.k * g.groups;
+  const double w = g.k * g.n * g.groups;
+  double per = 2.0 + low;
+  switch (p.scaling) {
+    case low_precision_scaling::none: return 0.0;
+    case low_precision_scaling::tensorwise: per += 2.0; break;
+    case low_precision_scaling::mx_block32:
+    case low_precision_scaling::nv_block16: per += low; break;
+    default: break;
+  }
+  return per * (in + w);
+}
+
+/// Casts before a linear GEMM's two backward GEMMs: the output gradient to the low format; the
+/// transposed operands of the weight-gradient and data-gradient GEMMs (`delayed_tensorwise`,
+/// `tensorwise`: a transpose of the fp8 copies; `rowwise`, `blockwise`: the bf16 tensors cast
+/// again along the other axis; MX/NVFP4: already written by the forward cast).
+constexpr double backward_cast_bytes(const precision_policy& p, const gemm_shape& g) {
+  const double low = bytes_per_element(p.compute);
+  const double in = g.m * g.k * g.groups;
+  const double w = g.k * g.n * g.groups;
+  const double grad = g.m * g.n * g.groups;
+  switch (p.scaling) {
+    case low_precision_scaling::none: return 0.0;
+    case low_precision_scaling::delayed_tensorwise:
+      return (2.0 + low) * grad + 2.0 * low * (in + w + grad);
+    case low_precision_scaling::tensorwise:
+      return (4.0 + low) * grad + 2.0 * low * (in + w + grad);
+    case low_precision_scaling::rowwise:
+    case low_precision_scaling::blockwise:
+      return (2.0 + low) * grad + (2.0 + low) * (in + w + grad);
+    case low_precision_scaling::mx_block32:
+    case low_precision_scaling::nv_block16:
+      return (2.0 + 2.0 * low) * grad;
+  }
+  return 0.0;
+}
+
+}  // namespace detail
+
+/// The forward operations of one transformer layer (an MoE layer when `moe_layer`) for one
+/// micro-batch on one device. Weight GEMMs are in the recipe's linear format, attention in
+/// `attention_format`; memory-bound operations move `activation_bytes` per element (norms read
+/// and write the hidden state, residual adds read two and write one, the gated activation reads
+/// two halves and writes one, rotary reads and writes q and k).
+constexpr operation_list layer_forward_operations(const model_shape& m, const layer_shard& s,
+                                                  bool moe_layer) {
+  operation_list out;
+  const double e = s.precision.activation_bytes;
+  const double t = s.tokens();
+  const double tn = s.norm_tokens();
+  const double h = static_cast<double>(m.d_model);
+  const double tp = s.tensor;
+  const double heads = static_cast<double>(m.heads);
+  const double kv_heads = static_cast<double>(m.kv_heads);
+  const bool mla = m.mla.kv_lora_rank > 0;
+  const double hd = static_cast<double>(m.head_dim);
+
+  detail::add_memory(out, "attention norm", e * 2.0 * tn * h);
+  if (mla) {
+    const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
+    const double q_rank = static_cast<double>(m.mla.q_lora_rank);
+    const double kv_rank = static_cast<double>(m.mla.kv_lora_rank);
+    const double rope = static_cast<double>(m.mla.qk_rope_head_dim);
+    if (q_rank > 0.0) {
+      detail::add_linear(out, "q down projection", s, t, q_rank, h);
+      detail::add_linear(out, "q up projection", s, t, heads * qk / tp, q_rank);
+    } else {
+      detail::add_linear(out, "q projection", s, t, heads * qk / tp, h);
+    }
+    detail::add_linear(out, "kv down projection", s, t, kv_rank + rope, h);
+    detail::add_linear(out, "kv up projection", s, t,
+                       heads *
+                           static_cast<double>(m.mla.qk_nope_head_dim + m.mla.v_head_dim) / tp,
+                       kv_rank);
+    detail::add_memory(out, "rotary", e * 2.0 * t * (heads / tp + 1.0) * rope);
+  } else {
+    const double kv_per_rank = kv_heads / tp > 1.0 ? kv_heads / tp : 1.0;
+    detail::add_linear(out, "qkv projection", s, t, (heads / tp + 2.0 * kv_per_rank) * hd, h, 1.0,
+                       (heads + 2.0 * kv_heads) / tp * hd);
+    detail::add_memory(out, "rotary", m.position_embeddings > 0
+                                          ? 0.0
+                                          : e * 2.0 * t * (heads / tp + kv_per_rank) * hd);
+  }
+  detail::add_attention(out, m, s);
+  const double v_dim = mla ? static_cast<double>(m.mla.v_head_dim) : hd;
+  detail::add_linear(out, "attention output projection", s, t, h, heads * v_dim / tp);
+  detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
+                     e * (s.dropout ? 4.0 : 3.0) * tn * h);
+  detail::add_memory(out, "mlp norm", e * 2.0 * tn * h);
+  const double gate = m.gated_mlp ? 2.0 : 1.0;
+  const double act = m.gated_mlp ? 3.0 : 2.0;
+  if (moe_layer) {
+    const double experts = static_cast<double>(m.moe.experts);
+    const double top_k = static_cast<double>(m.moe.top_k);
+    const double f = static_cast<double>(m.moe.expert_d_ff);
+    const double local = experts / s.expert;
+    // Each of the ep devices sends its t·k assignments over all experts: t·k·ep/E tokens reach
+    // each expert, balanced.
+    const double per_expert = t * top_k * s.expert / experts;
+    detail::add_linear(out, "router", s, t, experts, h);
+    detail::add_memory(out, "token permutation", e * 2.0 * t * top_k * h);
+    detail::add_linear(out, "expert up projection", s, per_expert, gate * f / tp, h, local);
+    detail::add_memory(out, "expert activation", e * act * per_expert * local * f / tp);
+    detail::add_linear(out, "expert down projection", s, per_expert, h, f / tp, local);
+    detail::add_memory(out, "token unpermutation", e * 2.0 * t * top_k * h);
+    if (m.moe.shared_experts > 0) {
+      const double fs = f * static_cast<double>(m.moe.shared_experts);
+      detail::add_linear(out, "shared expert up projection", s, t, gate * fs / tp, h);
+      detail::add_memory(out, "shared expert activation", e * act * t * fs / tp);
+      detail::add_linear(out, "shared expert down projection", s, t, h, fs / tp);
+    }
+  } else {
+    const double f = static_cast<double>(m.d_ff);
+    detail::add_linear(out, "mlp up projection", s, t, gate * f / tp, h);
+    detail::add_memory(out, "mlp activation", e * act * t * f / tp);
+    detail::add_linear(out, "mlp down projection", s, t, h, f / tp);
+  }
+  detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
+                     e * (s.dropout ? 4.0 : 3.0) * tn * h);
+  return out;
+}
+
+/// The forward operations after the last layer, for one micro-batch: the final norm, the logits
+/// GEMM onto the vocabulary (bf16: no recipe converts it) split over tensor parallelism, and the
+/// cross-entropy in fp32 (the logits cast to fp32 and the softmax written).
+constexpr operation_list output_forward_operations(const model_shape& m, const layer_shard& s) {
+  operation_list out;
+  const double e = s.precision.activation_bytes;
+  const double t = s.tokens();
+  const double h = static_cast<double>(m.d_model);
+  const double v = static_cast<double>(m.vocab) / s.tensor;
+  detail::add_memory(out, "final norm", e * 2.0 * s.norm_tokens() * h);
+  operation logits{"logits", operation_kind::gemm};
+  logits.gemm = {t, v, h};
+  logits.linear = true;
+  logits.model_flops = gemm_flops(logits.gemm);
+  logits.traffic = gemm_bytes(logits.gemm, logits.format);
+  out.add(logits);
+  detail::add_memory(out, "cross-entropy (fp32)", (e + 4.0 + 4.0) * t * v);
+  return out;
+}
+
+/// The forward operations before the first layer: the embedding lookup (and learned positions).
+constexpr operation_list embedding_forward_operations(const model_shape& m,
+                                                      const layer_shard& s) {
+  operation_list out;
+  const double e = s.precision.activation_bytes;
+  const double rows = m.position_embeddings > 0 ? 3.0 : 2.0;
+  detail::add_memory(out, "embedding lookup",
+                     e * rows * s.norm_tokens() * static_cast<double>(m.d_model));
+  return out;
+}
+
+/// The forward operations with the casts of the recipe added before each low-precision linear
+/// GEMM (none for bf16).
+constexpr operation_list with_casts(const operation_list& forward, const precision_policy& p) {
+  if (p.scaling == low_precision_scaling::none) return forward;
+  operation_list out;
+  for (std::size_t i = 0; i < forward.count; ++i) {
+    const operation& o = forward.items[i];
+    if (o.linear && o.format == p.compute)
+      detail::add_memory(out, "cast to low precision", detail::forward_cast_bytes(p, o.gemm));
+    out.add(o);
+  }
+  return out;
+}
+
+/// The backward operations of a list of forward operations (the recipe's casts included): each
+/// GEMM's data-gradient GEMM (m x k over n) and weight-gradient GEMM (k x n over m; none for
+/// the attention-score GEMMs of eager attention, which have no weights but two data
+/// gradients); the attention kernel's backward; memory-bound operations at twice their forward
+/// bytes (the gradient read and written, the saved input read). Counted FLOPs: twice the
+/// forward's.
+constexpr operation_list backward_operations(const operation_list& forward,
+                                             const precision_policy& p) {
+  operation_list out;
+  for (std::size_t i = forward.count; i-- > 0;) {
+    const operation& o = forward.items[i];
+    operation b = o;
+    b.pass = operation_pass::backward;
+    switch (o.kind) {
+      case operation_kind::gemm: {
+        if (o.linear && o.format == p.compute && p.scaling != low_precision_scaling::none)
+          detail::add_memory(out, "cast gradients to low precision",
+                             detail::backward_cast_bytes(p, o.gemm));
+        b.name = o.linear ? "data gradient" : "score gradient";
+        b.gemm = {o.gemm.m, o.gemm.k, o.gemm.n, o.gemm.groups};
+        b.model_flops = o.model_flops;
+        b.traffic = gemm_bytes(b.gemm, b.format);
+        out.add(b);
+        b.name = o.linear ? "weight gradient" : "score gradient";
+        b.gemm = o.linear ? gemm_shape{o.gemm.k, o.gemm.n, o.gemm.m, o.gemm.groups}
+                          : gemm_shape{o.gemm.n, o.gemm.k, o.gemm.m, o.gemm.groups};
+        b.traffic = gemm_bytes(b.gemm, b.format);
+        out.add(b);
+        break;
+      }
+      case operation_kind::attention:
+        b.attention_backward = true;
+        b.model_flops = 2.0 * o.model_flops;
+        b.traffic = 2.0 * o.traffic;
+        out.add(b);
+        break;
+      case operation_kind::memory:
+        b.traffic = 2.0 * o.traffic;
+        out.add(b);
+        break;
+    }
+  }
+  return out;
+}
+
+/// The time of one operation on `chip`: GEMMs and attention by `hardware/kernels.hpp`'s models
+/// (`override_fraction` > 0: a plan's `efficiency<>` for both), memory-bound operations at the
+/// achievable HBM bandwidth.
+constexpr seconds operation_time(const chip_figures& chip, const operation& o,
+                                 attention_kernel kernel, double override_fraction = 0.0) {
+  switch (o.kind) {
+    case operation_kind::gemm: return gemm_time(chip, o.format, o.gemm, override_fraction);
+    case operation_kind::attention: {
+      const attention_kernel k =
+          kernel == attention_kernel::automatic ? default_attention_kernel(chip) : kernel;
+      return attention_time(chip, k, o.format, o.attention, o.attention_backward,
+                            override_fraction);
+    }
+    case operation_kind::memory: return memory_time(chip, o.traffic * byte);
+  }
+  return {};
+}
+
+/// The time of a list of operations, and the part of it that is memory-bound operations.
+struct operations_time {
+  seconds total{};
+  seconds memory{};
+};
+
+constexpr operations_time time_of(const chip_figures& chip, const operation_list& ops,
+                                  attention_kernel kernel, double override_fraction = 0.0) {
+  operations_time r;
+  for (std::size_t i = 0; i < ops.count; ++i) {
+    const operation& o = ops.items[i];
+    const seconds x = operation_time(chip, o, kernel, override_fraction);
+    r.total += x;
+    if (o.kind == operation_kind::memory) r.memory += x;
+  }
+  return r;
+}
+
+/// One micro-batch of one layer on one device, forward, backward and what recomputation
+/// repeats: full recomputation (and checkpoints) runs the forward again; selective recomputation
+/// runs the attention core again with eager attention (a fused kernel's backward recomputes the
+/// scores itself, so selective adds nothing to it).
+struct layer_time {
+  seconds forward{};
+  seconds backward{};
+  seconds recompute{};
+  seconds memory{};  ///< the memory-bound part of the three
+  constexpr seconds total() const { return forward + backward + recompute; }
+};
+
+constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
+                                const layer_shard& s, recompute_kind r, bool moe_layer,
+                                double override_fraction = 0.0) {
+  const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
+  const operations_time f = time_of(chip, fwd, s.kernel, override_fraction);
+  const operations_time b =
+      time_of(chip, backward_operations(fwd, s.precision), s.kernel, override_fraction);
+  layer_time t;
+  t.forward = f.total;
+  t.backward = b.total;
+  t.memory = f.memory + b.memory;
+  if (r == recompute_kind::full || r == recompute_kind::checkpoints) {
+    t.recompute = f.total;
+    t.memory += f.memory;
+  } else if (r == recompute_kind::selective && s.eager_attention) {
+    for (std::size_t i = 0; i < fwd.count; ++i) {
+      const operation& o = fwd.items[i];
+      if (!o.attention_core) continue;
+      const seconds x = operation_time(chip, o, s.kernel, override_fraction);
+      t.recompute += x;
+      if (o.kind == operation_kind::memory) t.memory += x;
+    }
+  }
+  return t;
+}
+
+/// The embedding and output of one micro-batch, forward and backward.
+constexpr layer_time time_ends(const chip_figures& chip, const model_shape& m,
+                               const layer_shard& s, double override_fraction = 0.0) {
+  operation_list fwd = output_forward_operations(m, s);
+  const operation_list emb = embedding_forward_operations(m, s);
+  for (std::size_t i = 0; i < emb.count; ++i) fwd.add(emb.items[i]);
+  const operations_time f = time_of(chip, fwd, s.kernel, override_fraction);
+  const operations_time b =
+      time_of(chip, backward_operations(fwd, s.precision), s.kernel, override_fraction);
+  layer_time t;
+  t.forward = f.total;
+  t.backward = b.total;
+  t.memory = f.memory + b.memory;
+  return t;
+}
+
+}  // namespace shardplan
