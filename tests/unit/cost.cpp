@@ -314,17 +314,18 @@ TEST_CASE("one h100 step of llama-3 8b at a 62% efficiency option, derived by ha
 
 // --- no estimate beats the best measured mfu (issue 15 finding 8) ------------------------------
 
-TEST_CASE("a v5p plan without tensor parallelism is held to maxtext's best 71.47% mfu") {
+TEST_CASE("a v5p plan at a 95% efficiency option is held to maxtext's best 71.47% mfu") {
   // LLaMA-3 8B, FSDP over a v5p 4x4x4 (64 chips at 459 TFLOP/s), 64 sequences of 8192, selective
-  // recomputation: the TPU family's 0.86 (calibrated with tensor-parallel all-reduces charged
-  // in full) and no exposed collective would make it 78%.
+  // recomputation: every kernel at 95% of peak (the scaling book's "closer to 95%" for TPU
+  // matmuls, as an option) and no exposed collective would make it over 77%.
   training_setup t;
   t.batch = {64 * 8192, 8192, 1};
   t.recompute = {recompute_kind::selective};
   t.precision = precision::bf16_mixed_adam::policy;
-  const training_plan_values p =
+  training_plan_values p =
       make_training_plan(models::llama3_8b::shape, systems::tpu_v5p_slice<4, 4, 4>::figures,
                          {.data = 64, .zero_stage = 3}, t);
+  p.assumptions.efficiency = 0.95;
   const step_compute compute = compute_stage(p, p.assumptions);
   const double uncapped =
       compute.model_flops.value() / 64 / 459e12 /

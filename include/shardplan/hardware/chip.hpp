@@ -166,6 +166,10 @@ struct kernel_fractions {
   /// the tile and wave quantisation.
   std::int64_t tile_rows = 0;
   std::int64_t tile_columns = 0;
+  /// The share of the isolated kernels' rate a whole training step sustains (clocks under the
+  /// step's power, communication kernels sharing the compute units, gaps between kernels):
+  /// the one end-to-end figure, calibrated on published training runs.
+  double sustained = 0.0;
 };
 
 /// A chip's figures. Every rate is dense (no 2:4 sparsity) and a peak from a datasheet, never an

@@ -108,16 +108,16 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// of 128 x 128 on a TPU.
 constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   switch (chip.kind) {
-    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128};
-    case chip_kind::cpu: return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0};
+    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, 1.0};
+    case chip_kind::cpu: return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0, 1.0};
     case chip_kind::gpu: break;
   }
   switch (generation_of(chip)) {
-    case gpu_generation::ampere_or_older: return {0.80, 0.80, 0.85, 0.70, 0.61, 128, 128};
-    case gpu_generation::hopper: return {0.75, 0.70, 0.85, 0.62, 0.57, 128, 256};
-    case gpu_generation::blackwell: return {0.75, 0.70, 0.85, 0.59, 0.52, 128, 256};
+    case gpu_generation::ampere_or_older: return {0.80, 0.80, 0.85, 0.70, 0.61, 128, 128, 1.0};
+    case gpu_generation::hopper: return {0.75, 0.70, 0.85, 0.62, 0.57, 128, 256, 1.0};
+    case gpu_generation::blackwell: return {0.75, 0.70, 0.85, 0.59, 0.52, 128, 256, 1.0};
   }
-  return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128};
+  return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128, 1.0};
 }
 
 /// The kernel fractions of `chip`: its own where it sets them, else its family's
@@ -131,7 +131,8 @@ constexpr kernel_fractions family_kernel_fractions(const chip_figures& chip) {
           c.attention_forward > 0.0 ? c.attention_forward : d.attention_forward,
           c.attention_backward > 0.0 ? c.attention_backward : d.attention_backward,
           c.tile_rows > 0 ? c.tile_rows : d.tile_rows,
-          c.tile_columns > 0 ? c.tile_columns : d.tile_columns};
+          c.tile_columns > 0 ? c.tile_columns : d.tile_columns,
+          c.sustained > 0.0 ? c.sustained : d.sustained};
 }
 
 /// The fraction of a GEMM's time the matrix units do useful work, from its shape alone: tile

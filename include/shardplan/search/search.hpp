@@ -641,6 +641,10 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
           }
           c.expert = e;
           c.data = rest / e;
+          // What depends only on the sharding, the micro-batch and the recomputation is timed
+          // once per mesh: one entry per micro-batch and recomputation choice.
+          std::array<layer_times, max_search_choices * max_search_choices> timed{};
+          std::array<bool, max_search_choices * max_search_choices> have{};
           const std::int64_t per_replica = sequences / rest;
           for (std::size_t zi = 0; zi < s.zero_stages.size(); ++zi) {
             // Without data parallelism ZeRO shards nothing: one plan, plain data parallelism.
@@ -650,7 +654,8 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
             }
             c.zero_stage = rest == 1 ? 0 : s.zero_stages[zi];
             training_plan_values plan = mesh_values(s, c);
-            for (std::int64_t mb : s.micro_batches) {
+            for (std::size_t mi = 0; mi < s.micro_batches.size(); ++mi) {
+              const std::int64_t mb = s.micro_batches[mi];
               if (judge(per_micro_batch, per_replica % mb == 0, false) != verdict::descend) {
                 index += per_micro_batch;
                 continue;
@@ -670,7 +675,8 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                 }
                 c.schedule = sc;
                 c.uneven_stages = m.layers % chunks != 0;
-                for (const recompute_policy& rp : s.recompute) {
+                for (std::size_t ri = 0; ri < s.recompute.size(); ++ri) {
+                  const recompute_policy& rp = s.recompute[ri];
                   if (judge(per_recompute, true, false) != verdict::descend) {
                     index += per_recompute;
                     continue;
@@ -695,7 +701,12 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                       visit(search_candidate{plan, c, index, v, needed, nullptr});
                     }
                   } else {
-                    const step_cost cost = estimate_step(plan);
+                    const std::size_t slot = mi * max_search_choices + ri;
+                    if (!have[slot]) {
+                      timed[slot] = time_layers(plan, plan.assumptions);
+                      have[slot] = true;
+                    }
+                    const step_cost cost = estimate_step(plan, plan.assumptions, timed[slot]);
                     const bytes memory = memory_per_device(plan.model, plan.setup).total;
                     ++r.counts.feasible;
                     const ranked_plan x{c, memory.value(), cost.step.value(), index};

@@ -141,13 +141,38 @@ struct step_compute {
   }
 };
 
+/// One micro-batch's time for a dense layer, an MoE layer and the embedding and output on one
+/// device: what depends on the model, the sharding (tensor, context, expert, sequence
+/// parallelism), the micro-batch, the recomputation, the precision and the kernel, not on the
+/// data, ZeRO or pipeline layout. The search computes it once for all plans that share it.
+struct layer_times {
+  layer_time dense{};
+  layer_time moe{};
+  layer_time ends{};
+};
+
+constexpr layer_times time_layers(const training_plan_values& p, const step_assumptions& a) {
+  const model_shape& m = p.model;
+  const training_setup& t = p.setup;
+  const chip_figures& chip = p.system.chip;
+  const layer_shard shard = shard_of(t, a.attention);
+  const bool dense = m.layers > moe_layer_count(m);
+  const bool moe = moe_layer_count(m) > 0;
+  layer_times x;
+  if (dense) x.dense = time_layer(chip, m, shard, t.recompute.kind, false, a.efficiency);
+  if (moe) x.moe = time_layer(chip, m, shard, t.recompute.kind, true, a.efficiency);
+  x.ends = time_ends(chip, m, shard, a.efficiency);
+  return x;
+}
+
 /// The compute of one step on one device, from the operations of its layers
-/// (`training/operations.hpp`): per micro-batch its stage's share of the dense and MoE layers
-/// and of the embedding and output (stages are averaged: a pipeline's timeline is the
-/// communication stage's), times the micro-batches. An `efficiency<>` of the plan replaces the
-/// GEMM and attention fractions. `mfu_floor` is the time of the model FLOPs at the chip
-/// family's `best_measured_mfu`, which `step_total` holds a bf16 step to.
-constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a) {
+/// (`training/operations.hpp`, timed by `time_layers`): per micro-batch its stage's share of
+/// the dense and MoE layers and of the embedding and output (stages are averaged: a pipeline's
+/// timeline is the communication stage's), times the micro-batches. An `efficiency<>` of the
+/// plan replaces the GEMM and attention fractions. `mfu_floor` is the time of the model FLOPs
+/// at the chip family's `best_measured_mfu`, which `step_total` holds a bf16 step to.
+constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a,
+                                     const layer_times& layers) {
   const model_shape& m = p.model;
   const training_setup& t = p.setup;
   const chip_figures& chip = p.system.chip;
@@ -159,23 +184,18 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   c.hardware_flops = hardware_flops_per_token(forward, t.recompute) * tokens;
   c.at_peak = c.hardware_flops / devices / compute_peak(p);
   c.micro_batches = static_cast<double>(micro_batches(t));
-  const layer_shard shard = shard_of(t, a.attention);
   const double moe_layers = static_cast<double>(moe_layer_count(m));
   const double dense_layers = static_cast<double>(m.layers) - moe_layers;
-  const layer_time dense =
-      dense_layers > 0.0 ? time_layer(chip, m, shard, t.recompute.kind, false, a.efficiency)
-                         : layer_time{};
-  const layer_time moe = moe_layers > 0.0
-                             ? time_layer(chip, m, shard, t.recompute.kind, true, a.efficiency)
-                             : layer_time{};
-  const layer_time ends = time_ends(chip, m, shard, a.efficiency);
   const double stages = static_cast<double>(t.degrees.pipeline);
-  const seconds per_mb =
-      (dense.total() * dense_layers + moe.total() * moe_layers + ends.total()) / stages;
+  const double sustained = a.efficiency > 0.0 ? 1.0 : family_kernel_fractions(chip).sustained;
+  const seconds per_mb = (layers.dense.total() * dense_layers + layers.moe.total() * moe_layers +
+                          layers.ends.total()) /
+                         stages;
   const seconds memory_mb =
-      (dense.memory * dense_layers + moe.memory * moe_layers + ends.memory) / stages;
-  c.total = per_mb * c.micro_batches;
-  c.elementwise = memory_mb * c.micro_batches;
+      (layers.dense.memory * dense_layers + layers.moe.memory * moe_layers + layers.ends.memory) /
+      stages;
+  c.total = per_mb * c.micro_batches / sustained;
+  c.elementwise = memory_mb * c.micro_batches / sustained;
   c.efficiency =
       c.total > c.elementwise ? (c.at_peak / (c.total - c.elementwise)).value() : 0.0;
   c.mfu_format = mfu_format_of(p, a);
@@ -183,6 +203,10 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
       c.model_flops / devices / (peak(chip, c.mfu_format) * best_measured_mfu(chip));
   c.attention_share = forward.attention / forward.total();
   return c;
+}
+
+constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a) {
+  return compute_stage(p, a, time_layers(p, a));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,10 +496,15 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
 /// the traffic of each strategy (`data_parallel_traffic`, `tensor_parallel_traffic`,
 /// `context_parallel_traffic`, `pipeline_traffic`, `expert_parallel_traffic`), `overlap_stage`,
 /// `bubble_stage`, `optimizer_stage` and `step_total`. Every figure is an estimate.
-constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
-  const step_compute compute = compute_stage(p, a);
+constexpr step_cost estimate_step(const training_plan_values& p, const step_assumptions& a,
+                                  const layer_times& layers) {
+  const step_compute compute = compute_stage(p, a, layers);
   return step_total(p, compute, communication_stage(p, a, compute), bubble_stage(p, compute),
                     optimizer_stage(p));
+}
+
+constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
+  return estimate_step(p, a, time_layers(p, a));
 }
 
 /// Estimates one training step with the plan's own assumptions.
