@@ -16,17 +16,27 @@ namespace shardplan {
 /// The attention kernel a framework calls.
 /// - `automatic`: the chip's usual fused kernel (`default_attention_kernel`).
 /// - `eager`: unfused, the s x s scores materialised (Megatron-LM 2021-22).
+/// - `flash1`: FlashAttention (Dao et al. 2022), the `flash_attn` 1.x package.
 /// - `flash2`: FlashAttention-2 (Dao 2023), also PyTorch SDPA's flash backend.
 /// - `flash3`: FlashAttention-3 (Shah et al. 2024), Hopper only.
 /// - `cudnn`: cuDNN fused attention (Transformer Engine's default on Hopper and Blackwell).
 /// - `splash`: TPU Pallas splash attention (MaxText).
-enum class attention_kernel : std::uint8_t { automatic, eager, flash2, flash3, cudnn, splash };
+enum class attention_kernel : std::uint8_t {
+  automatic,
+  eager,
+  flash1,
+  flash2,
+  flash3,
+  cudnn,
+  splash,
+};
 
 /// The name of a kernel as reports and plan files spell it.
 constexpr std::string_view kernel_name(attention_kernel k) {
   switch (k) {
     case attention_kernel::automatic: return "automatic";
     case attention_kernel::eager: return "eager";
+    case attention_kernel::flash1: return "flash1";
     case attention_kernel::flash2: return "flash2";
     case attention_kernel::flash3: return "flash3";
     case attention_kernel::cudnn: return "cudnn";
@@ -75,18 +85,16 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// The family defaults of `kernel_fractions`, each from a published measurement (the
 /// measurements and their readings: tests/validation/KERNELS.md).
 ///
-/// GEMMs, bf16:
-/// - Ampere 0.80: CUTLASS's profiler example, 3456x4096x8192 fp16 at 235.1 TFLOP/s = 0.75 of
-///   312 (NVIDIA/cutlass media/docs/profiler.md, KERNELS.md 1.3), and the scaling book's "around
-///   80-85%" of peak for GPU matmuls (reference/scaling-book.md); 0.80 between them.
-/// - Hopper 0.75: no first-hand bf16 table was found; DeepGEMM's best fp8 shape on the same die
-///   reaches 0.77 (deepseek-ai/DeepGEMM README @327ec92: 4096x7168x16384 at 1520 TFLOP/s), and
-///   under a 700 W limit the H100 holds 1575-1755 MHz against the 1830 MHz its matrix peak is
-///   stated at (DeepGEMM issue 120; KERNELS.md 6), so sustained GEMMs sit near 0.75.
-/// - Blackwell 0.75: assumed as Hopper (no B200 GEMM table found).
-/// GEMMs, fp8 (against the fp8 peak): Hopper 0.70, DeepGEMM 4096x4096x7168 at 0.71 and
-/// 4096x7168x16384 at 0.77, the shapes of 7B-70B layers (DeepGEMM README @327ec92); Blackwell
-/// as Hopper (an assumption).
+/// GEMMs: the best fraction of the datasheet peak a matmul reaches over a search of shapes, the
+/// "Maximum Achievable Matmul FLOPS" (MAMF) of stas00/ml-engineering, compute/accelerator/
+/// README.md (mean of 100 iterations after 50 warm-up, torch 2.6-2.7):
+/// - Ampere bf16 0.869: A100 SXM 271.2 of 312 TFLOP/s (CUTLASS's profiler example, 3456x4096x8192
+///   at 235.1, is 0.75: a shape the search did not pick).
+/// - Hopper bf16 0.803: H100 SXM 794.5 of 989 ("H200 is the same"); fp8 0.709: H100 SXM 1402.6
+///   of 1979 (H200 1453.4, 0.734; DeepGEMM's block-scaled 4096x7168x16384 on H800 reaches 0.77,
+///   deepseek-ai/DeepGEMM README @327ec92).
+/// - Blackwell bf16 0.776: B200 SXM 1745 of 2250; fp8 0.763: B200 3432.5 of 4500 (GB200 0.729
+///   and 0.723 of its higher peaks).
 /// Memory-bound kernels 0.85 of HBM: an assumption (no first-hand copy-bandwidth figure was
 /// found; KERNELS.md 4).
 /// Attention at 16k tokens, head dim 128, causal, bf16 (FLOPs as FlashAttention counts them):
@@ -99,6 +107,13 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 ///   were not read.
 /// - Blackwell: forward 0.59 (FlashAttention-4 on a B200-class GPU: 1321 TFLOP/s of 2250 at 16k,
 ///   Dao-AILab/flash-attention PR 2605), backward 0.52 by the same ratio (an assumption).
+/// The sustained share of a whole training step (`kernel_fractions::sustained`), the only
+/// figure fitted on training runs: for each family the value that minimises the mean absolute
+/// error of the compute-bound runs (exposed communication under 10%) of the calibration half of
+/// tests/validation (RUNS.md; the held-out half was not looked at), on a grid of 0.01, capped at
+/// 1: Ampere 0.82 (26 runs: Narayanan et al. 2021, BLOOM, llm-foundry), Hopper 1.00 (16 runs:
+/// llm-foundry, Megatron-Bridge; the unconstrained fit is 1.07), Blackwell 0.84 (3
+/// Megatron-Bridge runs), TPU 0.92 (10 runs: PaLM, MaxText v4 and v5e). CPU 1.0 (no runs).
 /// TPU: matmuls 0.90 (the scaling book: TPUs reach "closer to 95%" of peak on large matmuls,
 /// less on layer-sized ones, an assumption between), memory 0.85 and splash attention 0.70
 /// forward and 0.60 backward (assumptions: no splash-attention measurement was found).
@@ -108,14 +123,14 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// of 128 x 128 on a TPU.
 constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   switch (chip.kind) {
-    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, 1.0};
+    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, 0.92};
     case chip_kind::cpu: return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0, 1.0};
     case chip_kind::gpu: break;
   }
   switch (generation_of(chip)) {
-    case gpu_generation::ampere_or_older: return {0.80, 0.80, 0.85, 0.70, 0.61, 128, 128, 1.0};
-    case gpu_generation::hopper: return {0.75, 0.70, 0.85, 0.62, 0.57, 128, 256, 1.0};
-    case gpu_generation::blackwell: return {0.75, 0.70, 0.85, 0.59, 0.52, 128, 256, 1.0};
+    case gpu_generation::ampere_or_older: return {0.869, 0.869, 0.85, 0.70, 0.61, 128, 128, 0.82};
+    case gpu_generation::hopper: return {0.803, 0.709, 0.85, 0.62, 0.57, 128, 256, 1.0};
+    case gpu_generation::blackwell: return {0.776, 0.763, 0.85, 0.59, 0.52, 128, 256, 0.84};
   }
   return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128, 1.0};
 }
@@ -218,6 +233,10 @@ constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
 /// shape: the chip's fraction at 16k keys and head dim 128 (`kernel_fractions::attention_*`),
 /// - for FlashAttention-2 on Hopper, FlashAttention-3's figures for it: 0.37 forward and 0.33
 ///   backward (Shah et al. 2024, Fig. 5-6, KERNELS.md 2.2), not the chip's;
+/// - for FlashAttention (1.x) on Ampere 0.40 forward and 0.25 backward, the ends of "25-40% of
+///   the theoretical maximum FLOPs/s" the FlashAttention-2 paper gives it (Dao 2023, abstract;
+///   its forward is the faster pass); on Hopper, which it runs with Ampere instructions, the same
+///   rate per SM and clock: x (132 x 1.83 GHz) / (108 x 1.41 GHz) x 312 / 989 = 0.50 of those;
 /// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
 ///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
 ///   and 256, which this fits within 1%;
@@ -231,9 +250,12 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   if (override_fraction > 0.0) return override_fraction;
   const kernel_fractions f = family_kernel_fractions(chip);
   double best = backward ? f.attention_backward : f.attention_forward;
-  if (kernel == attention_kernel::flash2 && chip.kind == chip_kind::gpu &&
-      generation_of(chip) != gpu_generation::ampere_or_older)
-    best = backward ? 0.33 : 0.37;
+  const bool newer = chip.kind == chip_kind::gpu &&
+                     generation_of(chip) != gpu_generation::ampere_or_older;
+  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.33 : 0.37;
+  if (kernel == attention_kernel::flash1)
+    best = (backward ? 0.25 : 0.40) * (newer ? (132.0 * 1.83) / (108.0 * 1.41) * 312.0 / 989.4
+                                             : 1.0);
   const double units = chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units)
                                                    : 1.0;
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;

@@ -1,0 +1,181 @@
+// Shared parts of the validation runner (validate.cpp): the run record, `evaluate`, the chips
+// that differ from the catalogue, and the published-figure-to-step conversions, each in its
+// source's own FLOP or token accounting. Sources and verbatim figures: RUNS.md and
+// CANDIDATE_RUNS.md.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardplan/shardplan.hpp"
+#include "shardplan/training/cost.hpp"
+
+namespace validation {
+
+using namespace shardplan;
+
+// --- chips that differ from the catalogue ---------------------------------------------------
+
+/// Meta Grand Teton H100 as in torchtitan's benchmarks: "96GB HBM2e with 2.4 TB/sec ... default
+/// 500W power limit". Peak rates kept at the SXM datasheet's (the benchmark says the 500 W part
+/// runs below them).
+struct h100_96gb_500w {
+  static constexpr chip_figures figures = [] {
+    chip_figures f = hardware::h100_sxm::figures;
+    f.name = "h100 96gb hbm2e 500w";
+    f.memory = 96.0 * giga * byte;
+    f.memory_bandwidth = 2.4 * tera * byte / second;
+    return f;
+  }();
+};
+
+/// Jean Zay A100 80 GB nodes (BLOOM): "8 GPUs per node Using NVLink 4 inter-gpu connects, 4
+/// OmniPath links". The OmniPath rate is not stated; 100 Gb/s per link (400 Gb/s per node, 50
+/// Gb/s per GPU) is our assumption.
+struct a100_80gb_jean_zay {
+  static constexpr chip_figures figures = [] {
+    chip_figures f = hardware::a100_80gb::figures;
+    f.name = "a100 sxm4 80gb (jean zay)";
+    f.scale_out_bandwidth = 4.0 * 100.0 * giga * bits * byte / second / 8.0;
+    return f;
+  }();
+};
+
+// --- the run record -----------------------------------------------------------------------------
+
+enum class half { calibration, held_out };
+
+constexpr const char* name_of(half h) {
+  return h == half::calibration ? "calibration" : "held-out";
+}
+
+/// What a run is, besides its plan: id, source tag ("S01 Narayanan 2021"), half, whether
+/// CANDIDATE_RUNS.md marks it low-confidence, and why it may miss.
+struct run_meta {
+  std::string_view id;
+  std::string_view source;
+  half part = half::calibration;
+  bool low_confidence = false;
+  std::string_view why = {};
+};
+
+struct result {
+  std::string id;
+  std::string source;
+  std::string chip;
+  half part = half::calibration;
+  bool low_confidence = false;
+  std::int64_t chips = 0;
+  bool fits = true;
+  std::string rules;  ///< broken plan rules, empty when the plan is feasible
+  double predicted = 0.0;
+  double published = 0.0;
+  step_cost cost{};
+  std::string why;
+
+  double error() const { return (predicted - published) / published * 100.0; }
+  /// Exposed communication as a share of the predicted step.
+  double communication_share() const {
+    return predicted > 0.0 ? cost.communication_exposed.value() / predicted : 0.0;
+  }
+};
+
+/// Estimates `Plan` with its own assumptions (attention convention, overlap: plan options) and
+/// records it against the published step.
+template <class Plan>
+result evaluate(const run_meta& m, double published_step) {
+  result r;
+  r.id = std::string(m.id);
+  r.source = std::string(m.source);
+  r.part = m.part;
+  r.low_confidence = m.low_confidence;
+  r.chip = std::string(Plan::values.system.chip.name);
+  r.chips = mesh_devices(Plan::values);
+  for (std::size_t i = 0; i < Plan::violations.count; ++i) {
+    const violation& x = Plan::violations.items[i];
+    if (x.rule == plan_rule::fits_in_memory) r.fits = false;
+    if (!r.rules.empty()) r.rules += "; ";
+    r.rules += x.rule == plan_rule::fits_in_memory ? "DOES NOT FIT: " : "rule broken: ";
+    r.rules += describe(x);
+  }
+  r.cost = estimate_step(Plan::values);
+  r.predicted = r.cost.step.value();
+  r.published = published_step;
+  r.why = std::string(m.why);
+  return r;
+}
+
+// --- published figures as step times -----------------------------------------------------------
+
+/// Seconds per step from published tokens per second (whole job).
+constexpr double step_from_tokens(double tokens_per_step, double tokens_per_second) {
+  return tokens_per_step / tokens_per_second;
+}
+
+/// Seconds per step from published tokens per second per GPU: GBS·seq / (TPS/GPU · GPUs).
+constexpr double step_from_tokens_per_gpu(double sequences, double seq, double per_gpu,
+                                          double gpus) {
+  return sequences * seq / (per_gpu * gpus);
+}
+
+/// Seconds per iteration from Megatron's Eq. 3 hardware TFLOP/s (Narayanan et al. 2021):
+/// s = 2048, V = 51,200.
+inline double megatron_step(double batch, double layers, double hidden, double gpus,
+                            double tflops) {
+  return (megatron_flops_per_iteration(batch, 2048.0, layers, hidden, 51200.0) /
+          (gpus * tflops * tera * flop / second))
+      .value();
+}
+
+/// Seconds per step from Megatron-Core r0.8's `num_floating_point_operations`
+/// (megatron/training/training.py at f2e5db4) for an MHA, non-gated GPT:
+/// F = 12·B·s·l·h²·((2 + s/h) + d_ff/h + V/(2·l·h)).
+constexpr double mcore_step(double batch, double seq, double layers, double hidden, double ffn,
+                            double vocab, double gpus, double tflops) {
+  const double f = 12.0 * batch * seq * layers * hidden * hidden *
+                   ((2.0 + seq / hidden) + ffn / hidden + vocab / (2.0 * layers * hidden));
+  return f / (gpus * tflops * 1e12);
+}
+
+/// Seconds per step from MaxText's `calculate_training_tflops` at 76bd53b (per device):
+/// 6·N·S·pdb + ½·12·heads·L·head_dim·S²·pdb (N all parameters; causal attention halved),
+/// divided by the published TFLOP/s per chip (the chip count cancels).
+constexpr double maxtext_step(double params, double layers, double heads, double head_dim,
+                              double seq, double per_device_batch, double tflops) {
+  const double f = 6.0 * params * seq * per_device_batch +
+                   6.0 * heads * layers * head_dim * seq * seq * per_device_batch;
+  return f / (tflops * 1e12);
+}
+
+/// Seconds per step from NeMo's `flops_formulas.py` llama2/llama3 (non-causal s² term):
+/// F = GBS·s·L·h²·(12 + 12·g/a + 18·d_ff/h + 12·s/h + 6·V/(L·h)).
+constexpr double nemo_llama_step(double batch, double seq, double layers, double hidden,
+                                 double heads, double kv_heads, double ffn, double vocab,
+                                 double gpus, double tflops) {
+  const double f = batch * seq * layers * hidden * hidden *
+                   (12.0 + 12.0 * kv_heads / heads + 18.0 * ffn / hidden + 12.0 * seq / hidden +
+                    6.0 * vocab / (layers * hidden));
+  return f / (gpus * tflops * 1e12);
+}
+
+/// Seconds per step from published model TFLOP/s per chip under PaLM's 6N + 12·L·H·Q·T.
+template <class Model>
+double palm_step(double tokens_per_step, double seq, double chips, double tflops) {
+  const model_shape& m = Model::shape;
+  const double n = static_cast<double>(model_parameters<Model>().total);
+  const flops per_token =
+      palm_flops_per_token(n, static_cast<double>(m.layers), static_cast<double>(m.heads),
+                           static_cast<double>(m.head_dim), seq);
+  return (per_token * tokens_per_step / (chips * tflops * tera * flop / second)).value();
+}
+
+/// The attention FLOP convention of eager (Megatron 2021-22) runs: the kernel computes the whole
+/// s x s product (RUNS.md rule 6).
+using eager_full = attention_counted_as<attention_flops::full>;
+
+using runs = std::vector<result>;
+
+}  // namespace validation

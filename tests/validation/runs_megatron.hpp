@@ -1,0 +1,303 @@
+// Megatron-LM runs: S01 Narayanan et al. 2021 (Tables 1, 2), Korthikanti et al. 2022, S02 the
+// Megatron-Core r0.8 README, and BLOOM (Megatron-DeepSpeed). Figures: RUNS.md.
+#pragma once
+
+#include "runs_common.hpp"
+
+namespace validation {
+
+// --- S01 Narayanan et al. 2021 (arXiv:2104.04473), Table 1, with the settings of
+// NVIDIA/Megatron-LM examples/sc21/run_table_1.sh (parent of f2e72c8): --fp16, full recompute
+// (--activations-checkpoint-method uniform), eager attention, dropout. DDP=torch overlaps the
+// gradient all-reduce; DDP=local (39.1B and up) does not. ----------------------------------------
+
+/// A Table 1 row: `Nodes` DGX A100 (superpod up to its 140 nodes, else a fat tree of A100s),
+/// DP x PP x TP, GBS, MBS, schedule, overlap.
+template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Tp,
+          std::int64_t Gbs, std::int64_t Mbs, class Schedule, class... Extra>
+using meg21_plan = training_plan<
+    Model, System, mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"tp", Tp>>, data<"dp">,
+    pipeline<"pp", Schedule>, tensor<"tp">,
+    batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>, recompute::full,
+    precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full, Extra...>;
+
+using a100_fat = hardware::a100_80gb;
+template <std::int64_t Nodes>
+using selene = systems::dgx_a100_superpod<Nodes>;
+template <std::int64_t Nodes>
+using selene_big = systems::nvlink_fat_tree<a100_fat, Nodes>;
+
+// [1] row 1.7B: TP=1 PP=1 MBS=16 GBS=512, 32 GPUs, DDP=torch. "137" TFLOP/s/GPU (Eq. 3).
+using meg21_1_7b =
+    training_plan<models::megatron_gpt_1_7b, systems::dgx_a100_superpod<4>, mesh<axis<"dp", 32>>,
+                  data<"dp">, batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>,
+                  recompute::full, precision::megatron_mixed_adam, with_dropout, eager_attention,
+                  eager_full>;
+// row 3.6B: TP=2, 64 GPUs, MBS 16, GBS 512, DDP=torch. "138".
+using meg21_3_6b =
+    training_plan<models::megatron_gpt_3_6b, selene<8>, mesh<axis<"dp", 32>, axis<"tp", 2>>,
+                  data<"dp">, tensor<"tp">,
+                  batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// row 7.5B: TP=4, 128 GPUs, MBS 16, GBS 512, DDP=torch. "142".
+using meg21_7_5b =
+    training_plan<models::megatron_gpt_7_5b, selene<16>, mesh<axis<"dp", 32>, axis<"tp", 4>>,
+                  data<"dp">, tensor<"tp">,
+                  batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// row 18.4B: TP=8, 256 GPUs, MBS 8, GBS 1024, DDP=torch. "135".
+using meg21_18b =
+    training_plan<models::megatron_gpt_18b, selene<32>, mesh<axis<"dp", 32>, axis<"tp", 8>>,
+                  data<"dp">, tensor<"tp">,
+                  batch<global_sequences<1024>, seq_len<2048>, micro_batch<8>>, recompute::full,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// row 39.1B: TP8 PP2, 512 GPUs, MBS 4, GBS 1536, no virtual stages set (1F1B), DDP=local. "138".
+using meg21_39b = meg21_plan<models::megatron_gpt_39b, selene<64>, 32, 2, 8, 1536, 4,
+                             schedule::one_f_one_b, no_overlap>;
+// row 76.1B: TP8 PP4, 1024 GPUs, MBS 2, GBS 1792, 5 layers per virtual stage (3 chunks). "140".
+using meg21_76b = meg21_plan<models::megatron_gpt_76b, selene<128>, 32, 4, 8, 1792, 2,
+                             schedule::interleaved<3>, no_overlap>;
+// row 145.6B: TP8 PP8, 1536 GPUs, MBS 2, GBS 2304, 5 layers per virtual stage (2 chunks). "148".
+using meg21_145b = meg21_plan<models::megatron_gpt_145b, selene_big<192>, 24, 8, 8, 2304, 2,
+                              schedule::interleaved<2>, no_overlap>;
+// row 310.1B: TP8 PP16, 1920 GPUs, MBS 1, GBS 2160, 3 layers per virtual stage (2 chunks). "155".
+using meg21_310b = meg21_plan<models::megatron_gpt_310b, selene_big<240>, 15, 16, 8, 2160, 1,
+                              schedule::interleaved<2>, no_overlap>;
+// row 529.6B: TP8 PP35, 2520 GPUs, MBS 1, GBS 2520, 1 layer per virtual stage (3 chunks). "163".
+using meg21_530b = meg21_plan<models::megatron_gpt_530b, selene_big<315>, 9, 35, 8, 2520, 1,
+                              schedule::interleaved<3>, no_overlap>;
+// [2] row 1T: TP=8 PP=64 MBS=1 GBS=3072, 3072 GPUs, DDP=local; no virtual stages set. "163".
+using meg21_1t = meg21_plan<models::megatron_gpt_1t, selene_big<384>, 6, 64, 8, 3072, 1,
+                            schedule::one_f_one_b, no_overlap>;
+
+// Table 2: ZeRO-3 (DeepSpeed in Megatron, TP = PP = 1) against PTD-P; GPT-3 175B (96 L, h 12288,
+// 96 heads) and 530B; s = 2048, V = 51200. Recompute: Eq. 3 "assumes activation recomputation"
+// for every figure (full). PTD-P split TP 8 x PP 12 (175B) and TP 8 x PP 35 (530B) [I, the
+// table gives the model-parallel size 96 / 280 only]; interleaved, V unstated: V = 2 for 175B
+// (rule 2), 3 chunks for 530B as in its Table 1 row.
+template <class Model, std::int64_t Gpus, std::int64_t Gbs, std::int64_t Mbs>
+using meg21_z3 = training_plan<Model, selene_big<Gpus / 8>, mesh<axis<"dp", Gpus>>, fsdp<"dp">,
+                               batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>,
+                               recompute::full, precision::megatron_mixed_adam, with_dropout,
+                               eager_attention, eager_full>;
+using gpt3_175b_meg = models::megatron_gpt<96, 12288, 96>;
+template <std::int64_t Gpus, std::int64_t Gbs>
+using meg21_p175 = meg21_plan<gpt3_175b_meg, selene_big<Gpus / 8>, Gpus / 96, 12, 8, Gbs, 1,
+                              schedule::interleaved<2>, no_overlap>;
+template <std::int64_t Gpus, std::int64_t Gbs>
+using meg21_p530 = meg21_plan<models::megatron_gpt_530b, selene_big<Gpus / 8>, Gpus / 280, 35, 8,
+                              Gbs, 1, schedule::interleaved<3>, no_overlap>;
+
+// --- Korthikanti et al. 2022 (arXiv:2205.05198) Tables 3 and 5 ---------------------------------
+
+// GPT-3 175B, TP8 PP8, 64 GPUs, GBS 64, MBS 1, interleaved m = 3, no data parallelism.
+template <class Tensor, class Recompute>
+using kor22_175b =
+    training_plan<gpt3_175b_meg, systems::dgx_a100_superpod<8>,
+                  mesh<axis<"pp", 8>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
+                  Tensor, batch<global_sequences<64>, seq_len<2048>, micro_batch<1>>, Recompute,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// MT-NLG 530B, TP8 PP35, 280 GPUs, GBS 280, m = 3.
+template <class Tensor, class Recompute>
+using kor22_530b =
+    training_plan<models::megatron_gpt_530b, systems::dgx_a100_superpod<35>,
+                  mesh<axis<"pp", 35>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
+                  Tensor, batch<global_sequences<280>, seq_len<2048>, micro_batch<1>>, Recompute,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// Sec. 6.3: 530B at 8-way data parallelism (2240 GPUs), GBS 2240, SP + selective, "we do not
+// use any overlapping of gradient all-reduces with back-propagation".
+using kor22_530b_dp8 =
+    training_plan<models::megatron_gpt_530b, systems::nvlink_fat_tree<a100_fat, 280>,
+                  mesh<axis<"pp", 35>, axis<"dp", 8>, axis<"tp", 8>>, data<"dp">,
+                  pipeline<"pp", schedule::interleaved<3>>, tensor<"tp", sequence_parallel>,
+                  batch<global_sequences<2240>, seq_len<2048>, micro_batch<1>>,
+                  recompute::selective, precision::megatron_mixed_adam, with_dropout,
+                  eager_attention, eager_full, no_overlap>;
+// 22B (48 layers, h 6144, 64 heads) on one DGX node: TP8, GBS 4, MBS 4.
+template <class Tensor, class Recompute>
+using kor22_22b =
+    training_plan<models::megatron_gpt<48, 6144, 64>, systems::dgx_a100_superpod<1>,
+                  mesh<axis<"tp", 8>>, Tensor,
+                  batch<global_sequences<4>, seq_len<2048>, micro_batch<4>>, Recompute,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+// 1T: TP8 PP64, 512 GPUs, GBS 512, MBS 1, no interleaving.
+template <class Tensor, class Recompute>
+using kor22_1t =
+    training_plan<models::megatron_gpt_1t, systems::dgx_a100_superpod<64>,
+                  mesh<axis<"pp", 64>, axis<"tp", 8>>, pipeline<"pp">, Tensor,
+                  batch<global_sequences<512>, seq_len<2048>, micro_batch<1>>, Recompute,
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+
+// --- S02 NVIDIA Megatron-LM README "Performance Benchmarking" (Megatron-Core r0.8.0, H100) ----
+// [R] NVIDIA/Megatron-LM images/model_table.png at f2e5db4: V 131072, seq 4096, up to 6144
+// H100, --overlap-grad-reduce --overlap-param-gather (distributed optimizer: ZeRO-1, rule 8)
+// --tp-comm-overlap (needs sequence parallelism, rule 8). FFN 4h, MHA, untied embeddings [I]
+// (their parameter counts match the table's names); precision BF16 [D: 408.8 / 0.41 = 997];
+// MBS 1 (rule 1); 1F1B where PP > 1 (rule 2, no VP stated); recompute none (rule 5).
+
+/// The README's GPT: FFN 4h GeLU, MHA, untied embeddings, RoPE-free (no learned positions
+/// counted), LayerNorm with biases [I].
+constexpr model_shape mcore_shape(std::int64_t layers, std::int64_t h, std::int64_t heads) {
+  return {.name = "mcore-gpt",
+          .layers = layers,
+          .d_model = h,
+          .d_ff = 4 * h,
+          .heads = heads,
+          .kv_heads = heads,
+          .head_dim = h / heads,
+          .vocab = 131072,
+          .gated_mlp = false,
+          .tied_embeddings = false,
+          .biases = true,
+          .norm = norm_kind::layer_norm};
+}
+template <std::int64_t L, std::int64_t H, std::int64_t Heads>
+struct mcore_gpt {
+  static constexpr model_shape shape = mcore_shape(L, H, Heads);
+};
+// The names 1.7 / 7.1 / 16 / 32 / 70 / 119 / 177 / 314 / 462 B, within 3% (biases and norms
+// add a little to 12·l·h² + 2·V·h).
+constexpr bool near(std::int64_t n, double billions) {
+  const double x = static_cast<double>(n) / 1e9;
+  return x > 0.97 * billions && x < 1.03 * billions;
+}
+static_assert(near(model_parameters<mcore_gpt<24, 2048, 16>>().total, 1.7));
+static_assert(near(model_parameters<mcore_gpt<30, 4096, 32>>().total, 7.1));
+static_assert(near(model_parameters<mcore_gpt<32, 6144, 48>>().total, 16));
+static_assert(near(model_parameters<mcore_gpt<48, 7168, 56>>().total, 32));
+static_assert(near(model_parameters<mcore_gpt<84, 8192, 64>>().total, 70));
+static_assert(near(model_parameters<mcore_gpt<92, 10240, 80>>().total, 119));
+static_assert(near(model_parameters<mcore_gpt<96, 12288, 96>>().total, 177));
+static_assert(near(model_parameters<mcore_gpt<96, 16384, 128>>().total, 314));
+static_assert(near(model_parameters<mcore_gpt<112, 18432, 144>>().total, 462));
+
+template <std::int64_t L, std::int64_t H, std::int64_t Heads, std::int64_t Tp, std::int64_t Pp,
+          std::int64_t Dp, std::int64_t Gbs>
+using mcore24_plan = training_plan<
+    mcore_gpt<L, H, Heads>, systems::dgx_h100_superpod<Tp * Pp * Dp / 8>,
+    mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"tp", Tp>>, zero<1, "dp">, pipeline<"pp">,
+    tensor<"tp", sequence_parallel>, batch<global_sequences<Gbs>, seq_len<4096>, micro_batch<1>>,
+    recompute::selective, precision::bf16_mixed_adam>;
+
+// --- BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm) ------------------------------
+
+/// BLOOM 176B (tr11-176B-ml.slurm): NLAYERS=70 NHIDDEN=14336 NHEADS=112, FFN 4h GeLU, ALiBi (no
+/// learned positions), tied embeddings, biases, LayerNorm, --pad-vocab-size-to 250880. The
+/// embedding LayerNorm (2h = 28,672 parameters) is not modelled.
+struct bloom_176b {
+  static constexpr model_shape shape = {.name = "bloom-176b",
+                                        .layers = 70,
+                                        .d_model = 14336,
+                                        .d_ff = 4 * 14336,
+                                        .heads = 112,
+                                        .kv_heads = 112,
+                                        .head_dim = 128,
+                                        .vocab = 250880,
+                                        .gated_mlp = false,
+                                        .tied_embeddings = true,
+                                        .biases = true,
+                                        .norm = norm_kind::layer_norm};
+};
+// Published 176,247,271,424 parameters less the embedding LayerNorm.
+static_assert(model_parameters<bloom_176b>().total == 176'247'271'424 - 28'672);
+
+// 384 A100 80GB (48 nodes), TP=4 PP=12 DP=8, ZeRO-1, MBS 2, GBS 2048, seq 2048,
+// --checkpoint-activations, --bf16. "elapsed time per iteration (s): 104.70".
+using bloom =
+    training_plan<bloom_176b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
+                  mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
+                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
+                  batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>, recompute::full,
+                  precision::bf16_mixed_adam, eager_attention, eager_full>;
+
+inline void add_megatron_runs(runs& v) {
+  using tp_sp = tensor<"tp", sequence_parallel>;
+  using tp = tensor<"tp">;
+  constexpr std::string_view s01 = "S01 Narayanan 2021";
+  constexpr std::string_view kor = "Korthikanti 2022";
+  constexpr std::string_view s02 = "S02 Megatron-Core README";
+  constexpr half cal = half::calibration;
+  constexpr half held = half::held_out;
+
+  v.push_back(evaluate<meg21_1_7b>({"MEG21-1.7B", s01, cal}, megatron_step(512, 24, 2304, 32, 137)));
+  v.push_back(evaluate<meg21_3_6b>({"MEG21-3.6B", s01, cal}, megatron_step(512, 30, 3072, 64, 138)));
+  v.push_back(evaluate<meg21_7_5b>({"MEG21-7.5B", s01, cal}, megatron_step(512, 36, 4096, 128, 142)));
+  v.push_back(evaluate<meg21_18b>({"MEG21-18.4B", s01, cal}, megatron_step(1024, 40, 6144, 256, 135)));
+  v.push_back(evaluate<meg21_39b>({"MEG21-39.1B", s01, cal}, megatron_step(1536, 48, 8192, 512, 138)));
+  v.push_back(evaluate<meg21_76b>({"MEG21-76.1B", s01, cal}, megatron_step(1792, 60, 10240, 1024, 140)));
+  v.push_back(evaluate<meg21_145b>({"MEG21-145.6B", s01, cal}, megatron_step(2304, 80, 12288, 1536, 148)));
+  v.push_back(evaluate<meg21_310b>({"MEG21-310.1B", s01, cal}, megatron_step(2160, 96, 16384, 1920, 155)));
+  v.push_back(evaluate<meg21_530b>({"MEG21-529.6B", s01, cal}, megatron_step(2520, 105, 20480, 2520, 163)));
+  v.push_back(evaluate<meg21_1t>(
+      {"MEG21-1T", s01, cal, false,
+       "1F1B as the script runs it (the paper says interleaving was used throughout)"},
+      megatron_step(3072, 128, 25600, 3072, 163)));
+  // Table 2 (TFLOP/s per GPU, Eq. 3).
+  v.push_back(evaluate<meg21_z3<gpt3_175b_meg, 384, 1536, 4>>(
+      {"MEG21-Z3-175B-384", s01, cal}, megatron_step(1536, 96, 12288, 384, 144)));
+  v.push_back(evaluate<meg21_z3<gpt3_175b_meg, 768, 1536, 2>>(
+      {"MEG21-Z3-175B-768", s01, cal}, megatron_step(1536, 96, 12288, 768, 88)));
+  v.push_back(evaluate<meg21_z3<gpt3_175b_meg, 1536, 1536, 1>>(
+      {"MEG21-Z3-175B-1536", s01, cal}, megatron_step(1536, 96, 12288, 1536, 44)));
+  v.push_back(evaluate<meg21_z3<models::megatron_gpt_530b, 640, 2560, 4>>(
+      {"MEG21-Z3-530B-640", s01, cal}, megatron_step(2560, 105, 20480, 640, 138)));
+  v.push_back(evaluate<meg21_z3<models::megatron_gpt_530b, 1120, 2240, 2>>(
+      {"MEG21-Z3-530B-1120", s01, cal}, megatron_step(2240, 105, 20480, 1120, 98)));
+  v.push_back(evaluate<meg21_z3<models::megatron_gpt_530b, 2240, 2240, 1>>(
+      {"MEG21-Z3-530B-2240", s01, cal}, megatron_step(2240, 105, 20480, 2240, 48)));
+  v.push_back(evaluate<meg21_p175<384, 1536>>({"MEG21-P-175B-384", s01, cal},
+                                              megatron_step(1536, 96, 12288, 384, 153)));
+  v.push_back(evaluate<meg21_p175<768, 1536>>({"MEG21-P-175B-768", s01, cal},
+                                              megatron_step(1536, 96, 12288, 768, 149)));
+  v.push_back(evaluate<meg21_p175<1536, 1536>>({"MEG21-P-175B-1536", s01, cal},
+                                               megatron_step(1536, 96, 12288, 1536, 141)));
+  v.push_back(evaluate<meg21_p530<560, 2240>>({"MEG21-P-530B-560", s01, cal},
+                                              megatron_step(2240, 105, 20480, 560, 171)));
+  v.push_back(evaluate<meg21_p530<1120, 2240>>({"MEG21-P-530B-1120", s01, cal},
+                                               megatron_step(2240, 105, 20480, 1120, 167)));
+  v.push_back(evaluate<meg21_p530<2240, 2240>>({"MEG21-P-530B-2240", s01, cal},
+                                               megatron_step(2240, 105, 20480, 2240, 159)));
+
+  // Korthikanti 2022: published seconds per iteration.
+  v.push_back(evaluate<kor22_22b<tp, recompute::full>>({"KOR22-22B-full", kor, held}, 1.42));
+  v.push_back(evaluate<kor22_22b<tp_sp, recompute::selective>>({"KOR22-22B-selSP", kor, held}, 1.10));
+  v.push_back(evaluate<kor22_175b<tp, recompute::full>>({"KOR22-175B-full", kor, held}, 18.13));
+  v.push_back(evaluate<kor22_175b<tp_sp, recompute::selective>>({"KOR22-175B-selSP", kor, held}, 13.75));
+  v.push_back(evaluate<kor22_530b<tp, recompute::full>>({"KOR22-530B-full", kor, held}, 49.05));
+  v.push_back(evaluate<kor22_530b<tp_sp, recompute::selective>>({"KOR22-530B-selSP", kor, held}, 37.83));
+  v.push_back(evaluate<kor22_530b_dp8>({"KOR22-530B-DP8-selSP", kor, held}, 39.15));
+  v.push_back(evaluate<kor22_1t<tp, recompute::full>>(
+      {"KOR22-1T-full", kor, held, false,
+       "the 2022 code runs the same per-replica work 8% faster than the 2021 code (94.4 vs 102.6 s)"},
+      94.42));
+  v.push_back(evaluate<kor22_1t<tp_sp, recompute::selective>>({"KOR22-1T-selSP", kor, held}, 71.49));
+
+  // S02: Megatron's own FLOP count, s = 4096, V = 131072, d_ff = 4h.
+  auto mc = [](double b, double l, double h, double gpus, double tf) {
+    return mcore_step(b, 4096, l, h, 4 * h, 131072, gpus, tf);
+  };
+  v.push_back(evaluate<mcore24_plan<24, 2048, 16, 1, 1, 48, 192>>({"MCORE24-1.7B", s02, held},
+                                                                  mc(192, 24, 2048, 48, 408.8)));
+  v.push_back(evaluate<mcore24_plan<30, 4096, 32, 2, 1, 48, 192>>({"MCORE24-7.1B", s02, held},
+                                                                  mc(192, 30, 4096, 96, 465.9)));
+  v.push_back(evaluate<mcore24_plan<32, 6144, 48, 4, 1, 48, 192>>({"MCORE24-16B", s02, held},
+                                                                  mc(192, 32, 6144, 192, 489.1)));
+  v.push_back(evaluate<mcore24_plan<48, 7168, 56, 8, 1, 48, 192>>({"MCORE24-32B", s02, held},
+                                                                  mc(192, 48, 7168, 384, 459.6)));
+  v.push_back(evaluate<mcore24_plan<84, 8192, 64, 8, 2, 48, 384>>({"MCORE24-70B", s02, held},
+                                                                  mc(384, 84, 8192, 768, 419.7)));
+  v.push_back(evaluate<mcore24_plan<92, 10240, 80, 8, 4, 48, 768>>(
+      {"MCORE24-119B", s02, held}, mc(768, 92, 10240, 1536, 420.5)));
+  v.push_back(evaluate<mcore24_plan<96, 12288, 96, 8, 6, 48, 1152>>(
+      {"MCORE24-177B", s02, held}, mc(1152, 96, 12288, 2304, 432.8)));
+  v.push_back(evaluate<mcore24_plan<96, 16384, 128, 8, 8, 48, 1536>>(
+      {"MCORE24-314B", s02, held}, mc(1536, 96, 16384, 3072, 474.4)));
+  v.push_back(evaluate<mcore24_plan<112, 18432, 144, 8, 16, 48, 3072>>(
+      {"MCORE24-462B", s02, held}, mc(3072, 112, 18432, 6144, 459.9)));
+
+  v.push_back(evaluate<bloom>({"BLOOM-176B", "BLOOM", cal, false,
+                               "70 layers unevenly on 12 stages; OmniPath link rate assumed"},
+                              104.70));
+}
+
+}  // namespace validation
