@@ -50,14 +50,14 @@ int main() {
 // fsdp gradient scatter  reduce-scatter  fsdp         4  35.3 GB           0 B         141 GB  314 ms      0 s
 // tensor all-reduce      all-reduce      tp        1920  67.1 MB       64.4 GB         129 GB  2.15 s   2.15 s
 //
-// time per step (estimate)                                         value
-// --------------------------------------------------------------  ------
-// compute (matmuls at 86% of peak, elementwise at HBM bandwidth)  6.17 s
-//   of which elementwise                                          202 ms
-// pipeline bubble                                                    0 s
-// communication not hidden                                        2.15 s
-// optimizer update                                                349 us
-// step                                                            8.32 s
-// roofline lower bound (peak rates)                               5.13 s
-// MFU                                                              46.5%
-// tokens per second per device                                     492.3
+// time per step (estimate)                                                                        value
+// ---------------------------------------------------------------------------------------------  ------
+// compute (operations timed by the kernel model; matmuls at 79.8% of the compute format's peak)  6.97 s
+//   of which memory-bound operations                                                             533 ms
+// pipeline bubble                                                                                   0 s
+// communication not hidden                                                                       2.15 s
+// optimizer update                                                                               349 us
+// step                                                                                           9.11 s
+// roofline lower bound (peak rates)                                                              5.13 s
+// MFU (of the bf16 peak)                                                                          42.4%
+// tokens per second per device                                                                    449.4

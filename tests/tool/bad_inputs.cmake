@@ -169,6 +169,14 @@ bad_plan("training.efficiency_percent: must be between" training training effici
 bad_plan("training.efficiency_percent: must be between" training training efficiency_percent 101)
 bad_plan("training.efficiency_percent: must be a number" training training efficiency_percent [=["60"]=])
 bad_plan("training.eager_attention: must be true or false" training training eager_attention 1)
+bad_plan("training.precision: unknown preset 'fp8_blockwise' (known: bf16_mixed_adam, megatron_mixed_adam, fp8_deepseek_v3, fp8_delayed, fp8_tensorwise, fp8_rowwise, mxfp8, nvfp4, bf16_adam_8bit, scaling_book_adam)" training training precision [=["fp8_blockwise"]=])
+bad_plan("training.attention_kernel: must be \"automatic\", \"flash1\", \"flash2\", \"flash3\", \"cudnn\" or \"splash\"" training training attention_kernel [=["flash4"]=])
+bad_plan("training.attention_kernel: \"eager\" is no fused kernel: unfused attention is \"eager_attention\": true" training training attention_kernel [=["eager"]=])
+bad_plan("training.attention_kernel: must be a string" training training attention_kernel 3)
+bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
+bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
+bad_plan("training.mfu_format: must be a string" training training mfu_format 8)
+bad_plan("training.mfu_format: the h100 sxm has no fp4 peak (it has: bf16, fp16, fp8, tf32, fp32, int8)" training training mfu_format [=["fp4"]=])
 bad_plan("training.dropout: must be true or false" training training dropout [=["no"]=])
 
 # --- run and search ------------------------------------------------------------------------------

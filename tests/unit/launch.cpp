@@ -545,3 +545,186 @@ TEST_CASE(
        .recompute = {recompute_kind::full}});
   CHECK(!has_line_containing(megatron_arguments(dense), "refuses a mixture of experts"));
 }
+
+// --- fp8 and fp4 recipes and attention kernels ---------------------------------------------------
+
+namespace {
+
+/// LLaMA-3 8B over 32 H100 (B200 with `b200`), data 4 x tensor 8, with `precision` and `kernel`;
+/// `sequences` per step (4: one micro-batch per replica).
+training_plan_values recipe_plan(const precision_policy& precision,
+                                 attention_kernel kernel = attention_kernel::automatic,
+                                 std::int64_t sequences = 4, bool b200 = false) {
+  const system_figures system = b200 ? systems::dgx_b200_superpod<4>::figures
+                                     : systems::dgx_h100_superpod<4>::figures;
+  training_plan_values p = make_training_plan(
+      models::llama3_8b::shape, system, {.data = 4, .tensor = 8, .sequence_parallel = true},
+      {.batch = {.global_tokens = sequences * 8192, .seq_len = 8192},
+       .recompute = {recompute_kind::full},
+       .precision = precision});
+  p.setup.attention = kernel;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("megatron: each fp8 and fp4 recipe becomes --fp8-format/--fp8-recipe or --fp4-*") {
+  // megatron/training/arguments.py at NVIDIA/Megatron-LM
+  // 000c4ac24f61159c138b0975def722c65245983c: --fp8-format choices e4m3, hybrid; --fp8-recipe
+  // choices tensorwise, delayed, mxfp8, blockwise, custom; --fp4-format e2m1; --fp4-recipe
+  // nvfp4, custom. Megatron's own tensorwise and mxfp8 tests pair them with hybrid
+  // (tests/functional_tests/test_cases/gpt/gpt3_weekly_dgx_b200_mcore_tp4_cp2_mxfp8_tp_sp_cp/
+  // model_config.yaml at that commit).
+  struct expected {
+    precision_policy policy;
+    const char* format;
+    const char* recipe;
+  };
+  const expected cases[] = {
+      {precision::fp8_delayed::policy, "hybrid", "delayed"},
+      {precision::fp8_tensorwise::policy, "hybrid", "tensorwise"},
+      {precision::mxfp8::policy, "hybrid", "mxfp8"},
+      {precision::fp8_deepseek_v3::policy, "e4m3", "blockwise"},
+      {precision::fp8_rowwise::policy, "e4m3", "blockwise"}};
+  for (const expected& e : cases) {
+    CAPTURE(e.recipe);
+    const std::string text = megatron_arguments(recipe_plan(e.policy));
+    CHECK(megatron_flag(text, "--bf16").has_value());
+    CHECK(megatron_flag(text, "--fp8-format") == e.format);
+    CHECK(megatron_flag(text, "--fp8-recipe") == e.recipe);
+    CHECK_FALSE(megatron_flag(text, "--fp4-format").has_value());
+  }
+  CHECK(has_line_containing(megatron_arguments(recipe_plan(precision::fp8_rowwise::policy)),
+                            "approximation", "rowwise"));
+  const std::string fp4 = megatron_arguments(recipe_plan(precision::nvfp4::policy, {}, 4, true));
+  CHECK(megatron_flag(fp4, "--fp4-format") == "e2m1");
+  CHECK(megatron_flag(fp4, "--fp4-recipe") == "nvfp4");
+  CHECK_FALSE(megatron_flag(fp4, "--fp8-format").has_value());
+  const std::string bf16 = megatron_arguments(recipe_plan(precision::bf16_mixed_adam::policy));
+  CHECK_FALSE(megatron_flag(bf16, "--fp8-format").has_value());
+  CHECK_FALSE(megatron_flag(bf16, "--fp8-recipe").has_value());
+}
+
+TEST_CASE("megatron: the attention kernel becomes --attention-backend") {
+  // AttnBackend of megatron/core/transformer/enums.py at 000c4ac24f61159c138b0975def722c65245983c:
+  // flash, fused, unfused, local, auto (the default).
+  const precision_policy bf16 = precision::bf16_mixed_adam::policy;
+  const auto backend = [&](attention_kernel k) {
+    return megatron_flag(megatron_arguments(recipe_plan(bf16, k)), "--attention-backend");
+  };
+  CHECK_FALSE(backend(attention_kernel::automatic).has_value());
+  CHECK(backend(attention_kernel::flash2) == "flash");
+  CHECK(backend(attention_kernel::flash3) == "flash");
+  CHECK(backend(attention_kernel::cudnn) == "fused");
+  CHECK_FALSE(backend(attention_kernel::splash).has_value());
+  CHECK(has_line_containing(megatron_arguments(recipe_plan(bf16, attention_kernel::splash)),
+                            "no equivalent", "splash"));
+  training_plan_values eager = recipe_plan(bf16);
+  eager.setup.eager_attention = true;
+  CHECK(megatron_flag(megatron_arguments(eager), "--attention-backend") == "unfused");
+}
+
+TEST_CASE("torchtitan: tensorwise and rowwise fp8 are the float8 converter's recipes, mxfp8 mx") {
+  // torchtitan/config/job_config.py at pytorch/torchtitan
+  // 6404b932421f5ce382e7dac5ad381b2c17b1373c: model.converters; class Float8, recipe_name
+  // "tensorwise" | "rowwise" | "rowwise_with_gw_hp"; class MX, recipe_name "mxfp8_cublas";
+  // register_model_converter(Float8Converter, "float8") and (MXConverter, "mx") in
+  // torchtitan/components/quantization/{float8,mx}.py.
+  const std::string tensorwise = torchtitan_toml(recipe_plan(precision::fp8_tensorwise::policy));
+  CHECK(toml_value(tensorwise, "model", "converters") == "[\"float8\"]");
+  CHECK(toml_value(tensorwise, "float8", "recipe_name") == "tensorwise");
+  const std::string rowwise = torchtitan_toml(recipe_plan(precision::fp8_rowwise::policy));
+  CHECK(toml_value(rowwise, "float8", "recipe_name") == "rowwise");
+  const std::string delayed = torchtitan_toml(recipe_plan(precision::fp8_delayed::policy));
+  CHECK(toml_value(delayed, "float8", "recipe_name") == "tensorwise");
+  CHECK(has_line_containing(delayed, "approximation", "delayed scaling"));
+  const std::string blockwise = torchtitan_toml(recipe_plan(precision::fp8_deepseek_v3::policy));
+  CHECK(toml_value(blockwise, "float8", "recipe_name") == "rowwise");
+  CHECK(has_line_containing(blockwise, "approximation", "DeepSeek-V3"));
+  const std::string mx =
+      torchtitan_toml(recipe_plan(precision::mxfp8::policy, attention_kernel::automatic, 4, true));
+  CHECK(toml_value(mx, "model", "converters") == "[\"mx\"]");
+  CHECK(toml_value(mx, "mx", "recipe_name") == "mxfp8_cublas");
+  CHECK_FALSE(toml_value(mx, "float8", "recipe_name").has_value());
+  const std::string fp4 =
+      torchtitan_toml(recipe_plan(precision::nvfp4::policy, attention_kernel::automatic, 4, true));
+  CHECK(has_line_containing(fp4, "no equivalent", "fp4"));
+  CHECK_FALSE(toml_value(fp4, "model", "converters").has_value());
+}
+
+TEST_CASE("torchtitan: no job config key picks the attention kernel, and the export says so") {
+  // torchtitan/models/attention.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c: SDPA with the
+  // backends FLASH_ATTENTION, EFFICIENT_ATTENTION, MATH, CUDNN_ATTENTION first on capability
+  // 10.0; or FlexAttention (the model's use_flex_attn).
+  const precision_policy bf16 = precision::bf16_mixed_adam::policy;
+  CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::flash2)),
+                            "attention", "flash backend"));
+  CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::cudnn)),
+                            "attention", "capability 10.0"));
+  CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::flash3)),
+                            "no equivalent", "flash3"));
+}
+
+TEST_CASE("maxtext: fp8 and fp4 recipes are transformer engine quantizations, the rest refused") {
+  // QuantizationType of src/maxtext/configs/types.py at AI-Hypercomputer/maxtext
+  // e591f30cbbf217ed67ef71263ec0538239f9c3b8: te_fp8_delayedscaling, te_fp8_currentscaling,
+  // te_mxfp8, te_nvfp4 (Transformer Engine's DelayedScaling, Float8CurrentScaling,
+  // MXFP8BlockScaling, NVFP4BlockScaling in src/maxtext/layers/quantizations.py).
+  CHECK(yaml_value(maxtext_config(recipe_plan(precision::fp8_delayed::policy)), "quantization") ==
+        "te_fp8_delayedscaling");
+  CHECK(yaml_value(maxtext_config(recipe_plan(precision::fp8_tensorwise::policy)),
+                   "quantization") == "te_fp8_currentscaling");
+  CHECK(yaml_value(maxtext_config(recipe_plan(precision::mxfp8::policy, {}, 4, true)),
+                   "quantization") == "te_mxfp8");
+  CHECK(yaml_value(maxtext_config(recipe_plan(precision::nvfp4::policy, {}, 4, true)),
+                   "quantization") == "te_nvfp4");
+  for (const precision_policy& refused :
+       {precision::fp8_rowwise::policy, precision::fp8_deepseek_v3::policy}) {
+    CAPTURE(refused.name);
+    const std::string text = maxtext_config(recipe_plan(refused));
+    CHECK_FALSE(yaml_value(text, "quantization").has_value());
+    CHECK(has_line_containing(text, "no equivalent",
+                              std::string(scaling_name(refused.scaling)) + " scaling"));
+    CHECK(yaml_value(text, "dtype") == "bfloat16");
+  }
+  // types.py raises "FP8 quantization is not compatible with gradient accumulation" for
+  // te_fp8_delayedscaling: 8 sequences on 4 replicas accumulate 2 micro-batches.
+  const std::string accumulated = maxtext_config(recipe_plan(precision::fp8_delayed::policy, {}, 8));
+  CHECK(integer(yaml_value(accumulated, "gradient_accumulation_steps")) == 2);
+  CHECK(has_line_containing(accumulated, "warning: MaxText refuses te_fp8_delayedscaling"));
+  // The TE recipes are for NVIDIA GPUs: a TPU plan's fp8 is refused.
+  training_plan_values tpu = tpu_plan();
+  tpu.setup.precision = precision::fp8_tensorwise::policy;
+  const std::string on_tpu = maxtext_config(tpu);
+  CHECK_FALSE(yaml_value(on_tpu, "quantization").has_value());
+  CHECK(has_line_containing(on_tpu, "no equivalent", "te_fp8_currentscaling"));
+}
+
+TEST_CASE("maxtext: the attention kernel becomes attention: flash, cudnn_flash_te or dot_product") {
+  // base.yml (attention: autoselected, dot_product, flash, cudnn_flash_te) and
+  // src/maxtext/layers/attention_op.py at e591f30cbbf217ed67ef71263ec0538239f9c3b8: "flash" is
+  // the splash kernel on TPU, tokamax's Pallas Triton flash attention on GPU.
+  training_plan_values tpu = tpu_plan();
+  tpu.setup.attention = attention_kernel::splash;
+  CHECK(yaml_value(maxtext_config(tpu), "attention") == "flash");
+  const precision_policy bf16 = precision::bf16_mixed_adam::policy;
+  CHECK(yaml_value(maxtext_config(recipe_plan(bf16, attention_kernel::cudnn)), "attention") ==
+        "cudnn_flash_te");
+  CHECK(yaml_value(maxtext_config(recipe_plan(bf16, attention_kernel::flash2)), "attention") ==
+        "flash");
+  CHECK(has_line_containing(maxtext_config(recipe_plan(bf16, attention_kernel::flash2)),
+                            "approximation", "Pallas Triton"));
+  CHECK_FALSE(yaml_value(maxtext_config(recipe_plan(bf16)), "attention").has_value());
+  CHECK(has_line_containing(maxtext_config(recipe_plan(bf16, attention_kernel::splash)),
+                            "no equivalent", "splash"));
+}
+
+TEST_CASE("deepspeed: an fp8 recipe is the model code's (Transformer Engine), the json runs bf16") {
+  // docs/_pages/config-json.md at deepspeedai/DeepSpeed 00376da has no fp8 key.
+  const std::string text = deepspeed_json(recipe_plan(precision::fp8_tensorwise::policy,
+                                                      attention_kernel::flash3));
+  CHECK(has_line_containing(text, "not in the JSON: fp8 GEMMs (tensorwise scaling)",
+                            "Transformer Engine"));
+  CHECK(json_value(text, "enabled", "bf16") == "true");
+  CHECK(has_line_containing(text, "not in the JSON", "flash3 attention kernel"));
+}

@@ -10,6 +10,7 @@
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
+#include <shardplan/io/plan_writer.hpp>
 #include <shardplan/models/llama.hpp>
 
 using namespace shardplan;
@@ -260,4 +261,150 @@ TEST_CASE("a comment line of a launch config keeps control characters out") {
   const std::string out = megatron_arguments(p);
   CHECK(out.find("two lines") != std::string::npos);
   CHECK(out.find("two\nlines") == std::string::npos);
+}
+
+// --- fp8 and fp4 recipes, attention kernels and the MFU format ------------------------------------
+
+namespace {
+
+/// `small_plan` with `extra` (members of "training", each followed by a comma) added.
+std::string small_plan_with(const std::string& extra) {
+  std::string text = small_plan;
+  const std::string at = "\"training\": {";
+  text.insert(text.find(at) + at.size(), "\n    " + extra);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("a plan file names every precision preset, the fp8 and fp4 recipes among them") {
+  // Each name is the preset type's name in training/precision.hpp.
+  const std::pair<const char*, precision_policy> presets[] = {
+      {"bf16_mixed_adam", precision::bf16_mixed_adam::policy},
+      {"megatron_mixed_adam", precision::megatron_mixed_adam::policy},
+      {"fp8_deepseek_v3", precision::fp8_deepseek_v3::policy},
+      {"fp8_delayed", precision::fp8_delayed::policy},
+      {"fp8_tensorwise", precision::fp8_tensorwise::policy},
+      {"fp8_rowwise", precision::fp8_rowwise::policy},
+      {"mxfp8", precision::mxfp8::policy},
+      {"nvfp4", precision::nvfp4::policy},
+      {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
+      {"scaling_book_adam", precision::scaling_book_adam::policy}};
+  for (const auto& [name, policy] : presets) {
+    CAPTURE(name);
+    const io::plan_file f =
+        io::read_plan_file(small_plan_with("\"precision\": \"" + std::string(name) + "\","));
+    const precision_policy& got = f.plan.setup.precision;
+    CHECK(got.name == policy.name);
+    CHECK(got.compute == policy.compute);
+    CHECK(got.scaling == policy.scaling);
+    CHECK(got.optimizer_state_bytes == policy.optimizer_state_bytes);
+  }
+  const std::string unknown = error_of(small_plan_with("\"precision\": \"fp8\","));
+  CHECK(unknown.rfind("training.precision: unknown preset 'fp8' (known: bf16_mixed_adam, ", 0) ==
+        0);
+  CHECK(unknown.find("fp8_tensorwise") != std::string::npos);
+  CHECK(unknown.find("nvfp4") != std::string::npos);
+}
+
+TEST_CASE("attention_kernel names a fused kernel; eager attention stays eager_attention") {
+  const std::pair<const char*, attention_kernel> kernels[] = {
+      {"automatic", attention_kernel::automatic}, {"flash1", attention_kernel::flash1},
+      {"flash2", attention_kernel::flash2},
+      {"flash3", attention_kernel::flash3},       {"cudnn", attention_kernel::cudnn},
+      {"splash", attention_kernel::splash}};
+  for (const auto& [name, kernel] : kernels) {
+    CAPTURE(name);
+    const io::plan_file f =
+        io::read_plan_file(small_plan_with("\"attention_kernel\": \"" + std::string(name) + "\","));
+    CHECK(f.plan.setup.attention == kernel);
+  }
+  CHECK(io::read_plan_file(small_plan).plan.setup.attention == attention_kernel::automatic);
+  const std::string eager = error_of(small_plan_with("\"attention_kernel\": \"eager\","));
+  CHECK(eager.rfind("training.attention_kernel: \"eager\" is no fused kernel", 0) == 0);
+  CHECK(eager.find("\"eager_attention\": true") != std::string::npos);
+  CHECK(error_of(small_plan_with("\"attention_kernel\": \"flash4\",")) ==
+        "training.attention_kernel: must be \"automatic\", \"flash1\", \"flash2\", \"flash3\", "
+        "\"cudnn\" or \"splash\"");
+  CHECK(error_of(small_plan_with("\"attention_kernel\": \"flash3\", \"eager_attention\": true,"))
+            .rfind("training.attention_kernel: does not apply with \"eager_attention\": true", 0) ==
+        0);
+  // Eager attention with the default kernel is fine.
+  CHECK(error_of(small_plan_with("\"attention_kernel\": \"automatic\", \"eager_attention\": true,"))
+            .empty());
+}
+
+TEST_CASE("mfu_format names the peak MFU is reported against, among the chip's formats") {
+  CHECK(io::read_plan_file(small_plan).plan.assumptions.mfu_format == number_format::bf16);
+  const std::pair<const char*, number_format> formats[] = {
+      {"bf16", number_format::bf16}, {"fp16", number_format::fp16}, {"fp8", number_format::fp8},
+      {"tf32", number_format::tf32}, {"fp32", number_format::fp32}, {"int8", number_format::int8}};
+  for (const auto& [name, format] : formats) {
+    CAPTURE(name);
+    const io::plan_file f =
+        io::read_plan_file(small_plan_with("\"mfu_format\": \"" + std::string(name) + "\","));
+    CHECK(f.plan.assumptions.mfu_format == format);
+  }
+  CHECK(error_of(small_plan_with("\"mfu_format\": \"int4\",")) ==
+        "training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or "
+        "\"int8\"");
+  // The H100 has no fp4 rate (its catalogue entry has no peak_fp4).
+  REQUIRE(peak(hardware::h100_sxm::figures, number_format::fp4).value() == 0.0);
+  CHECK(error_of(small_plan_with("\"mfu_format\": \"fp4\",")).rfind(
+            "training.mfu_format: the h100 sxm has no fp4 peak (it has: bf16, fp16, fp8, ", 0) == 0);
+}
+
+TEST_CASE("a plan file with the new keys is written and read back to the same values") {
+  const char* const precisions[] = {"fp8_delayed", "fp8_tensorwise", "fp8_rowwise",
+                                    "fp8_deepseek_v3", "mxfp8", "bf16_mixed_adam"};
+  const char* const kernels[] = {"automatic", "flash1", "flash2", "flash3", "cudnn", "splash"};
+  const char* const formats[] = {"bf16", "fp8", "fp16"};
+  for (const char* precision_name : precisions)
+    for (const char* kernel : kernels)
+      for (const char* format : formats) {
+        CAPTURE(precision_name);
+        CAPTURE(kernel);
+        CAPTURE(format);
+        const io::plan_file f = io::read_plan_file(small_plan_with(
+            "\"precision\": \"" + std::string(precision_name) + "\", \"attention_kernel\": \"" +
+            kernel + "\", \"mfu_format\": \"" + format + "\","));
+        const std::string text = io::plan_file_text(f.values(), f.run);
+        const io::plan_file back = io::read_plan_file(text);
+        CHECK(io::plan_difference(f.values(), back.values()).empty());
+        CHECK(back.plan.setup.precision.name == f.plan.setup.precision.name);
+        CHECK(back.plan.setup.precision.scaling == f.plan.setup.precision.scaling);
+        CHECK(back.plan.setup.attention == f.plan.setup.attention);
+        CHECK(back.plan.assumptions.mfu_format == f.plan.assumptions.mfu_format);
+        // The text names them as the reader's tables do, the defaults left out.
+        const nlohmann::json j = nlohmann::json::parse(text);
+        CHECK(j["training"]["precision"] == precision_name);
+        if (std::string(kernel) == "automatic") CHECK_FALSE(j["training"].contains("attention_kernel"));
+        else CHECK(j["training"]["attention_kernel"] == kernel);
+        if (std::string(format) == "bf16") CHECK_FALSE(j["training"].contains("mfu_format"));
+        else CHECK(j["training"]["mfu_format"] == format);
+      }
+}
+
+TEST_CASE("the fp4 recipe and a B200's fp4 peak round-trip too") {
+  // nvfp4 on one DGX B200 node; MFU against the fp4 peak (the B200 has one).
+  std::string text = small_plan_with(
+      "\"precision\": \"nvfp4\", \"attention_kernel\": \"cudnn\", \"mfu_format\": \"fp4\",");
+  text.replace(text.find("dgx_h100_superpod"), 17, "dgx_b200_superpod");
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.precision.compute == number_format::fp4);
+  CHECK(f.plan.setup.precision.scaling == low_precision_scaling::nv_block16);
+  CHECK(f.plan.assumptions.mfu_format == number_format::fp4);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+}
+
+TEST_CASE("a precision no preset names is unwritable, scaling included") {
+  const io::plan_file f = io::read_plan_file(small_plan);  // the names point into it
+  training_plan_values p = f.values();
+  p.setup.precision = precision::fp8_tensorwise::policy;
+  p.setup.precision.name = {};
+  p.setup.precision.scaling = low_precision_scaling::mx_block32;  // = mxfp8's numbers
+  CHECK(nlohmann::json::parse(io::plan_file_text(p))["training"]["precision"] == "mxfp8");
+  p.setup.precision.low_precision_attention = true;  // no preset puts attention in fp8
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }

@@ -132,3 +132,70 @@ TEST_CASE("check's serving JSON gives the smallest slice for the plan's batch") 
   CHECK(io::serving_json(serving::values)["smallest_slice"] == 16);
   CHECK(io::serving_json(serving::values)["max_batch"] == serving::max_batch());
 }
+
+// --- what the compute is timed by, which peak MFU is of, the kernel and the recipe -------------
+
+namespace {
+using fp8_plan = training_plan<models::llama3_8b, systems::dgx_h100_superpod<2>,
+                               mesh<axis<"dp", 2>, axis<"tp", 8>>, zero<1, "dp">, tensor<"tp">,
+                               batch<global_sequences<64>, seq_len<8192>, micro_batch<1>>,
+                               precision::fp8_tensorwise, attention_with<attention_kernel::flash3>>;
+}  // namespace
+
+TEST_CASE("the time table says the kernel model times the compute, and of which peak MFU is") {
+  const step_cost c = plan::step();
+  const table t = time_table(plan::values, c);
+  const std::string compute_format(name_of(plan::values.setup.precision.compute));
+  CHECK(t.rows[0][0] == "compute (operations timed by the kernel model; matmuls at " +
+                            detail::significant(c.efficiency * 100.0, 3) + "% of the " +
+                            compute_format + " peak)");
+  CHECK(t.rows[7][0].rfind("MFU (of the " + std::string(name_of(c.mfu_format)) + " peak", 0) == 0);
+  CHECK(c.mfu_format == number_format::bf16);  // the default of step_assumptions
+
+  // fp8 matmuls: the matmuls' fraction is of the fp8 peak, MFU still of the bf16 peak.
+  const step_cost f = fp8_plan::step();
+  const table u = time_table(fp8_plan::values, f);
+  CHECK(u.rows[0][0].find("% of the fp8 peak)") != std::string::npos);
+  CHECK(u.rows[7][0].rfind("MFU (of the bf16 peak", 0) == 0);
+}
+
+TEST_CASE("the text report names the recipe, the attention kernel and the MFU peak") {
+  const std::string text = plan_report(plan::values, run_inputs{}, false);
+  // No kernel asked for: the chip's usual one.
+  const std::string usual(kernel_name(default_attention_kernel(plan::values.system.chip)));
+  CHECK(text.find("attention kernel " + usual + " (the chip's usual)") != std::string::npos);
+  CHECK(text.find("MFU against the bf16 peak") != std::string::npos);
+  CHECK(text.find(precision_text(plan::values.setup.precision)) != std::string::npos);
+
+  const std::string fp8 = plan_report(fp8_plan::values, run_inputs{}, false);
+  CHECK(fp8.find("attention kernel flash3;") != std::string::npos);
+  CHECK(fp8.find("fp8 matmuls (tensorwise scaling), attention in bf16") != std::string::npos);
+}
+
+TEST_CASE("check's JSON carries the recipe's scaling, the resolved attention kernel and mfu_format") {
+  const io::json j = io::plan_json(plan::values, run_inputs{});
+  CHECK(j["mfu_format"] == "bf16");
+  CHECK(j["attention_kernel"] ==
+        std::string(kernel_name(default_attention_kernel(plan::values.system.chip))));
+  CHECK(j["precision"]["scaling"] == "none");
+  CHECK(j["precision"]["compute_format"] == "bf16");
+
+  const io::json f = io::plan_json(fp8_plan::values, run_inputs{});
+  CHECK(f["attention_kernel"] == "flash3");
+  CHECK(f["precision"]["name"] == std::string(precision::fp8_tensorwise::policy.name));
+  CHECK(f["precision"]["compute_format"] == "fp8");
+  CHECK(f["precision"]["scaling"] ==
+        std::string(scaling_name(precision::fp8_tensorwise::policy.scaling)));
+  CHECK(f["precision"]["attention_format"] == "bf16");
+
+  // MFU against the fp8 peak when the plan asks for it; eager attention is the eager kernel.
+  training_plan_values p = fp8_plan::values;
+  p.assumptions.mfu_format = number_format::fp8;
+  p.setup.eager_attention = true;
+  p.setup.attention = attention_kernel::automatic;
+  const io::json g = io::plan_json(p, run_inputs{});
+  CHECK(g["mfu_format"] == "fp8");
+  CHECK(g["attention_kernel"] == "eager");
+  // The fp8 peak is the larger one (and the eager kernel the slower): a smaller fraction of it.
+  CHECK(g["mfu"].get<double>() < f["mfu"].get<double>());
+}

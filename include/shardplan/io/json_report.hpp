@@ -12,6 +12,7 @@
 #include <shardplan/core/format.hpp>
 #include <shardplan/core/table.hpp>
 #include <shardplan/io/plan_writer.hpp>
+#include <shardplan/io/report.hpp>
 #include <shardplan/hardware/catalog.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/models/parameters.hpp>
@@ -99,7 +100,10 @@ inline json verdict_json(const Plan& p, const Violations& v) {
 }
 
 /// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP); the
-/// `reliability` section only when `run` gives a token budget (`has_run`).
+/// precision (its compute format, fp8/fp4 scaling and the format attention runs in), the
+/// attention kernel the step is timed with (`reported_attention_kernel`: the chip's usual for
+/// `automatic`), `mfu` against the peak of `mfu_format`; the `reliability` section only when
+/// `run` gives a token budget (`has_run`).
 inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   const plan_violations v = check(p);
   json j = verdict_json(p, v);
@@ -107,6 +111,12 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   for (std::size_t i = 0; i < p.axis_count; ++i)
     mesh.push_back({{"name", p.axes[i].name}, {"size", p.axes[i].size}});
   j["mesh"] = mesh;
+  const precision_policy& policy = p.setup.precision;
+  j["precision"] = {{"name", policy.name},
+                    {"compute_format", std::string(name_of(policy.compute))},
+                    {"scaling", std::string(scaling_name(policy.scaling))},
+                    {"attention_format", std::string(name_of(attention_format(policy)))}};
+  j["attention_kernel"] = std::string(kernel_name(reported_attention_kernel(p)));
   if (!costable(v)) return j;
   const memory_breakdown m = memory_per_device(p.model, p.setup);
   j["memory_per_device_bytes"] = {
@@ -146,6 +156,7 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
                        {"step", c.step.value()},
                        {"roofline", c.roofline.value()}};
   j["mfu"] = c.mfu;
+  j["mfu_format"] = std::string(name_of(c.mfu_format));
   j["mfu_capped"] = c.mfu_capped;
   j["efficiency"] = c.efficiency;
   j["tokens_per_second_per_device"] = c.tokens_per_second_per_device;

@@ -9,10 +9,12 @@
 #include <fstream>
 #include <initializer_list>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <shardplan/hardware/catalog.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/hardware/system_presets.hpp>
 #include <shardplan/serving/inference.hpp>
@@ -247,19 +249,107 @@ inline int option_index(std::string_view given, std::initializer_list<std::strin
   return -1;
 }
 
+/// "\"a\", \"b\" or \"c\"" of a list of names.
+template <class Names>
+std::string quoted_choices(const Names& names) {
+  std::string list;
+  std::size_t k = 0;
+  const std::size_t count = std::size(names);
+  for (const auto& o : names) {
+    const char* separator = k == 0 ? "" : k + 1 == count ? " or " : ", ";
+    list.append(separator).append("\"").append(std::string_view(o)).append("\"");
+    ++k;
+  }
+  return list;
+}
+
 /// One of `options` by `same_name`, as its index; else "must be \"a\", \"b\" or \"c\"".
 inline int choice(const std::string& where, const std::string& given,
                   std::initializer_list<std::string_view> options) {
   const int i = option_index(given, options);
   if (i >= 0) return i;
-  std::string list;
-  std::size_t k = 0;
-  for (std::string_view o : options) {
-    const char* separator = k == 0 ? "" : k + 1 == options.size() ? " or " : ", ";
-    list.append(separator).append("\"").append(o).append("\"");
-    ++k;
-  }
-  fail(where, "must be " + list);
+  fail(where, "must be " + quoted_choices(options));
+}
+
+/// A name a plan file spells and the value it stands for: one table per choice, read by
+/// `read_plan_file` and written by `plan_file_text` (io/plan_writer.hpp), so that the two
+/// cannot disagree.
+template <class T>
+struct named {
+  std::string_view name;
+  T value;
+};
+
+/// `training.parallelism.schedule`.
+inline constexpr named<pipeline_schedule> schedule_choices[] = {
+    {"gpipe", pipeline_schedule::gpipe},
+    {"1f1b", pipeline_schedule::one_f_one_b},
+    {"interleaved", pipeline_schedule::interleaved},
+    {"zero_bubble", pipeline_schedule::zero_bubble}};
+
+/// `training.attention`: how attention FLOPs are counted.
+inline constexpr named<attention_flops> attention_flops_choices[] = {
+    {"full", attention_flops::full},
+    {"causal", attention_flops::causal},
+    {"ignored", attention_flops::ignored}};
+
+/// `training.attention_kernel`: the fused kernels (unfused attention is `eager_attention`).
+inline constexpr named<attention_kernel> attention_kernel_choices[] = {
+    {"automatic", attention_kernel::automatic},
+    {"flash1", attention_kernel::flash1},
+    {"flash2", attention_kernel::flash2},
+    {"flash3", attention_kernel::flash3},
+    {"cudnn", attention_kernel::cudnn},
+    {"splash", attention_kernel::splash}};
+
+/// `training.mfu_format`: the peak MFU is reported against.
+inline constexpr named<number_format> mfu_format_choices[] = {
+    {"bf16", number_format::bf16}, {"fp16", number_format::fp16}, {"fp8", number_format::fp8},
+    {"fp4", number_format::fp4},   {"tf32", number_format::tf32}, {"fp32", number_format::fp32},
+    {"int8", number_format::int8}};
+
+/// `training.precision`: the precision presets by the names of their types.
+inline constexpr named<precision_policy> precision_choices[] = {
+    {"bf16_mixed_adam", precision::bf16_mixed_adam::policy},
+    {"megatron_mixed_adam", precision::megatron_mixed_adam::policy},
+    {"fp8_deepseek_v3", precision::fp8_deepseek_v3::policy},
+    {"fp8_delayed", precision::fp8_delayed::policy},
+    {"fp8_tensorwise", precision::fp8_tensorwise::policy},
+    {"fp8_rowwise", precision::fp8_rowwise::policy},
+    {"mxfp8", precision::mxfp8::policy},
+    {"nvfp4", precision::nvfp4::policy},
+    {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
+    {"scaling_book_adam", precision::scaling_book_adam::policy}};
+
+/// The names of a table, in its order.
+template <class T, std::size_t N>
+std::vector<std::string_view> names_of(const named<T> (&table)[N]) {
+  std::vector<std::string_view> out;
+  for (const named<T>& x : table) out.push_back(x.name);
+  return out;
+}
+
+/// The entry of `table` that `given` names (by `same_name`), or null.
+template <class T, std::size_t N>
+const named<T>* find_named(const named<T> (&table)[N], std::string_view given) {
+  for (const named<T>& x : table)
+    if (same_name(x.name, given)) return &x;
+  return nullptr;
+}
+
+/// The value `given` names in `table`; else "must be \"a\", \"b\" or \"c\"".
+template <class T, std::size_t N>
+T pick(const std::string& where, const std::string& given, const named<T> (&table)[N]) {
+  if (const named<T>* x = find_named(table, given)) return x->value;
+  fail(where, "must be " + quoted_choices(names_of(table)));
+}
+
+/// The name of `value` in `table`, or "" when the table has none for it.
+template <class T, std::size_t N>
+std::string_view name_in(const named<T> (&table)[N], const T& value) {
+  for (const named<T>& x : table)
+    if (x.value == value) return x.name;
+  return {};
 }
 
 // Sizes large enough for any real model or cluster, small enough that products stay in 64 bits.
@@ -415,18 +505,8 @@ inline precision_policy read_precision(const json& j) {
   const std::string p = "training.precision";
   if (!j.is_string()) fail(p, "must be a preset name");
   const std::string name = j.get<std::string>();
-  switch (option_index(name, {"bf16_mixed_adam", "megatron_mixed_adam", "fp8_deepseek_v3",
-                              "bf16_adam_8bit", "scaling_book_adam"})) {
-    case 0: return precision::bf16_mixed_adam::policy;
-    case 1: return precision::megatron_mixed_adam::policy;
-    case 2: return precision::fp8_deepseek_v3::policy;
-    case 3: return precision::bf16_adam_8bit::policy;
-    case 4: return precision::scaling_book_adam::policy;
-    default: break;
-  }
-  fail(p, "unknown preset '" + name +
-              "' (known: bf16_mixed_adam, megatron_mixed_adam, fp8_deepseek_v3, bf16_adam_8bit, "
-              "scaling_book_adam)");
+  if (const named<precision_policy>* x = find_named(precision_choices, name)) return x->value;
+  fail(p, "unknown preset '" + name + "' (known: " + name_list(names_of(precision_choices)) + ")");
 }
 
 inline number_format read_format(const json& j, const std::string& path, const char* key,
@@ -522,13 +602,8 @@ inline parallel_config read_parallelism(const json& par) {
   c.sequence_parallel = boolean(par, pp, "sequence_parallel", false);
   c.virtual_stages = integer(par, pp, "virtual_stages", 1, 1'000, false, 1);
   c.uneven_stages = boolean(par, pp, "uneven_stages", false);
-  if (par.contains("schedule")) {
-    constexpr pipeline_schedule schedules[] = {
-        pipeline_schedule::gpipe, pipeline_schedule::one_f_one_b, pipeline_schedule::interleaved,
-        pipeline_schedule::zero_bubble};
-    c.schedule = schedules[choice(pp + ".schedule", text(par, pp, "schedule"),
-                                  {"gpipe", "1f1b", "interleaved", "zero_bubble"})];
-  }
+  if (par.contains("schedule"))
+    c.schedule = pick(pp + ".schedule", text(par, pp, "schedule"), schedule_choices);
   if (c.schedule == pipeline_schedule::interleaved && c.virtual_stages < 2)
     fail(pp + ".virtual_stages", "must be at least 2 for the interleaved schedule");
   if (c.schedule != pipeline_schedule::interleaved && c.virtual_stages != 1)
@@ -592,7 +667,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
   const detail::json& t = j.at("training");
   const std::string tp = "training";
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
-                            "attention", "efficiency_percent", "eager_attention", "dropout"});
+                            "attention", "efficiency_percent", "mfu_format", "eager_attention",
+                            "attention_kernel", "dropout"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
       t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
@@ -623,17 +699,39 @@ inline plan_file read_plan_file(const std::string& text_in) {
                      detail::number(r, rp, "percent", 0.0, 100.0, 0.0) / 100.0};
   }
   setup.eager_attention = detail::boolean(t, tp, "eager_attention", false);
+  if (t.contains("attention_kernel")) {
+    const std::string where = tp + ".attention_kernel";
+    const std::string given = detail::text(t, tp, "attention_kernel");
+    if (same_name(given, kernel_name(attention_kernel::eager)))
+      fail(where, "\"eager\" is no fused kernel: unfused attention is \"eager_attention\": true "
+                  "(attention_kernel names a fused kernel: " +
+                      detail::quoted_choices(detail::names_of(detail::attention_kernel_choices)) +
+                      ")");
+    setup.attention = detail::pick(where, given, detail::attention_kernel_choices);
+    if (setup.eager_attention && setup.attention != attention_kernel::automatic)
+      fail(where, "does not apply with \"eager_attention\": true (no fused kernel runs)");
+  }
   setup.dropout = detail::boolean(t, tp, "dropout", false);
 
   out.plan = make_training_plan(model, system, c, setup);
-  if (t.contains("attention")) {
-    constexpr attention_flops kinds[] = {attention_flops::full, attention_flops::causal,
-                                         attention_flops::ignored};
-    out.plan.assumptions.attention = kinds[detail::choice(
-        tp + ".attention", detail::text(t, tp, "attention"), {"full", "causal", "ignored"})];
-  }
+  if (t.contains("attention"))
+    out.plan.assumptions.attention = detail::pick(
+        tp + ".attention", detail::text(t, tp, "attention"), detail::attention_flops_choices);
   out.plan.assumptions.efficiency =
       detail::number(t, tp, "efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
+  if (t.contains("mfu_format")) {
+    const std::string where = tp + ".mfu_format";
+    const number_format f =
+        detail::pick(where, detail::text(t, tp, "mfu_format"), detail::mfu_format_choices);
+    if (!(peak(system.chip, f).value() > 0.0)) {
+      std::vector<std::string_view> has;
+      for (const auto& x : detail::mfu_format_choices)
+        if (peak(system.chip, x.value).value() > 0.0) has.push_back(x.name);
+      fail(where, "the " + std::string(system.chip.name) + " has no " +
+                      std::string(name_of(f)) + " peak (it has: " + detail::name_list(has) + ")");
+    }
+    out.plan.assumptions.mfu_format = f;
+  }
   return out;
 }
 

@@ -142,6 +142,8 @@ inline void compare(differ& d, const std::string& p, const precision_policy& a,
   d(p + ".optimizer_states", a.optimizer_states, b.optimizer_states);
   d(p + ".activation_bytes", a.activation_bytes, b.activation_bytes);
   d(p + ".compute", a.compute, b.compute);
+  d(p + ".scaling", a.scaling, b.scaling);
+  d(p + ".low_precision_attention", a.low_precision_attention, b.low_precision_attention);
 }
 
 inline void compare(differ& d, const training_plan_values& a, const training_plan_values& b) {
@@ -187,10 +189,12 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.reserve.percent", s.reserve.fraction, t.reserve.fraction);
   d("training.dropout", s.dropout, t.dropout);
   d("training.eager_attention", s.eager_attention, t.eager_attention);
+  d("training.attention_kernel", s.attention, t.attention);
   const step_assumptions& e = a.assumptions;
   const step_assumptions& f = b.assumptions;
   d("training.attention", e.attention, f.attention);
   d("training.efficiency_percent", e.efficiency, f.efficiency);
+  d("training.mfu_format", e.mfu_format, f.mfu_format);
   d("assumptions.overlap_data_parallel", e.overlap_data_parallel, f.overlap_data_parallel);
   d("assumptions.overlap_context", e.overlap_context, f.overlap_context);
   d("assumptions.in_network_reduction", e.in_network_reduction, f.in_network_reduction);
@@ -249,41 +253,13 @@ inline double gigabytes(const std::string& field, double bytes_value) {
                           [](double y) { return y * giga; });
 }
 
-inline std::string_view schedule_name(pipeline_schedule s) {
-  switch (s) {
-    case pipeline_schedule::gpipe:
-      return "gpipe";
-    case pipeline_schedule::one_f_one_b:
-      return "1f1b";
-    case pipeline_schedule::interleaved:
-      return "interleaved";
-    case pipeline_schedule::zero_bubble:
-      return "zero_bubble";
-  }
-  return "1f1b";
-}
-
-inline std::string_view attention_name(attention_flops a) {
-  switch (a) {
-    case attention_flops::full:
-      return "full";
-    case attention_flops::causal:
-      return "causal";
-    case attention_flops::ignored:
-      return "ignored";
-  }
-  return "causal";
-}
-
-/// The precision presets a plan file names, under the names the reader takes.
-inline const std::vector<std::pair<std::string_view, precision_policy>>& precision_presets() {
-  static const std::vector<std::pair<std::string_view, precision_policy>> presets = {
-      {"bf16_mixed_adam", precision::bf16_mixed_adam::policy},
-      {"megatron_mixed_adam", precision::megatron_mixed_adam::policy},
-      {"fp8_deepseek_v3", precision::fp8_deepseek_v3::policy},
-      {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
-      {"scaling_book_adam", precision::scaling_book_adam::policy}};
-  return presets;
+/// The name a table of the reader (io/plan_file.hpp) gives `value`; `field` is unwritable when
+/// the table has none.
+template <class T, std::size_t N>
+std::string choice_name(const std::string& field, const named<T> (&table)[N], const T& value) {
+  const std::string_view name = name_in(table, value);
+  if (name.empty()) unwritable(field, "has a value a plan file has no name for");
+  return std::string(name);
 }
 
 inline bool same_model(const model_shape& a, const model_shape& b) {
@@ -374,7 +350,8 @@ inline ordered_json training_json(const training_plan_values& p) {
                       {"expert", d.expert},
                       {"zero_stage", d.zero_stage},
                       {"sequence_parallel", d.sequence_parallel},
-                      {"schedule", std::string(schedule_name(d.schedule))},
+                      {"schedule", choice_name("training.parallelism.schedule",
+                                               schedule_choices, d.schedule)},
                       {"virtual_stages", d.virtual_stages},
                       {"uneven_stages", d.uneven_stages}};
   j["batch"] = {{"global_tokens", t.batch.global_tokens},
@@ -395,7 +372,7 @@ inline ordered_json training_json(const training_plan_values& p) {
       break;
   }
   std::string_view precision_name;
-  for (const auto& [name, policy] : precision_presets()) {
+  for (const auto& [name, policy] : precision_choices) {
     differ same;
     compare(same, "training.precision", t.precision, policy);
     if (same.first.empty()) precision_name = name;
@@ -406,10 +383,18 @@ inline ordered_json training_json(const training_plan_values& p) {
   j["precision"] = std::string(precision_name);
   j["reserve"] = {{"gigabytes", gigabytes("training.reserve.gigabytes", t.reserve.fixed.value())},
                   {"percent", percent("training.reserve.percent", t.reserve.fraction)}};
-  j["attention"] = std::string(attention_name(p.assumptions.attention));
+  j["attention"] =
+      choice_name("training.attention", attention_flops_choices, p.assumptions.attention);
   if (p.assumptions.efficiency > 0.0)
     j["efficiency_percent"] = percent("training.efficiency_percent", p.assumptions.efficiency);
+  // The defaults (bf16, the chip's usual kernel) are left out, as a hand-written file would.
+  if (p.assumptions.mfu_format != number_format::bf16)
+    j["mfu_format"] =
+        choice_name("training.mfu_format", mfu_format_choices, p.assumptions.mfu_format);
   j["eager_attention"] = t.eager_attention;
+  if (t.attention != attention_kernel::automatic)
+    j["attention_kernel"] =
+        choice_name("training.attention_kernel", attention_kernel_choices, t.attention);
   j["dropout"] = t.dropout;
   return j;
 }
@@ -458,8 +443,9 @@ inline std::string run_difference(const run_inputs& a, const run_inputs& b) {
 /// end): the model by its catalogue name when it is a catalogue model, else its full shape; the
 /// system by its preset and size; every degree and option of the parallelism (sequence
 /// parallelism, schedule, virtual and uneven stages included); the batch, recomputation,
-/// precision preset, reserve, attention counting, efficiency and the run when it is not the
-/// default. The text is read back with `read_plan_file`, and the plan and run read must be the
+/// precision preset, reserve, attention counting, efficiency, the format MFU is reported
+/// against and the attention kernel when they are not the defaults, and the run when it is not
+/// the default. The text is read back with `read_plan_file`, and the plan and run read must be the
 /// ones given (`plan_difference`, `run_difference`). Throws `unwritable_plan`, naming the field,
 /// for a plan no plan file describes (a system or precision that is no preset, a mesh not laid
 /// out as [pp, dp, ep, cp, tp], a step assumption or run input the format has no key for).

@@ -7,11 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/training/bounds.hpp>
 #include <shardplan/training/cost.hpp>
 #include <shardplan/core/format.hpp>
 #include <shardplan/training/memory.hpp>
 #include <shardplan/training/plan.hpp>
+#include <shardplan/training/precision.hpp>
 #include <shardplan/training/sharding.hpp>
 #include <shardplan/core/table.hpp>
 #include <shardplan/io/reliability_report.hpp>
@@ -87,23 +89,58 @@ inline table traffic_table(const training_plan_values& p, const step_cost& c) {
   return t;
 }
 
-/// The step's time, part by part, and what it gives.
-inline table time_table(const step_cost& c) {
+/// The attention kernel the plan's step is timed with: `eager` with `eager_attention`, the
+/// chip's usual kernel (`default_attention_kernel`) for `automatic`, else the plan's.
+constexpr attention_kernel reported_attention_kernel(const training_plan_values& p) {
+  if (p.setup.eager_attention) return attention_kernel::eager;
+  return p.setup.attention == attention_kernel::automatic
+             ? default_attention_kernel(p.system.chip)
+             : p.setup.attention;
+}
+
+/// What the plan's precision computes in: "fp8 matmuls (tensorwise scaling), attention in bf16",
+/// "bf16 matmuls and attention".
+inline std::string precision_text(const precision_policy& x) {
+  const std::string compute(name_of(x.compute));
+  const std::string attention(name_of(attention_format(x)));
+  std::string s = compute + " matmuls";
+  if (x.scaling != low_precision_scaling::none)
+    s += " (" + std::string(scaling_name(x.scaling)) + " scaling)";
+  return attention == compute ? s + " and attention" : s + ", attention in " + attention;
+}
+
+namespace detail {
+
+inline table time_table(const step_cost& c, const std::string& matmul_peak) {
   table t{{"time per step (estimate)", "value"}, {}, {false, true}};
-  t.rows = {{"compute (matmuls at " + detail::significant(c.efficiency * 100.0, 3) +
-                 "% of peak, elementwise at HBM bandwidth)",
+  t.rows = {{"compute (operations timed by the kernel model; matmuls at " +
+                 detail::significant(c.efficiency * 100.0, 3) + "% of " + matmul_peak + ")",
              format(c.compute)},
-            {"  of which elementwise", format(c.elementwise)},
+            {"  of which memory-bound operations", format(c.elementwise)},
             {"pipeline bubble", format(c.bubble)},
             {"communication not hidden", format(c.communication_exposed)},
             {"optimizer update", format(c.optimizer)},
             {"step", format(c.step)},
             {"roofline lower bound (peak rates)", format(c.roofline)},
-            {c.mfu_capped ? "MFU (held to the chip family's best measured; compute raised)"
-                          : "MFU",
+            {c.mfu_capped ? "MFU (of the " + std::string(name_of(c.mfu_format)) +
+                                " peak; held to the chip family's best measured, compute raised)"
+                          : "MFU (of the " + std::string(name_of(c.mfu_format)) + " peak)",
              detail::significant(c.mfu * 100.0, 3) + "%"},
             {"tokens per second per device", detail::significant(c.tokens_per_second_per_device, 4)}};
   return t;
+}
+
+}  // namespace detail
+
+/// The step's time, part by part, and what it gives; the matmuls' fraction is of the peak of
+/// the plan's compute format ("of the fp8 peak"), MFU of the peak of `c.mfu_format`.
+inline table time_table(const training_plan_values& p, const step_cost& c) {
+  return detail::time_table(c, "the " + std::string(name_of(p.setup.precision.compute)) + " peak");
+}
+
+/// The step's time without its plan: the matmuls' fraction is of the compute format's peak.
+inline table time_table(const step_cost& c) {
+  return detail::time_table(c, "the compute format's peak");
 }
 
 /// Each data and tensor axis against its threshold.
@@ -150,6 +187,16 @@ inline std::string plan_report(const training_plan_values& p, const run_inputs& 
       << (v.empty() ? "feasible" : "INFEASIBLE") << "\n";
   for (std::size_t i = 0; i < v.count; ++i)
     out << "  - " << rule_name(v.items[i].rule) << ": " << describe(v.items[i]) << "\n";
+  const attention_kernel kernel = reported_attention_kernel(p);
+  const std::string_view precision_name = p.setup.precision.name;
+  out << "precision" << (precision_name.empty() ? "" : " ") << std::string(precision_name) << ": "
+      << precision_text(p.setup.precision) << "; attention kernel "
+      << std::string(kernel_name(kernel))
+      << (p.setup.attention == attention_kernel::automatic && !p.setup.eager_attention
+              ? " (the chip's usual)"
+              : "")
+      << "; MFU against the " << std::string(name_of(mfu_format_of(p, p.assumptions)))
+      << " peak\n";
   out << "\n" << heading("Mesh and placement") << render(placement_table(p)) << "\n"
       << heading("Partitions (How to Scale Your Model notation)") << render(sharding_table(p))
       << "\n";
@@ -157,7 +204,7 @@ inline std::string plan_report(const training_plan_values& p, const run_inputs& 
   const step_cost c = estimate_step(p);
   out << heading("Memory per device") << render(memory_table(p)) << "\n"
       << heading("Traffic per axis and step (estimate)") << render(traffic_table(p, c)) << "\n"
-      << heading("Time per step (estimate)") << render(time_table(c)) << "\n"
+      << heading("Time per step (estimate)") << render(time_table(p, c)) << "\n"
       << heading("Bounds") << render(bounds_table(p)) << "\n"
       << heading("Reliability (estimate)");
   if (has_run(run)) out << render(reliability_table(run_estimate(p, run)));

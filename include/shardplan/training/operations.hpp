@@ -44,6 +44,7 @@ struct operation {
   bool attention_backward = false;   ///< kind attention: the backward kernel
   bool linear = false;               ///< a weight GEMM (what an fp8 recipe converts)
   bool attention_core = false;       ///< QK^T, softmax and PV (what selective recomputation repeats)
+  bool cast = false;                 ///< an fp8/fp4 recipe's cast (its backward is its own operation)
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
   double traffic = 0.0;              ///< bytes to and from HBM
 };
@@ -173,8 +174,9 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
   a.attention_core = true;
   a.attention = {s.micro_batch, heads, kv > 1.0 ? kv : 1.0, q_len, s.seq_len, qk, v, true};
   a.model_flops = counted;
-  a.traffic = 2.0 * s.micro_batch * q_len * (heads * (qk + v) + 2.0 * (kv > 1.0 ? kv : 1.0) *
-                                                                    (qk + v) * s.context);
+  // Q read and O written for the device's queries; K and V read for all keys.
+  a.traffic = bytes_per_element(f) * s.micro_batch *
+              (q_len * heads * (qk + v) + s.seq_len * (kv > 1.0 ? kv : 1.0) * (qk + v));
   out.add(a);
 }
 
@@ -249,12 +251,13 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     const double kv_rank = static_cast<double>(m.mla.kv_lora_rank);
     const double rope = static_cast<double>(m.mla.qk_rope_head_dim);
     if (q_rank > 0.0) {
-      detail::add_linear(out, "q down projection", s, t, q_rank, h);
+      detail::add_linear(out, "q down projection", s, t, q_rank, h, 1.0, q_rank / tp);
       detail::add_linear(out, "q up projection", s, t, heads * qk / tp, q_rank);
     } else {
       detail::add_linear(out, "q projection", s, t, heads * qk / tp, h);
     }
-    detail::add_linear(out, "kv down projection", s, t, kv_rank + rope, h);
+    detail::add_linear(out, "kv down projection", s, t, kv_rank + rope, h, 1.0,
+                       (kv_rank + rope) / tp);
     detail::add_linear(out, "kv up projection", s, t,
                        heads *
                            static_cast<double>(m.mla.qk_nope_head_dim + m.mla.v_head_dim) / tp,
@@ -284,7 +287,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     // Each of the ep devices sends its t·k assignments over all experts: t·k·ep/E tokens reach
     // each expert, balanced.
     const double per_expert = t * top_k * s.expert / experts;
-    detail::add_linear(out, "router", s, t, experts, h);
+    detail::add_linear(out, "router", s, t, experts, h, 1.0, experts / tp);
     detail::add_memory(out, "token permutation", e * 2.0 * t * top_k * h);
     detail::add_linear(out, "expert up projection", s, per_expert, gate * f / tp, h, local);
     detail::add_memory(out, "expert activation", e * act * per_expert * local * f / tp);
@@ -345,8 +348,10 @@ constexpr operation_list with_casts(const operation_list& forward, const precisi
   operation_list out;
   for (std::size_t i = 0; i < forward.count; ++i) {
     const operation& o = forward.items[i];
-    if (o.linear && o.format == p.compute)
+    if (o.linear && o.format == p.compute) {
       detail::add_memory(out, "cast to low precision", detail::forward_cast_bytes(p, o.gemm));
+      out.items[out.count - 1].cast = true;
+    }
     out.add(o);
   }
   return out;
@@ -367,9 +372,12 @@ constexpr operation_list backward_operations(const operation_list& forward,
     b.pass = operation_pass::backward;
     switch (o.kind) {
       case operation_kind::gemm: {
-        if (o.linear && o.format == p.compute && p.scaling != low_precision_scaling::none)
+        if (o.linear && o.format == p.compute && p.scaling != low_precision_scaling::none) {
           detail::add_memory(out, "cast gradients to low precision",
                              detail::backward_cast_bytes(p, o.gemm));
+          out.items[out.count - 1].pass = operation_pass::backward;
+          out.items[out.count - 1].cast = true;
+        }
         b.name = o.linear ? "data gradient" : "score gradient";
         b.gemm = {o.gemm.m, o.gemm.k, o.gemm.n, o.gemm.groups};
         b.model_flops = o.model_flops;
@@ -389,6 +397,7 @@ constexpr operation_list backward_operations(const operation_list& forward,
         out.add(b);
         break;
       case operation_kind::memory:
+        if (o.cast) break;  // the backward casts come with their GEMMs
         b.traffic = 2.0 * o.traffic;
         out.add(b);
         break;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/io/launch/common.hpp>
 #include <shardplan/models/model.hpp>
 #include <shardplan/training/plan.hpp>
@@ -74,10 +75,13 @@ inline std::string deepspeed_json(const training_plan_values& p) {
     out.note("no equivalent: ZeRO-" + n(f.zero_stage) + " over " + n(f.zero) + " of " + n(f.data) +
              " replicas; DeepSpeed partitions over the whole data-parallel group");
   const precision_policy& x = p.setup.precision;
+  // docs/_pages/config-json.md (00376da) has no fp8 key: the recipe is the model code's.
   if (x.compute == number_format::fp8)
-    out.note(
-        "not in the JSON: fp8 GEMMs come from the model code (Transformer Engine); the "
-        "config runs bf16");
+    out.note("not in the JSON: fp8 GEMMs (" + std::string(scaling_name(x.scaling)) +
+             " scaling) come from the model code (Transformer Engine); the config runs bf16");
+  if (p.setup.attention != attention_kernel::automatic && !p.setup.eager_attention)
+    out.note("not in the JSON: the " + std::string(kernel_name(p.setup.attention)) +
+             " attention kernel is the model code's");
   if (x.compute == number_format::int8 || x.compute == number_format::int4 ||
       x.compute == number_format::fp4)
     out.note("no equivalent: " + std::string(name_of(x.compute)) + " training GEMMs");

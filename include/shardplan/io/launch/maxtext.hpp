@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/hardware/placement.hpp>
 #include <shardplan/io/launch/common.hpp>
 #include <shardplan/models/model.hpp>
@@ -20,6 +21,10 @@
 //                it carries the DeepSeek mHC keys); the base_config directive and model keys as
 //                in src/MaxText/configs/models/*.yml; global batch = per_device_batch_size x
 //                devices x gradient_accumulation_steps from MaxText's pyconfig.
+//                The fp8 / fp4 quantization values and the attention kernels were checked at
+//                AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8 (2026-08-22;
+//                the stored copy has no 003b416; there base.yml is src/maxtext/configs/base.yml
+//                and the choices are QuantizationType of src/maxtext/configs/types.py).
 
 namespace shardplan {
 
@@ -175,7 +180,43 @@ inline std::string maxtext_config(const training_plan_values& p) {
     out.note("the plan stores dropout masks: set dropout_rate (base.yml: 0.0)");
   else
     out.raw("enable_dropout: False");
-  if (p.setup.eager_attention) out.raw("attention: \"dot_product\"");
+  // attention: "autoselected" (default), "dot_product", "flash" (TPU: the Pallas splash kernel,
+  // tpu_flash_attention; GPU: tokamax's Pallas Triton flash attention), "cudnn_flash_te"
+  // (Transformer Engine's cuDNN fused attention), "cudnn_flash_jax": base.yml and
+  // src/maxtext/layers/attention_op.py at AI-Hypercomputer/maxtext e591f30.
+  const bool tpu = p.system.chip.kind == chip_kind::tpu;
+  const bool gpu = p.system.chip.kind == chip_kind::gpu;
+  if (p.setup.eager_attention) {
+    out.raw("attention: \"dot_product\"");
+  } else {
+    const std::string kernel(kernel_name(p.setup.attention));
+    switch (p.setup.attention) {
+      case attention_kernel::automatic:
+        break;
+      case attention_kernel::eager:
+        out.raw("attention: \"dot_product\"");
+        break;
+      case attention_kernel::splash:
+        if (tpu) out.raw("attention: \"flash\"");
+        else out.note("no equivalent: splash attention is MaxText's TPU kernel (attention: flash)");
+        break;
+      case attention_kernel::cudnn:
+        if (gpu) out.raw("attention: \"cudnn_flash_te\"");
+        else out.note("no equivalent: cuDNN attention on this system (cudnn_flash_te is for GPUs)");
+        break;
+      case attention_kernel::flash1:
+      case attention_kernel::flash2:
+      case attention_kernel::flash3:
+        if (gpu) {
+          out.note("approximation: " + kernel +
+                   "; MaxText's GPU \"flash\" is tokamax's Pallas Triton flash attention");
+          out.raw("attention: \"flash\"");
+        } else {
+          out.note("no equivalent: the " + kernel + " kernel on this system");
+        }
+        break;
+    }
+  }
 
   out.note("batch: global batch = per_device_batch_size x " + n(f.devices) +
            " devices x gradient_accumulation_steps = " + n(f.sequences) + " sequences");
@@ -302,14 +343,58 @@ inline std::string maxtext_config(const training_plan_values& p) {
   }
   out.raw(x.master_bytes >= 4.0 || x.parameter_bytes >= 4.0 ? "weight_dtype: \"float32\""
                                                             : "weight_dtype: \"bfloat16\"");
-  if (x.compute == number_format::fp8) {
-    out.note("fp8 GEMMs: base.yml documents quantization 'fp8' for NVIDIA GPUs");
-    out.raw("quantization: \"fp8\"");
+  // fp8 and fp4 recipes: QuantizationType of src/maxtext/configs/types.py at
+  // AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8; the te_* values are
+  // Transformer Engine recipes (src/maxtext/layers/quantizations.py: te_fp8_delayedscaling
+  // DelayedScaling, te_fp8_currentscaling Float8CurrentScaling, te_mxfp8 MXFP8BlockScaling,
+  // te_nvfp4 NVFP4BlockScaling), for NVIDIA GPUs. None of them scales by rows or by 128 blocks.
+  std::string_view quantization;
+  if (x.compute == number_format::fp8 || x.compute == number_format::fp4) {
+    switch (x.scaling) {
+      case low_precision_scaling::delayed_tensorwise:
+        quantization = "te_fp8_delayedscaling";
+        break;
+      case low_precision_scaling::tensorwise:
+        quantization = "te_fp8_currentscaling";
+        break;
+      case low_precision_scaling::mx_block32:
+        quantization = "te_mxfp8";
+        break;
+      case low_precision_scaling::nv_block16:
+        quantization = "te_nvfp4";
+        break;
+      case low_precision_scaling::none:
+      case low_precision_scaling::rowwise:
+      case low_precision_scaling::blockwise:
+        break;
+    }
+    if (quantization.empty()) {
+      out.note("no equivalent: " + std::string(name_of(x.compute)) + " with " +
+               std::string(scaling_name(x.scaling)) +
+               " scaling; MaxText's quantization recipes are te_fp8_delayedscaling, "
+               "te_fp8_currentscaling, te_mxfp8 and te_nvfp4 (Transformer Engine); the config "
+               "runs bf16");
+    } else if (!gpu) {
+      out.note("no equivalent: quantization " + std::string(quantization) +
+               " is a Transformer Engine recipe for NVIDIA GPUs; this plan's system is " +
+               std::string(p.system.name) + ", the config runs bf16");
+      quantization = {};
+    }
+  }
+  if (!quantization.empty()) {
+    if (quantization == "te_fp8_delayedscaling" && accumulation > 1)
+      out.note("warning: MaxText refuses te_fp8_delayedscaling with gradient_accumulation_steps "
+               "above 1 (\"FP8 quantization is not compatible with gradient accumulation\", "
+               "src/maxtext/configs/types.py); plan a larger micro-batch or more replicas");
+    out.raw("quantization: \"" + std::string(quantization) + "\"");
   } else if (x.compute == number_format::int8) {
     out.raw("quantization: \"int8\"");
-  } else if (x.compute == number_format::int4 || x.compute == number_format::fp4) {
-    out.note("no equivalent: " + std::string(name_of(x.compute)) + " training GEMMs");
+  } else if (x.compute == number_format::int4) {
+    out.note("no equivalent: int4 training GEMMs");
   }
+  if (x.low_precision_attention)
+    out.note("no equivalent: attention in " + std::string(name_of(x.compute)) +
+             "; MaxText's quantization covers the dense layers");
   if (p.assumptions.in_network_reduction)
     out.note("no equivalent: in-network reduction (SHARP) is not a MaxText key");
   return out.out;

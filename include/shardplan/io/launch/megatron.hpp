@@ -8,6 +8,7 @@
 
 #include <shardplan/core/format.hpp>
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/io/launch/common.hpp>
 #include <shardplan/models/model.hpp>
 #include <shardplan/models/parameters.hpp>
@@ -24,6 +25,9 @@
 //                The MoE rule below (tensor parallelism needs sequence parallelism) from
 //                megatron/core/transformer/moe/moe_layer.py, MoELayer.forward, at
 //                NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553.
+//                The fp8 / fp4 recipe flags and --attention-backend (AttnBackend of
+//                megatron/core/transformer/enums.py) at 000c4ac24f61159c138b0975def722c65245983c,
+//                where they are argparse flags (at d98e8a6 they have left arguments.py).
 
 namespace shardplan {
 
@@ -166,7 +170,40 @@ inline std::string megatron_arguments(const training_plan_values& p) {
     flag("--attention-dropout", "0.0");
     flag("--hidden-dropout", "0.0");
   }
-  if (p.setup.eager_attention) flag("--attention-backend", "unfused");
+  // --attention-backend: AttnBackend of megatron/core/transformer/enums.py at 000c4ac (flash,
+  // fused, unfused, local, auto; default auto). "flash" is the flash-attn package through
+  // Transformer Engine, "fused" TE's cuDNN fused attention.
+  if (p.setup.eager_attention) {
+    flag("--attention-backend", "unfused");
+  } else {
+    switch (p.setup.attention) {
+      case attention_kernel::automatic:
+        break;  // auto: Transformer Engine picks
+      case attention_kernel::flash1:
+        note("approximation: FlashAttention 1; Megatron's flash backend is the installed "
+             "flash-attn package through Transformer Engine, with no choice of version");
+        flag("--attention-backend", "flash");
+        break;
+      case attention_kernel::flash2:
+        flag("--attention-backend", "flash");
+        break;
+      case attention_kernel::flash3:
+        note("flash: the installed flash-attn package through Transformer Engine; that it is "
+             "FlashAttention-3 depends on the installation (no flag picks the version)");
+        flag("--attention-backend", "flash");
+        break;
+      case attention_kernel::cudnn:
+        flag("--attention-backend", "fused");
+        break;
+      case attention_kernel::splash:
+        note("no equivalent: splash attention is a TPU kernel; Megatron-LM's backends are "
+             "flash, fused, unfused, local and auto");
+        break;
+      case attention_kernel::eager:
+        flag("--attention-backend", "unfused");
+        break;
+    }
+  }
 
   note("parallelism");
   flag("--tensor-model-parallel-size", n(f.tensor));
@@ -258,6 +295,19 @@ inline std::string megatron_arguments(const training_plan_values& p) {
 
   note("precision");
   const precision_policy& x = p.setup.precision;
+  // fp8 and fp4 recipes: --fp8-format (e4m3, hybrid), --fp8-recipe (tensorwise, delayed, mxfp8,
+  // blockwise, custom; default delayed), --fp4-format (e2m1), --fp4-recipe (nvfp4, custom) of
+  // megatron/training/arguments.py at NVIDIA/Megatron-LM 000c4ac24f61159c138b0975def722c65245983c;
+  // get_fp8_recipe (megatron/core/fp8_utils.py) makes them TE's DelayedScaling,
+  // Float8CurrentScaling, Float8BlockScaling and MXFP8BlockScaling, get_fp4_recipe
+  // (fp4_utils.py) NVFP4BlockScaling. "hybrid" is E4M3 forward, E5M2 gradients, as Megatron's
+  // own tensorwise and mxfp8 test configs run (tests/functional_tests/test_cases/gpt/
+  // gpt3_weekly_dgx_*_mcore_*_{current_scaling_native_fp8,mxfp8}_*/model_config.yaml).
+  auto fp8 = [&](std::string_view format, std::string_view recipe) {
+    flag("--bf16");
+    flag("--fp8-format", std::string(format));
+    flag("--fp8-recipe", std::string(recipe));
+  };
   switch (x.compute) {
     case number_format::bf16:
       flag("--bf16");
@@ -266,14 +316,37 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       flag("--fp16");
       break;
     case number_format::fp8:
-      note("fp8 GEMMs as in DeepSeek-V3: E4M3 with 1x128 / 128x128 block scaling");
-      flag("--bf16");
-      flag("--fp8-format", "e4m3");
-      flag("--fp8-recipe", "blockwise");
+      switch (x.scaling) {
+        case low_precision_scaling::delayed_tensorwise:
+          fp8("hybrid", "delayed");
+          break;
+        case low_precision_scaling::tensorwise:
+          fp8("hybrid", "tensorwise");
+          break;
+        case low_precision_scaling::rowwise:
+          note("approximation: rowwise scaling; Megatron-LM's recipes are delayed, tensorwise, "
+               "blockwise and mxfp8, blockwise (1x128 activation tiles) the nearest");
+          fp8("e4m3", "blockwise");
+          break;
+        case low_precision_scaling::mx_block32:
+          note("mxfp8: Transformer Engine's MXFP8BlockScaling, for Blackwell tensor cores");
+          fp8("hybrid", "mxfp8");
+          break;
+        case low_precision_scaling::nv_block16:
+        case low_precision_scaling::none:
+        case low_precision_scaling::blockwise:
+          note("fp8 GEMMs as in DeepSeek-V3: E4M3 with 1x128 / 128x128 block scaling");
+          fp8("e4m3", "blockwise");
+          break;
+      }
       break;
     case number_format::fp4:
+      if (x.scaling != low_precision_scaling::nv_block16)
+        note("approximation: the plan's fp4 scaling is " + std::string(scaling_name(x.scaling)) +
+             "; Megatron-LM's fp4 recipe is NVFP4 (16-element blocks, fp8 scales)");
       flag("--bf16");
       flag("--fp4-format", "e2m1");
+      flag("--fp4-recipe", "nvfp4");
       break;
     case number_format::fp32:
     case number_format::tf32:
@@ -284,6 +357,9 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       note("no equivalent: " + std::string(name_of(x.compute)) + " training GEMMs");
       break;
   }
+  if (x.low_precision_attention)
+    note("no equivalent: attention in " + std::string(name_of(x.compute)) +
+         "; TransformerConfig.fp8_dot_product_attention has no flag in arguments.py at 000c4ac");
   if (x.compute == number_format::bf16 || x.compute == number_format::fp8 ||
       x.compute == number_format::fp4) {
     if (x.gradient_bytes < 4.0)

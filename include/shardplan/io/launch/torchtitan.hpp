@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/kernels.hpp>
 #include <shardplan/io/launch/common.hpp>
 #include <shardplan/models/model.hpp>
 #include <shardplan/training/plan.hpp>
@@ -16,7 +17,9 @@
 //                JobConfig); schedule names from torch.distributed.pipelining's
 //                get_schedule_class; the stage count ceil((layers + first_less + last_less) /
 //                layers_per_stage) from torchtitan's pipeline metadata; batch arithmetic from
-//                torchtitan/train.py; llama3 flavors from torchtitan/models/llama3/__init__.py.
+//                torchtitan/train.py; llama3 flavors from torchtitan/models/llama3/__init__.py;
+//                the float8 and mx converters and their recipe_name keys, and the SDPA backend
+//                order of torchtitan/models/attention.py (6404b932421f5ce382e7dac5ad381b2c17b1373c).
 
 namespace shardplan {
 
@@ -90,12 +93,43 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
         n(m.kv_heads) + ", vocabulary " + n(m.vocab));
   }
   const precision_policy& x = p.setup.precision;
-  if (x.compute == number_format::fp8) {
+  // fp8: model.converters "float8" (Float8Converter) with float8.recipe_name "tensorwise",
+  // "rowwise" or "rowwise_with_gw_hp" (class Float8 of torchtitan/config/job_config.py;
+  // torchtitan/components/quantization/float8.py); MXFP8: converter "mx" with mx.recipe_name,
+  // default "mxfp8_cublas" (class MX; components/quantization/mx.py), all at 6404b93.
+  std::string_view float8_recipe;
+  const bool mx = x.compute == number_format::fp8 && x.scaling == low_precision_scaling::mx_block32;
+  if (x.compute == number_format::fp8 && !mx) {
     out.raw("converters = [\"float8\"]");
-    out.note(
-        "approximation: the plan's fp8 follows DeepSeek-V3's block scaling; torchao's "
-        "rowwise recipe is the nearest of tensorwise, rowwise, rowwise_with_gw_hp");
+    switch (x.scaling) {
+      case low_precision_scaling::tensorwise:
+        float8_recipe = "tensorwise";
+        break;
+      case low_precision_scaling::rowwise:
+        float8_recipe = "rowwise";
+        break;
+      case low_precision_scaling::delayed_tensorwise:
+        out.note(
+            "approximation: delayed scaling (an amax history); torchtitan's float8 recipes "
+            "(tensorwise, rowwise, rowwise_with_gw_hp) scale from this step's amax, tensorwise "
+            "the nearest");
+        float8_recipe = "tensorwise";
+        break;
+      default:
+        out.note(
+            "approximation: the plan's fp8 follows DeepSeek-V3's block scaling; torchao's "
+            "rowwise recipe is the nearest of tensorwise, rowwise, rowwise_with_gw_hp");
+        float8_recipe = "rowwise";
+        break;
+    }
   }
+  if (mx) {
+    out.note("MXFP8: MXConverter asserts compute capability 10.0 (Blackwell) and a torchao "
+             "nightly build");
+    out.raw("converters = [\"mx\"]");
+  }
+  if (x.low_precision_attention)
+    out.note("no equivalent: attention in fp8; torchtitan's converters swap the linear layers");
 
   out.raw("");
   out.raw("[training]");
@@ -199,8 +233,36 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
              "context_parallel_degree (torchtitan's dp2ep constraint)");
   if (p.assumptions.in_network_reduction)
     out.note("no equivalent: in-network reduction (SHARP) is NCCL's choice, not a JobConfig key");
-  if (p.setup.eager_attention)
+  // Attention: ScaledDotProductAttention of torchtitan/models/attention.py at 6404b93 tries the
+  // SDPA backends FLASH_ATTENTION, EFFICIENT_ATTENTION, MATH in that order, CUDNN_ATTENTION first
+  // on compute capability 10.0; FlexAttention with the model's use_flex_attn. No JobConfig key
+  // picks the backend.
+  if (p.setup.eager_attention) {
     out.note("no equivalent: eager attention; torchtitan's attention is a fused kernel");
+  } else {
+    switch (p.setup.attention) {
+      case attention_kernel::automatic:
+      case attention_kernel::eager:
+        break;
+      case attention_kernel::flash2:
+        out.note(
+            "attention: SDPA's flash backend (FlashAttention-2), torchtitan's first choice "
+            "before Blackwell (torchtitan/models/attention.py)");
+        break;
+      case attention_kernel::cudnn:
+        out.note(
+            "attention: SDPA's cuDNN backend, which torchtitan puts first only on compute "
+            "capability 10.0 (Blackwell); no JobConfig key picks it elsewhere");
+        break;
+      case attention_kernel::flash1:
+      case attention_kernel::flash3:
+      case attention_kernel::splash:
+        out.note("no equivalent: the " + std::string(kernel_name(p.setup.attention)) +
+                 " attention kernel; torchtitan calls SDPA (flash, efficient, math, cuDNN on "
+                 "Blackwell) or FlexAttention");
+        break;
+    }
+  }
 
   out.raw("");
   out.raw("[activation_checkpoint]");
@@ -224,10 +286,15 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
       out.raw("mode = \"full\"");
       break;
   }
-  if (x.compute == number_format::fp8) {
+  if (!float8_recipe.empty()) {
     out.raw("");
     out.raw("[float8]");
-    out.raw("recipe_name = \"rowwise\"");
+    out.raw("recipe_name = \"" + std::string(float8_recipe) + "\"");
+  }
+  if (mx) {
+    out.raw("");
+    out.raw("[mx]");
+    out.raw("recipe_name = \"mxfp8_cublas\"");
   }
   return out.out;
 }

@@ -1,0 +1,316 @@
+// Tests of operations.hpp: the FLOPs summed over a step's operations against Megatron-LM's
+// Eq. 3, PaLM's 6N + 12LHQT and flops.hpp's per-token counts (dense, MoE with expert
+// parallelism, GQA with more tensor ranks than key heads); one LLaMA-3 8B layer's operations
+// derived by hand; the backward's GEMMs; the casts of the fp8 recipes; what recomputation repeats.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <shardplan/hardware/nvidia.hpp>
+#include <shardplan/models/deepseek.hpp>
+#include <shardplan/models/gpt.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
+#include <shardplan/training/operations.hpp>
+
+namespace {
+
+using namespace shardplan;
+
+/// Counted FLOPs of one micro-batch on one device over the whole model: every layer's forward
+/// and backward, the forward again when `full_recompute` (layers only, as Megatron recomputes),
+/// the embedding and the output forward and backward.
+double step_flops(const model_shape& m, const layer_shard& s, bool full_recompute) {
+  double f = 0.0;
+  for (std::int64_t i = 0; i < m.layers; ++i) {
+    const bool moe = m.moe.experts > 0 && i >= m.moe.dense_layers;
+    const operation_list fwd = with_casts(layer_forward_operations(m, s, moe), s.precision);
+    f += fwd.model_flops() + backward_operations(fwd, s.precision).model_flops();
+    if (full_recompute) f += fwd.model_flops();
+  }
+  for (const operation_list& ends :
+       {output_forward_operations(m, s), embedding_forward_operations(m, s)})
+    f += ends.model_flops() + backward_operations(ends, s.precision).model_flops();
+  return f;
+}
+
+layer_shard shard(double micro_batch, double seq_len, double tensor, attention_flops convention) {
+  layer_shard s;
+  s.micro_batch = micro_batch;
+  s.seq_len = seq_len;
+  s.tensor = tensor;
+  s.convention = convention;
+  return s;
+}
+
+/// The GEMMs of a list, in order.
+std::vector<operation> gemms_of(const operation_list& l) {
+  std::vector<operation> out;
+  for (std::size_t i = 0; i < l.count; ++i)
+    if (l.items[i].kind == operation_kind::gemm) out.push_back(l.items[i]);
+  return out;
+}
+
+void check_shape(const gemm_shape& g, double m, double n, double k) {
+  CHECK(g.m == m);
+  CHECK(g.n == n);
+  CHECK(g.k == k);
+}
+
+// One LLaMA-3 8B layer (Dubey et al. 2024, Table 3: d 4096, FFN 14336, 32 heads, 8 KV heads of
+// 128) at tensor parallelism 2 with sequence parallelism, one sequence of 8192 tokens.
+layer_shard llama8b_tp2(const precision_policy& p = {}) {
+  layer_shard s = shard(1, 8192, 2, attention_flops::causal);
+  s.sequence_parallel = true;
+  s.precision = p;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("megatron's eq. 3: a gpt's counted flops with full recomputation, summed over ranks") {
+  // Narayanan et al. 2021, Eq. 3: F = 96·B·s·l·h²·(1 + s/(6h) + V/(16lh)) with full
+  // recomputation, attention counted in full. The 1T row of their Table 1 (128 layers, h 25600,
+  // 160 heads, V 51200) at t = 8: one sequence of 2048 tokens, every one of the 8 ranks counting
+  // its share; Eq. 3 with B = 1.
+  const model_shape& gpt = models::megatron_gpt_1t::shape;
+  const layer_shard s = shard(1, 2048, 8, attention_flops::full);
+  const double ours = step_flops(gpt, s, true) * 8.0;
+  CHECK(ours == doctest::Approx(megatron_flops_per_iteration(1, 2048, 128, 25600, 51200).value())
+                    .epsilon(1e-12));
+}
+
+TEST_CASE("palm's 6N + 12LHQT: llama-3 8b's counted flops, the input embedding left out of N") {
+  // Chowdhery et al. 2022, App. B. PaLM's N is every parameter; the input embedding and the
+  // norms do no matmul, so N here is the total less both (as tests/unit/flops.cpp reconciles the
+  // book's 6N for LLaMA-3 70B); LLaMA-3 8B's output projection is untied and stays in N.
+  const model_shape& m = models::llama3_8b::shape;
+  const parameter_counts c = parameters(m);
+  const double n = static_cast<double>(c.total - c.norms) - 128256.0 * 4096.0;
+  const layer_shard s = shard(1, 8192, 4, attention_flops::full);
+  CHECK(step_flops(m, s, false) * 4.0 ==
+        doctest::Approx(palm_flops_per_token(n, 32, 32, 128, 8192).value() * 8192.0)
+            .epsilon(1e-12));
+}
+
+TEST_CASE("moe with expert parallelism: the ranks' counted flops are 3x the forward per token") {
+  // Each of the ep ranks holds E/ep experts and sends its own tokens' top-k assignments to all
+  // of them; summed over the ranks, each token's k experts, router and attention are counted
+  // once: forward_flops_per_token · 3 · (ep · b · s).
+  SUBCASE("mixtral 8x7b at ep 8") {
+    const model_shape& m = models::mixtral_8x7b::shape;
+    layer_shard s = shard(1, 4096, 1, attention_flops::causal);
+    s.expert = 8;
+    const double tokens = 8.0 * 4096.0;
+    CHECK(step_flops(m, s, false) * 8.0 ==
+          doctest::Approx(3.0 * forward_flops_per_token(m, 4096, attention_flops::causal).total() *
+                          tokens)
+              .epsilon(1e-12));
+  }
+  SUBCASE("deepseek-v3 at ep 8, dense first layers included") {
+    const model_shape& m = models::deepseek_v3::shape;
+    layer_shard s = shard(1, 4096, 1, attention_flops::causal);
+    s.expert = 8;
+    const double tokens = 8.0 * 4096.0;
+    CHECK(step_flops(m, s, false) * 8.0 ==
+          doctest::Approx(3.0 * forward_flops_per_token(m, 4096, attention_flops::causal).total() *
+                          tokens)
+              .epsilon(1e-12));
+  }
+  // Not checked: with tensor parallelism as well (t > 1), the router (and DeepSeek-V3's q and kv
+  // down projections) run whole on every tensor rank and are counted on each: Mixtral at ep 4,
+  // t 2 sums to 1.00008x, DeepSeek-V3 at ep 8, t 2 to 1.0247x.
+}
+
+TEST_CASE("gqa with more tensor ranks than key heads counts the key heads once") {
+  // LLaMA-3 8B at t = 16 has 8 KV heads: each rank computes 2 query heads and one whole key and
+  // value head (a replica of the one it shares with another rank). The counted FLOPs summed
+  // over the 16 ranks are still the model's.
+  const model_shape& m = models::llama3_8b::shape;
+  const layer_shard s = shard(1, 8192, 16, attention_flops::causal);
+  CHECK(step_flops(m, s, false) * 16.0 ==
+        doctest::Approx(3.0 * forward_flops_per_token(m, 8192, attention_flops::causal).total() *
+                        8192.0)
+            .epsilon(1e-12));
+  // The qkv GEMM a rank runs is (2 + 2·1)·128 = 512 wide; it counts (32 + 2·8)/16·128 = 384:
+  // the difference is 2·8192·128·4096 FLOPs a layer.
+  const operation_list fwd = layer_forward_operations(m, s, false);
+  const operation& qkv = fwd.items[1];
+  REQUIRE(qkv.name == std::string_view("qkv projection"));
+  check_shape(qkv.gemm, 8192, 512, 4096);
+  CHECK(gemm_flops(qkv.gemm) - qkv.model_flops == 2.0 * 8192 * 128 * 4096);
+}
+
+TEST_CASE("a llama-3 8b layer at tp 2 with sequence parallelism, operation by operation") {
+  const operation_list l = layer_forward_operations(models::llama3_8b::shape, llama8b_tp2(), false);
+  REQUIRE(l.count == 11);
+  constexpr std::string_view names[] = {"attention norm", "qkv projection", "rotary", "attention",
+                                        "attention output projection", "residual add",
+                                        "mlp norm", "mlp up projection", "mlp activation",
+                                        "mlp down projection", "residual add"};
+  for (std::size_t i = 0; i < l.count; ++i) CHECK(l.items[i].name == names[i]);
+  // GEMMs over all 8192 tokens (tensor parallelism splits the weights): qkv n = (32/2 + 2·8/2)
+  // ·128 = 3072 over k = 4096; the output projection k = 32/2·128 = 2048; the gated up
+  // projection n = 2·14336/2 = 14336; the down projection k = 14336/2 = 7168.
+  check_shape(l.items[1].gemm, 8192, 3072, 4096);
+  check_shape(l.items[4].gemm, 8192, 4096, 2048);
+  check_shape(l.items[7].gemm, 8192, 14336, 4096);
+  check_shape(l.items[9].gemm, 8192, 4096, 7168);
+  for (std::size_t i : {std::size_t{1}, std::size_t{4}, std::size_t{7}, std::size_t{9}}) {
+    CHECK(l.items[i].format == number_format::bf16);
+    CHECK(l.items[i].model_flops == gemm_flops(l.items[i].gemm));
+  }
+  // Attention: 16 query heads and 4 KV heads a rank, 8192 queries against 8192 keys, d 128.
+  const attention_shape& a = l.items[3].attention;
+  CHECK(l.items[3].kind == operation_kind::attention);
+  CHECK(a.batch == 1);
+  CHECK(a.heads == 16);
+  CHECK(a.kv_heads == 4);
+  CHECK(a.query == 8192);
+  CHECK(a.keys == 8192);
+  CHECK(a.qk_dim == 128);
+  CHECK(a.v_dim == 128);
+  // Causal counting: half of 2·s·a·(d_qk + d_v) per token: 0.5·2·8192·8192·16·256.
+  CHECK(l.items[3].model_flops == 0.5 * 2.0 * 8192.0 * 8192.0 * 16.0 * 256.0);
+  // Memory-bound operations in bf16 (2 bytes): the norms read and write the 8192/2 tokens of
+  // the sequence-parallel shard (2·2·4096·4096); rotary reads and writes q and k of all tokens
+  // (2·2·8192·(16 + 4)·128); a residual add reads two and writes one (2·3·4096·4096); the SwiGLU
+  // reads two halves of 7168 and writes one (2·3·8192·7168).
+  CHECK(l.items[0].traffic == 2.0 * 2.0 * 4096 * 4096);
+  CHECK(l.items[2].traffic == 2.0 * 2.0 * 8192 * 20 * 128);
+  CHECK(l.items[5].traffic == 2.0 * 3.0 * 4096 * 4096);
+  CHECK(l.items[6].traffic == 2.0 * 2.0 * 4096 * 4096);
+  CHECK(l.items[8].traffic == 2.0 * 3.0 * 8192 * 7168);
+  CHECK(l.items[10].traffic == 2.0 * 3.0 * 4096 * 4096);
+}
+
+TEST_CASE("every gemm of the backward has a data-gradient and a weight-gradient gemm") {
+  const operation_list fwd =
+      layer_forward_operations(models::llama3_8b::shape, llama8b_tp2(), false);
+  const operation_list bwd = backward_operations(fwd, precision_policy{});
+  const std::vector<operation> f = gemms_of(fwd);
+  const std::vector<operation> b = gemms_of(bwd);
+  REQUIRE(b.size() == 2 * f.size());
+  // The backward runs the layer in reverse: forward GEMM i (m x n over k) becomes dX (m x k over
+  // n) and dW (k x n over m).
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const gemm_shape& g = f[f.size() - 1 - i].gemm;
+    CAPTURE(i);
+    CHECK(b[2 * i].name == std::string_view("data gradient"));
+    check_shape(b[2 * i].gemm, g.m, g.k, g.n);
+    CHECK(b[2 * i + 1].name == std::string_view("weight gradient"));
+    check_shape(b[2 * i + 1].gemm, g.k, g.n, g.m);
+    CHECK(b[2 * i].pass == operation_pass::backward);
+  }
+  // The attention kernel's backward, and twice the forward's counted FLOPs.
+  std::size_t attention = 0;
+  for (std::size_t i = 0; i < bwd.count; ++i)
+    if (bwd.items[i].kind == operation_kind::attention) {
+      ++attention;
+      CHECK(bwd.items[i].attention_backward);
+    }
+  CHECK(attention == 1);
+  CHECK(bwd.model_flops() == doctest::Approx(2.0 * fwd.model_flops()).epsilon(1e-15));
+}
+
+TEST_CASE("fp8 recipes add casts whose bytes follow their scaling; attention and logits stay bf16") {
+  // LLaMA-3 8B's qkv GEMM at tp 2: input m·k = 8192·4096 = 33554432 elements, weight k·n =
+  // 4096·3072 = 12582912, output gradient m·n = 8192·3072 = 25165824; fp8 is 1 byte, bf16 2.
+  // Forward: read bf16 and write fp8 (3 bytes an element) of the input and the weight, + a bf16
+  // amax pass (2) for dynamic tensorwise, + the transposed fp8 copy (1) for MX.
+  // Backward: the gradient cast (3, + 2 for its amax when tensorwise, + 1 for MX's transposed
+  // copy); then the transposed operands: an fp8 transpose (read 1, write 1) of input, weight and
+  // gradient for the tensorwise recipes, a second bf16 cast (3) of each for rowwise, none for MX.
+  const double in_w = 33554432.0 + 12582912.0;
+  const double grad = 25165824.0;
+  struct recipe {
+    precision_policy policy;
+    double forward, backward;
+  };
+  const recipe recipes[] = {
+      {precision::fp8_delayed::policy, 3.0 * in_w, 3.0 * grad + 2.0 * (in_w + grad)},
+      {precision::fp8_tensorwise::policy, 5.0 * in_w, 5.0 * grad + 2.0 * (in_w + grad)},
+      {precision::fp8_rowwise::policy, 3.0 * in_w, 3.0 * grad + 3.0 * (in_w + grad)},
+      {precision::mxfp8::policy, 4.0 * in_w, 4.0 * grad},
+  };
+  for (const recipe& r : recipes) {
+    CAPTURE(std::string_view(r.policy.name));
+    const layer_shard s = llama8b_tp2(r.policy);
+    const operation_list fwd =
+        with_casts(layer_forward_operations(models::llama3_8b::shape, s, false), r.policy);
+    // One cast before each of the four linear GEMMs; the first precedes the qkv projection.
+    REQUIRE(fwd.count == 15);
+    CHECK(fwd.items[1].name == std::string_view("cast to low precision"));
+    CHECK(fwd.items[2].name == std::string_view("qkv projection"));
+    CHECK(fwd.items[2].format == number_format::fp8);
+    CHECK(fwd.items[1].traffic == r.forward);
+    // The backward's cast for the qkv GEMM comes just before its data gradient (8192 x 4096
+    // over 3072), one before each of the four data gradients.
+    const operation_list bwd = backward_operations(fwd, r.policy);
+    std::size_t casts = 0;
+    std::size_t qkv_data = 0;
+    for (std::size_t i = 0; i < bwd.count; ++i) {
+      const operation& o = bwd.items[i];
+      if (o.name == std::string_view("cast gradients to low precision")) ++casts;
+      if (o.kind == operation_kind::gemm && o.gemm.m == 8192 && o.gemm.n == 4096 &&
+          o.gemm.k == 3072)
+        qkv_data = i;
+    }
+    CHECK(casts == 4);
+    REQUIRE(qkv_data > 0);
+    CHECK(bwd.items[qkv_data].name == std::string_view("data gradient"));
+    const operation& cast = bwd.items[qkv_data - 1];
+    CHECK(cast.name == std::string_view("cast gradients to low precision"));
+    CHECK(cast.traffic == r.backward);
+    // Attention stays in bf16 (no published fp8 training recipe converts it).
+    for (std::size_t i = 0; i < fwd.count; ++i)
+      if (fwd.items[i].kind == operation_kind::attention)
+        CHECK(fwd.items[i].format == number_format::bf16);
+    // The logits stay in bf16 and get no cast.
+    const operation_list out =
+        with_casts(output_forward_operations(models::llama3_8b::shape, s), r.policy);
+    REQUIRE(out.count == 3);
+    CHECK(out.items[1].name == std::string_view("logits"));
+    CHECK(out.items[1].format == number_format::bf16);
+    CHECK(backward_operations(out, r.policy).count == 4);
+  }
+}
+
+TEST_CASE("full recomputation repeats the forward; selective repeats only eager attention's core") {
+  const chip_figures& h100 = hardware::h100_sxm::figures;
+  const model_shape& m = models::llama3_8b::shape;
+  const layer_shard fused = llama8b_tp2();
+  const layer_time none = time_layer(h100, m, fused, recompute_kind::none, false);
+  const layer_time full = time_layer(h100, m, fused, recompute_kind::full, false);
+  CHECK(none.recompute.value() == 0.0);
+  CHECK(full.recompute.value() == full.forward.value());
+  CHECK(full.forward.value() == none.forward.value());
+  // A fused kernel's backward recomputes the scores itself: selective adds nothing.
+  CHECK(time_layer(h100, m, fused, recompute_kind::selective, false).recompute.value() == 0.0);
+
+  layer_shard eager = fused;
+  eager.eager_attention = true;
+  const operation_list fwd = layer_forward_operations(m, eager, false);
+  seconds core{};
+  double core_flops = 0.0;
+  std::vector<std::string_view> names;
+  for (std::size_t i = 0; i < fwd.count; ++i)
+    if (fwd.items[i].attention_core) {
+      names.push_back(fwd.items[i].name);
+      core += operation_time(h100, fwd.items[i], eager.kernel);
+      core_flops += fwd.items[i].model_flops;
+    }
+  CHECK(names == std::vector<std::string_view>{"attention scores QK^T", "softmax",
+                                               "attention values PV"});
+  const layer_time selective = time_layer(h100, m, eager, recompute_kind::selective, false);
+  CHECK(selective.recompute.value() == doctest::Approx(core.value()).epsilon(1e-15));
+  CHECK(selective.recompute < selective.forward);
+  // What it repeats is what flops.hpp's selective recomputation adds: the attention products of
+  // every layer, 2 ranks each counting theirs.
+  CHECK(core_flops * 2.0 * 32.0 ==
+        doctest::Approx(forward_flops_per_token(m, 8192, attention_flops::causal).attention *
+                        8192.0)
+            .epsilon(1e-12));
+}
