@@ -151,7 +151,8 @@ struct chip_microarchitecture {
 /// them; zero: the family default of `hardware/kernels.hpp`). These are achievable fractions of
 /// the datasheet peak, the only calibrated figures of a chip.
 struct kernel_fractions {
-  /// Best fraction of the bf16/fp16 matrix peak that cuBLAS/XLA GEMMs sustain on large shapes.
+  /// The fraction of the bf16/fp16 matrix peak GEMMs approach as their shape grows (before the
+  /// tile, wave and reduction-depth losses of `gemm_shape_efficiency`).
   double gemm = 0.0;
   /// The same for fp8/fp4 GEMMs, against the fp8/fp4 peak.
   double gemm_low_precision = 0.0;
@@ -166,6 +167,9 @@ struct kernel_fractions {
   /// the tile and wave quantisation.
   std::int64_t tile_rows = 0;
   std::int64_t tile_columns = 0;
+  /// The reduction depth k0 at which a GEMM's tiles spend as long in their prologue and epilogue
+  /// as in their main loop: a GEMM of depth k runs at k / (k + k0) of its rate. Negative: none.
+  double reduction_overhead = 0.0;
   /// The share of the isolated kernels' rate a whole training step sustains (clocks under the
   /// step's power, communication kernels sharing the compute units, gaps between kernels):
   /// the one end-to-end figure, calibrated on published training runs.

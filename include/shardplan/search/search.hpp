@@ -440,12 +440,16 @@ struct ranked_plan {
   double memory = 0.0;
   double step = 0.0;
   std::int64_t index = -1;
+  /// The step before `step_total` held it to the best measured MFU (= `step` when not held):
+  /// plans held to the same floor still rank by what the model says of them.
+  double uncapped_step = 0.0;
 };
 
-/// Faster, then smaller, then earlier: the order the search ranks plans in (a total order, so a
-/// search split into ranges finds the same best plan).
+/// Faster, then faster before the MFU ceiling, then smaller, then earlier: the order the search
+/// ranks plans in (a total order, so a search split into ranges finds the same best plan).
 constexpr bool ranks_before(const ranked_plan& a, const ranked_plan& b) {
   if (a.step != b.step) return a.step < b.step;
+  if (a.uncapped_step != b.uncapped_step) return a.uncapped_step < b.uncapped_step;
   if (a.memory != b.memory) return a.memory < b.memory;
   return a.index < b.index;
 }
@@ -709,7 +713,8 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                     const step_cost cost = estimate_step(plan, plan.assumptions, timed[slot]);
                     const bytes memory = memory_per_device(plan.model, plan.setup).total;
                     ++r.counts.feasible;
-                    const ranked_plan x{c, memory.value(), cost.step.value(), index};
+                    const ranked_plan x{c, memory.value(), cost.step.value(), index,
+                                        cost.uncapped_step.value()};
                     if (!r.found || ranks_before(x, r.best)) r.best = x;
                     r.found = true;
                     r.ranking.add(x);

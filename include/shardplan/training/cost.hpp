@@ -81,6 +81,7 @@ struct step_cost {
   /// The sum came out faster than the chip family's `best_measured_mfu` allows; `compute` was
   /// raised by the difference, so `mfu` is that best.
   bool mfu_capped = false;
+  seconds uncapped_step{};  ///< the sum before the ceiling (= `step` when not capped)
   double tokens_per_second_per_device = 0.0;
   std::array<axis_traffic, max_traffic> traffic{};
   std::size_t traffic_count = 0;
@@ -477,6 +478,7 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
   c.bubble = bubble;
   c.optimizer = optimizer;
   c.step = c.compute + c.bubble + c.communication_exposed + c.optimizer;
+  c.uncapped_step = c.step;
   // An efficiency option would otherwise report an MFU no published run has reached. Only
   // bf16-class steps: the best measured MFUs are bf16 runs against the bf16 peak.
   c.mfu_capped = bytes_per_element(p.setup.precision.compute) >= 2.0 && c.step < compute.mfu_floor;

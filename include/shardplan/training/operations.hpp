@@ -45,6 +45,7 @@ struct operation {
   bool linear = false;               ///< a weight GEMM (what an fp8 recipe converts)
   bool attention_core = false;       ///< QK^T, softmax and PV (what selective recomputation repeats)
   bool cast = false;                 ///< an fp8/fp4 recipe's cast (its backward is its own operation)
+  double scaling_share = 1.0;        ///< kind gemm: `block_scaled_gemm_share` for fine-grained scales
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
   double traffic = 0.0;              ///< bytes to and from HBM
 };
@@ -120,6 +121,9 @@ constexpr void add_linear(operation_list& out, std::string_view name, const laye
   o.format = s.precision.compute;
   o.gemm = {m, n, k, groups};
   o.linear = true;
+  if (s.precision.scaling == low_precision_scaling::rowwise ||
+      s.precision.scaling == low_precision_scaling::blockwise)
+    o.scaling_share = block_scaled_gemm_share;
   o.model_flops = gemm_flops({m, counted_n > 0.0 ? counted_n : n, k, groups});
   o.traffic = gemm_bytes(o.gemm, o.format);
   out.add(o);
@@ -412,7 +416,8 @@ constexpr operation_list backward_operations(const operation_list& forward,
 constexpr seconds operation_time(const chip_figures& chip, const operation& o,
                                  attention_kernel kernel, double override_fraction = 0.0) {
   switch (o.kind) {
-    case operation_kind::gemm: return gemm_time(chip, o.format, o.gemm, override_fraction);
+    case operation_kind::gemm:
+      return gemm_time(chip, o.format, o.gemm, override_fraction, o.scaling_share);
     case operation_kind::attention: {
       const attention_kernel k =
           kernel == attention_kernel::automatic ? default_attention_kernel(chip) : kernel;
