@@ -52,12 +52,12 @@ int main() {
 //
 // time per step (estimate)                                                                        value
 // ---------------------------------------------------------------------------------------------  ------
-// compute (operations timed by the kernel model; matmuls at 79.8% of the compute format's peak)  6.97 s
-//   of which memory-bound operations                                                             533 ms
+// compute (operations timed by the kernel model; matmuls at 79.7% of the compute format's peak)  6.98 s
+//   of which memory-bound operations                                                             539 ms
 // pipeline bubble                                                                                   0 s
 // communication not hidden                                                                       2.15 s
 // optimizer update                                                                               349 us
-// step                                                                                           9.11 s
+// step                                                                                           9.13 s
 // roofline lower bound (peak rates)                                                              5.13 s
 // MFU (of the bf16 peak)                                                                          42.4%
-// tokens per second per device                                                                    449.4
+// tokens per second per device                                                                    448.9

@@ -145,71 +145,71 @@ int main() {
 // pass      operation                       shape                    format   GFLOP      MB  time (us)  TFLOP/s  bound
 // --------  ------------------------------  -----------------------  ------  ------  ------  ---------  -------  ---------
 // forward   attention norm                  33.6 MB                  bf16       0.0    33.6       11.8        -  memory
-// forward   qkv projection                  (8192, 1280, 8192)       bf16     171.8   176.2      269.7      637  compute
+// forward   qkv projection                  (8192, 1280, 8192)       bf16     171.8   176.2      221.1      777  compute
 // forward   rotary                          37.7 MB                  bf16       0.0    37.7       13.3        -  memory
 // forward   attention                       (1, 8, 8192, 8192, 128)  bf16     137.4    37.7      238.1      577  compute
-// forward   attention output projection     (8192, 8192, 1024)       bf16     137.4   167.8      189.5      725  compute
+// forward   attention output projection     (8192, 8192, 1024)       bf16     137.4   167.8      247.5      555  compute
 // forward   residual add                    50.3 MB                  bf16       0.0    50.3       17.7        -  memory
 // forward   mlp norm                        33.6 MB                  bf16       0.0    33.6       11.8        -  memory
-// forward   mlp up projection               (8192, 7168, 8192)       bf16     962.1   369.1     1258.5      764  compute
+// forward   mlp up projection               (8192, 7168, 8192)       bf16     962.1   369.1     1238.0      777  compute
 // forward   mlp activation                  176 MB                   bf16       0.0   176.2       61.9        -  memory
-// forward   mlp down projection             (8192, 8192, 3584)       bf16     481.0   251.7      635.5      757  compute
+// forward   mlp down projection             (8192, 8192, 3584)       bf16     481.0   251.7      664.5      724  compute
 // forward   residual add                    50.3 MB                  bf16       0.0    50.3       17.7        -  memory
-// forward   total                                                            1889.8  1384.1     2725.4      693  5% memory
+// forward   total                                                            1889.8  1384.1     2743.2      689  5% memory
 // backward  residual add                    101 MB                   bf16       0.0   100.7       35.4        -  memory
-// backward  mlp down projection dX          (8192, 3584, 8192)       bf16     481.0   251.7      629.3      764  compute
-// backward  mlp down projection dW          (3584, 8192, 8192)       bf16     481.0   251.7      629.3      764  compute
+// backward  mlp down projection dX          (8192, 3584, 8192)       bf16     481.0   251.7      619.0      777  compute
+// backward  mlp down projection dW          (3584, 8192, 8192)       bf16     481.0   251.7      619.0      777  compute
 // backward  mlp activation                  352 MB                   bf16       0.0   352.3      123.7        -  memory
-// backward  mlp up projection dX            (8192, 8192, 7168)       bf16     962.1   369.1     1259.9      764  compute
-// backward  mlp up projection dW            (8192, 7168, 8192)       bf16     962.1   369.1     1258.5      764  compute
+// backward  mlp up projection dX            (8192, 8192, 7168)       bf16     962.1   369.1     1248.1      771  compute
+// backward  mlp up projection dW            (8192, 7168, 8192)       bf16     962.1   369.1     1238.0      777  compute
 // backward  mlp norm                        67.1 MB                  bf16       0.0    67.1       23.6        -  memory
 // backward  residual add                    101 MB                   bf16       0.0   100.7       35.4        -  memory
-// backward  attention output projection dX  (8192, 1024, 8192)       bf16     137.4   167.8      179.8      764  compute
-// backward  attention output projection dW  (1024, 8192, 8192)       bf16     137.4   167.8      179.8      764  compute
+// backward  attention output projection dX  (8192, 1024, 8192)       bf16     137.4   167.8      176.9      777  compute
+// backward  attention output projection dW  (1024, 8192, 8192)       bf16     137.4   167.8      176.9      777  compute
 // backward  attention                       (1, 8, 8192, 8192, 128)  bf16     343.6    75.5      647.3      531  compute
 // backward  rotary                          75.5 MB                  bf16       0.0    75.5       26.5        -  memory
-// backward  qkv projection dX               (8192, 8192, 1280)       bf16     171.8   176.2      234.1      734  compute
-// backward  qkv projection dW               (8192, 1280, 8192)       bf16     171.8   176.2      269.7      637  compute
+// backward  qkv projection dX               (8192, 8192, 1280)       bf16     171.8   176.2      289.2      594  compute
+// backward  qkv projection dW               (8192, 1280, 8192)       bf16     171.8   176.2      221.1      777  compute
 // backward  attention norm                  67.1 MB                  bf16       0.0    67.1       23.6        -  memory
-// backward  total                                                            3848.3  2768.2     5555.8      693  5% memory
+// backward  total                                                            3848.3  2768.2     5503.7      699  5% memory
 //
 // llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, 1 x 8192 tokens, attention cudnn), fp8 linear layers (tensorwise scaling)
 // pass      operation                        shape                    format      GFLOP      MB  time (us)  TFLOP/s  bound
 // --------  -------------------------------  -----------------------  ---------  ------  ------  ---------  -------  ----------
 // forward   attention norm                   33.6 MB                  bf16          0.0    33.6       11.8        -  memory
 // forward   cast to low precision            388 MB                   bf16->fp8     0.0   388.0      136.3        -  memory
-// forward   qkv projection                   (8192, 1280, 8192)       fp8         171.8    98.6      152.7     1125  compute
+// forward   qkv projection                   (8192, 1280, 8192)       fp8         171.8    98.6      112.9     1522  compute
 // forward   rotary                           37.7 MB                  bf16          0.0    37.7       13.3        -  memory
 // forward   attention                        (1, 8, 8192, 8192, 128)  bf16        137.4    37.7      238.1      577  compute
 // forward   cast to low precision            83.9 MB                  bf16->fp8     0.0    83.9       29.5        -  memory
-// forward   attention output projection      (8192, 8192, 1024)       fp8         137.4   151.0      107.3     1280  compute
+// forward   attention output projection      (8192, 8192, 1024)       fp8         137.4   151.0      126.4     1087  compute
 // forward   residual add                     50.3 MB                  bf16          0.0    50.3       17.7        -  memory
 // forward   mlp norm                         33.6 MB                  bf16          0.0    33.6       11.8        -  memory
 // forward   cast to low precision            629 MB                   bf16->fp8     0.0   629.1      220.9        -  memory
-// forward   mlp up projection                (8192, 7168, 8192)       fp8         962.1   243.3      712.7     1350  compute
+// forward   mlp up projection                (8192, 7168, 8192)       fp8         962.1   243.3      632.2     1522  compute
 // forward   mlp activation                   176 MB                   bf16          0.0   176.2       61.9        -  memory
 // forward   cast to low precision            294 MB                   bf16->fp8     0.0   293.6      103.1        -  memory
-// forward   mlp down projection              (8192, 8192, 3584)       fp8         481.0   192.9      359.9     1337  compute
+// forward   mlp down projection              (8192, 8192, 3584)       fp8         481.0   192.9      339.3     1418  compute
 // forward   residual add                     50.3 MB                  bf16          0.0    50.3       17.7        -  memory
-// forward   total                                                                1889.8  2499.8     2194.4      861  28% memory
+// forward   total                                                                1889.8  2499.8     2072.7      912  30% memory
 // backward  residual add                     101 MB                   bf16          0.0   100.7       35.4        -  memory
 // backward  cast gradients to low precision  587 MB                   bf16->fp8     0.0   587.2      206.2        -  memory
-// backward  mlp down projection dX           (8192, 3584, 8192)       fp8         481.0   155.2      356.3     1350  compute
-// backward  mlp down projection dW           (3584, 8192, 8192)       fp8         481.0   155.2      356.3     1350  compute
+// backward  mlp down projection dX           (8192, 3584, 8192)       fp8         481.0   155.2      316.1     1522  compute
+// backward  mlp down projection dW           (3584, 8192, 8192)       fp8         481.0   155.2      316.1     1522  compute
 // backward  mlp activation                   352 MB                   bf16          0.0   352.3      123.7        -  memory
 // backward  cast gradients to low precision  663 MB                   bf16->fp8     0.0   662.7      232.7        -  memory
-// backward  mlp up projection dX             (8192, 8192, 7168)       fp8         962.1   251.7      713.4     1348  compute
-// backward  mlp up projection dW             (8192, 7168, 8192)       fp8         962.1   243.3      712.7     1350  compute
+// backward  mlp up projection dX             (8192, 8192, 7168)       fp8         962.1   251.7      637.4     1509  compute
+// backward  mlp up projection dW             (8192, 7168, 8192)       fp8         962.1   243.3      632.2     1522  compute
 // backward  mlp norm                         67.1 MB                  bf16          0.0    67.1       23.6        -  memory
 // backward  residual add                     101 MB                   bf16          0.0   100.7       35.4        -  memory
 // backward  cast gradients to low precision  503 MB                   bf16->fp8     0.0   503.3      176.8        -  memory
-// backward  attention output projection dX   (8192, 1024, 8192)       fp8         137.4    92.3      101.8     1350  compute
-// backward  attention output projection dW   (1024, 8192, 8192)       fp8         137.4    92.3      101.8     1350  compute
+// backward  attention output projection dX   (8192, 1024, 8192)       fp8         137.4    92.3       90.3     1522  compute
+// backward  attention output projection dW   (1024, 8192, 8192)       fp8         137.4    92.3       90.3     1522  compute
 // backward  attention                        (1, 8, 8192, 8192, 128)  bf16        343.6    75.5      647.3      531  compute
 // backward  rotary                           75.5 MB                  bf16          0.0    75.5       26.5        -  memory
 // backward  cast gradients to low precision  229 MB                   bf16->fp8     0.0   228.6       80.3        -  memory
-// backward  qkv projection dX                (8192, 8192, 1280)       fp8         171.8   155.2      132.6     1296  compute
-// backward  qkv projection dW                (8192, 1280, 8192)       fp8         171.8    98.6      152.7     1125  compute
+// backward  qkv projection dX                (8192, 8192, 1280)       fp8         171.8   155.2      147.7     1163  compute
+// backward  qkv projection dW                (8192, 1280, 8192)       fp8         171.8    98.6      112.9     1522  compute
 // backward  attention norm                   67.1 MB                  bf16          0.0    67.1       23.6        -  memory
-// backward  total                                                                3848.3  4064.3     4239.1      908  23% memory
+// backward  total                                                                3848.3  4064.3     3954.5      973  24% memory
 //

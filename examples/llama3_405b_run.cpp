@@ -91,10 +91,10 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, full recomputation, 15.6T tokens. Step 7.81 s, MFU 33.4%, memory per GPU 16.3 GB.
+// 16M tokens a step, full recomputation, 15.6T tokens. Step 7.58 s, MFU 34.4%, memory per GPU 16.3 GB.
 //
 // Assumptions:
-// - step time and MFU from shardplan's cost model (matmuls at 75.4% of peak)
+// - step time and MFU from shardplan's cost model (matmuls at 78.1% of peak)
 // - failure rates from LLaMA 3's 54 days (Table 5), per GPU-hour or host-hour as below
 // - failures are independent and exponential, and stop the whole job
 // - a checkpoint saves fp32 master weights and Adam moments once, not the bf16 copy
@@ -124,11 +124,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           1 step = 7.81 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           1 step = 7.58 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  84.1 / 89.6
+// days without / with failures  81.6 / 86.9
 // goodput                       93.9%
-// effective MFU                 31.4%
+// effective MFU                 32.3%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -148,31 +148,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)             1 step, 7.81 s
+// interval used (Daly's optimum)             1 step, 7.58 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    84.1           89.6
-// chip-hours            33.1 M         35.2 M
-// cost                 $66.1 M        $70.4 M
+// days                    81.6           86.9
+// chip-hours            32.1 M         34.2 M
+// cost                 $64.2 M        $68.4 M
 // goodput                 100%          93.9%
-// MFU                    33.4%          31.4%
+// MFU                    34.4%          32.3%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  84.1      93.9%
-// checkpoint stalls             0.0544    0.0607%
-// work redone after failures     0.037    0.0414%
-// restarts and restores           5.37         6%
-// saves before planned stops  0.000632  0.000706%
-// total                           89.6       100%
+// training steps                  81.6      93.9%
+// checkpoint stalls             0.0544    0.0626%
+// work redone after failures     0.035    0.0403%
+// restarts and restores           5.21         6%
+// saves before planned stops  0.000614  0.000706%
+// total                           86.9       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   85.2    98.7%     33.5 M
-// restart in 10 min (above)          89.6    93.9%     35.2 M
-// restart in 30 min                   103    81.9%     40.4 M
-// synchronous checkpoints at 2 TB/s  91.4      92%       36 M
+// restart in 2 min                   82.7    98.7%     32.5 M
+// restart in 10 min (above)          86.9    93.9%     34.2 M
+// restart in 30 min                  99.6    81.9%     39.2 M
+// synchronous checkpoints at 2 TB/s  88.7      92%     34.9 M
