@@ -173,6 +173,11 @@ bad_plan("training.precision: unknown preset 'fp8_blockwise' (known: bf16_mixed_
 bad_plan("training.attention_kernel: must be \"automatic\", \"flash1\", \"flash2\", \"flash3\", \"cudnn\" or \"splash\"" training training attention_kernel [=["flash4"]=])
 bad_plan("training.attention_kernel: \"eager\" is no fused kernel: unfused attention is \"eager_attention\": true" training training attention_kernel [=["eager"]=])
 bad_plan("training.attention_kernel: must be a string" training training attention_kernel 3)
+# training.framework names a framework from its table; Megatron-Core's flag needs Megatron-Core.
+bad_plan("training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", \"deepspeed\" or \"maxtext\"" training training framework [=["nemo"]=])
+bad_plan("training.framework: must be a string" training training framework 1)
+bad_plan("training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"" training training grad_reduce_in_bf16 true)
+bad_plan("training.grad_reduce_in_bf16: must be true or false" training training grad_reduce_in_bf16 [=["yes"]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

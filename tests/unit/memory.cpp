@@ -164,3 +164,147 @@ TEST_CASE("multi-query attention keeps its one kv head's projections on every te
   const double per_layer = q_and_o / 4 + k_and_v + mlp / 4 + norms;
   CHECK(held.dense == doctest::Approx(2 * per_layer + 2.0 * 1000 * 1024 / 4 + 1024));
 }
+
+// --- frameworks (issue 13): what each framework's code allocates --------------------------------
+// Each expected figure is derived here from LLaMA-3 8B's shape (32 layers, h 4096, f 14336, 32
+// heads, 8 kv heads of 128, vocabulary 128256); each behaviour's source is cited at its case and,
+// in full, where training/memory.hpp charges it. A namespace of their own keeps these shape
+// constants apart from the GPT-3 ones above.
+namespace frameworks_tests {
+
+using llama = models::llama3_8b;
+constexpr double h = 4096, f = 14336, heads = 32, kv = 8, dh = 128, vocab = 128256, layers = 32;
+constexpr double seq = 8192;  // tokens per sequence in these plans
+constexpr double e = 2;       // bytes of a bf16 activation
+// One layer's parameters: q and o (h x a·d_h), k and v (h x kv·d_h), a gated MLP (3·h·f) and
+// two RMSNorm weights.
+constexpr double layer_params = 2 * h * heads * dh + 2 * h * kv * dh + 3 * h * f + 2 * h;
+
+template <class... Options>
+using llama_plan =
+    training_plan<llama, systems::dgx_h100_superpod<4>, Options..., precision::bf16_mixed_adam,
+                  reserve<gigabytes{0.0}>>;
+
+TEST_CASE("generic is the default framework and changes nothing") {
+  CHECK(training_setup{}.framework == training_framework::generic);
+  using without = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
+                             batch<global_sequences<32>, seq_len<8192>>, recompute::full>;
+  using with = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
+                          batch<global_sequences<32>, seq_len<8192>>, recompute::full,
+                          framework::generic>;
+  CHECK(without::memory_per_device().total.value() == with::memory_per_device().total.value());
+  CHECK(framework_name(training_framework::torchtitan) == "torchtitan");
+}
+
+// torchtitan shards FSDP over dp_shard x cp ("fsdp = self.dp_shard * self.cp",
+// torchtitan/distributed/parallel_dims.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a).
+TEST_CASE("torchtitan's fsdp2 shards the model states over dp_shard x cp: 16Ψ/(8·4)") {
+  const double psi = static_cast<double>(parameters(llama::shape).total);
+  using generic = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
+                             batch<global_sequences<32>, seq_len<8192>>>;
+  using titan = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
+                           batch<global_sequences<32>, seq_len<8192>>, framework::torchtitan>;
+  CHECK(generic::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 8));
+  CHECK(titan::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 32));
+  // With cp > 1 torchtitan shards even without a dp_shard axis (`fsdp_enabled = dp_shard_enabled
+  // or cp_enabled`, parallel_dims.py): a replicated data axis of 2 and cp 4 hold 16Ψ/4.
+  using replicated = llama_plan<mesh<axis<"dp", 2>, axis<"cp", 4>>, data<"dp">, context<"cp">,
+                                batch<global_sequences<32>, seq_len<8192>>, framework::torchtitan>;
+  CHECK(replicated::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 4));
+}
+
+// torchtitan: "For PP, by default do not reshard after forward" (`return not pp_enabled`,
+// torchtitan/distributed/fsdp.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a); PyTorch's pipeline
+// schedules skip the gradient reduce-scatter until the last micro-batch, so gradients accumulate
+// unsharded in the fp32 reduce dtype (`mixed_precision_reduce = "float32"`, configs.py).
+TEST_CASE("fsdp with a pipeline keeps the stage gathered in bf16 and its gradients in fp32") {
+  using titan = llama_plan<mesh<axis<"dp", 8>, axis<"pp", 4>>, fsdp<"dp">, pipeline<"pp">,
+                           batch<global_sequences<64>, seq_len<8192>>, recompute::full,
+                           framework::torchtitan>;
+  using generic = llama_plan<mesh<axis<"dp", 8>, axis<"pp", 4>>, fsdp<"dp">, pipeline<"pp">,
+                             batch<global_sequences<64>, seq_len<8192>>, recompute::full>;
+  // The first stage: 8 of the 32 layers and the input embedding (V x h).
+  const double stage_params = 8 * layer_params + vocab * h;
+  const double send_receive = 2 * seq * h * e;  // one micro-batch's boundary, in and out
+  CHECK(stage_memory(titan::values.model, titan::values.setup, stage_position::first)
+            .buffers.value() == doctest::Approx(stage_params * (2 + 4) + send_receive));
+  // The generic model: two gathered layers (bf16) and one layer's bf16 gradients.
+  const double largest_layer = 2 * h * heads * dh + 2 * h * kv * dh + 3 * h * f;
+  CHECK(stage_memory(generic::values.model, generic::values.setup, stage_position::first)
+            .buffers.value() == doctest::Approx(largest_layer * (2 * 2 + 2) + send_receive));
+}
+
+// torch.utils.checkpoint reruns a block's forward inside its backward (torchtitan `FullAC`,
+// torchtitan/distributed/activation_checkpoint.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a), and
+// the loss casts the logits to fp32 (`pred.float()`, torchtitan/components/loss.py@b5bcd76).
+TEST_CASE("full recomputation holds one rematerialised layer and the fp32 logits twice") {
+  using titan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                           batch<global_sequences<8>, seq_len<8192>>, recompute::full,
+                           framework::torchtitan>;
+  using generic = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                             batch<global_sequences<8>, seq_len<8192>>, recompute::full>;
+  const double checkpoints = layers * e * seq * h;  // every layer's input
+  // The rematerialised layer with a flash kernel, per token: two norm inputs and the attention
+  // and MLP inputs (4·e·h), Q and the attention output (2·e·a·d_h), K and V (2·e·kv·d_h), gate,
+  // up and their product (3·e·f).
+  const double layer = seq * (4 * e * h + 2 * e * heads * dh + 2 * e * kv * dh + 3 * e * f);
+  CHECK(generic::memory_per_device().activations.value() == doctest::Approx(checkpoints));
+  CHECK(titan::memory_per_device().activations.value() == doctest::Approx(checkpoints + layer));
+  // Logits: generic 4·s·V; torchtitan the fp32 logits and their fp32 gradient, 2 x 4·s·V.
+  CHECK(generic::memory_per_device().buffers.value() == doctest::Approx(4 * seq * vocab));
+  CHECK(titan::memory_per_device().buffers.value() == doctest::Approx(2 * 4 * seq * vocab));
+}
+
+// torchtitan's SelectiveAC saves the outputs of its save set "except every second mm/linear"
+// (torchtitan/distributed/activation_checkpoint.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a):
+// of wq, wk, wv, wo, w1, w3, w2 it saves wq, wv, w1 and w2, and the SDPA output and logsumexp.
+TEST_CASE("torchtitan's op-level selective checkpointing keeps wq, wv, sdpa, w1 and w2") {
+  using titan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                           batch<global_sequences<8>, seq_len<8192>>, recompute::selective,
+                           framework::torchtitan>;
+  // Per token: the block input e·h, wq's e·a·d_h and wv's e·kv·d_h, the SDPA output e·a·d_h and
+  // its fp32 logsumexp 4·a, w1's e·f and w2's e·h.
+  const double per_token =
+      e * h + e * heads * dh + e * kv * dh + e * heads * dh + 4 * heads + e * f + e * h;
+  CHECK(titan::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * per_token));
+  // Tensor parallelism 8 with sequence parallelism (micro-batches of one sequence): the block input
+  // and the column-parallel outputs are split by t, w2's partial sum is whole, and the two
+  // reduce-scatter outputs (after wo and w2) are e·h/t each.
+  using titan_tp = llama_plan<mesh<axis<"dp", 4>, axis<"tp", 8>>, data<"dp">,
+                              tensor<"tp", sequence_parallel>,
+                              batch<global_sequences<8>, seq_len<8192>>, recompute::selective,
+                              framework::torchtitan>;
+  constexpr double tp = 8;
+  const double per_token_tp = e * h / tp + (e * heads * dh + e * kv * dh) / tp +
+                              (e * heads * dh + 4 * heads) / tp + e * f / tp + e * h +
+                              2 * e * h / tp;
+  CHECK(titan_tp::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * per_token_tp));
+}
+
+// Megatron-Core's distributed optimizer: "bf16 parameters, fp32 gradients: 6 + 12/d" bytes per
+// parameter (docs/user-guide/features/dist_optimizer.md@d98e8a64ddf34856e74b24714e3bedb2f5a39553),
+// d the data-parallel group with context parallelism (process_groups_config.py, same commit).
+TEST_CASE("megatron-core's distributed optimizer holds 6 + 12/d bytes, d = dp x cp") {
+  const double psi = static_cast<double>(parameters(llama::shape).total);
+  using megatron = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,
+                              batch<global_sequences<32>, seq_len<8192>>,
+                              framework::megatron_core>;
+  CHECK(megatron::memory_per_device().model_states().value() ==
+        doctest::Approx(psi * (6 + 12.0 / 32)));
+  CHECK(megatron::memory_per_device().gradients.value() == doctest::Approx(4 * psi));
+  // `--grad-reduce-in-bf16`: main gradients in bf16, 4 + 12/d.
+  using bf16_reduce = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,
+                                 batch<global_sequences<32>, seq_len<8192>>,
+                                 framework::megatron_core, grad_reduce_in_bf16>;
+  CHECK(bf16_reduce::memory_per_device().model_states().value() ==
+        doctest::Approx(psi * (4 + 12.0 / 32)));
+  // The generic model shards over the zero axis only and keeps the policy's bf16 gradients.
+  using generic = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,
+                             batch<global_sequences<32>, seq_len<8192>>>;
+  CHECK(generic::memory_per_device().model_states().value() ==
+        doctest::Approx(psi * (4 + 12.0 / 8)));
+}
+
+}  // namespace frameworks_tests

@@ -290,7 +290,10 @@ TEST_CASE("a plan file names every precision preset, the fp8 and fp4 recipes amo
       {"nvfp4", precision::nvfp4::policy},
       {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
       {"scaling_book_adam", precision::scaling_book_adam::policy}};
-  for (const auto& [name, policy] : presets) {
+  for (const auto& entry : presets) {
+    // clang 14 cannot capture structured bindings (doctest's CAPTURE is a lambda)
+    const std::string_view name = entry.first;
+    const auto& policy = entry.second;
     CAPTURE(name);
     const io::plan_file f =
         io::read_plan_file(small_plan_with("\"precision\": \"" + std::string(name) + "\","));
@@ -313,7 +316,10 @@ TEST_CASE("attention_kernel names a fused kernel; eager attention stays eager_at
       {"flash2", attention_kernel::flash2},
       {"flash3", attention_kernel::flash3},       {"cudnn", attention_kernel::cudnn},
       {"splash", attention_kernel::splash}};
-  for (const auto& [name, kernel] : kernels) {
+  for (const auto& entry : kernels) {
+    // clang 14 cannot capture structured bindings (doctest's CAPTURE is a lambda)
+    const std::string_view name = entry.first;
+    const auto& kernel = entry.second;
     CAPTURE(name);
     const io::plan_file f =
         io::read_plan_file(small_plan_with("\"attention_kernel\": \"" + std::string(name) + "\","));
@@ -339,7 +345,10 @@ TEST_CASE("mfu_format names the peak MFU is reported against, among the chip's f
   const std::pair<const char*, number_format> formats[] = {
       {"bf16", number_format::bf16}, {"fp16", number_format::fp16}, {"fp8", number_format::fp8},
       {"tf32", number_format::tf32}, {"fp32", number_format::fp32}, {"int8", number_format::int8}};
-  for (const auto& [name, format] : formats) {
+  for (const auto& entry : formats) {
+    // clang 14 cannot capture structured bindings (doctest's CAPTURE is a lambda)
+    const std::string_view name = entry.first;
+    const auto& format = entry.second;
     CAPTURE(name);
     const io::plan_file f =
         io::read_plan_file(small_plan_with("\"mfu_format\": \"" + std::string(name) + "\","));
@@ -406,5 +415,44 @@ TEST_CASE("a precision no preset names is unwritable, scaling included") {
   p.setup.precision.scaling = low_precision_scaling::mx_block32;  // = mxfp8's numbers
   CHECK(nlohmann::json::parse(io::plan_file_text(p))["training"]["precision"] == "mxfp8");
   p.setup.precision.low_precision_attention = true;  // no preset puts attention in fp8
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
+TEST_CASE("training.framework names whose allocations are charged, and round-trips") {
+  for (const auto& entry : io::detail::framework_choices) {
+    // clang 14 cannot capture structured bindings (doctest's CAPTURE is a lambda)
+    const std::string_view name = entry.name;
+    const auto& value = entry.value;
+    CAPTURE(name);
+    const io::plan_file f =
+        io::read_plan_file(small_plan_with("\"framework\": \"" + std::string(name) + "\","));
+    CHECK(f.plan.setup.framework == value);
+    CHECK(framework_name(value) == name);
+    const std::string text = io::plan_file_text(f.values(), f.run);
+    const io::plan_file back = io::read_plan_file(text);
+    CHECK(io::plan_difference(f.values(), back.values()).empty());
+    const nlohmann::json j = nlohmann::json::parse(text);
+    // The default (generic) is left out, as a hand-written file would.
+    if (value == training_framework::generic) CHECK_FALSE(j["training"].contains("framework"));
+    else CHECK(j["training"]["framework"] == name);
+  }
+  CHECK(io::read_plan_file(small_plan).plan.setup.framework == training_framework::generic);
+  CHECK(error_of(small_plan_with("\"framework\": \"nemo\",")) ==
+        "training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", "
+        "\"deepspeed\" or \"maxtext\"");
+}
+
+TEST_CASE("grad_reduce_in_bf16 is Megatron-Core's flag and needs that framework") {
+  const io::plan_file f = io::read_plan_file(
+      small_plan_with("\"framework\": \"megatron_core\", \"grad_reduce_in_bf16\": true,"));
+  CHECK(f.plan.setup.grad_reduce_in_bf16);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.grad_reduce_in_bf16);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(error_of(small_plan_with("\"grad_reduce_in_bf16\": true,")) ==
+        "training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": "
+        "\"megatron_core\"");
+  training_plan_values p = f.values();
+  p.setup.framework = training_framework::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }

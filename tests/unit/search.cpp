@@ -331,10 +331,11 @@ TEST_CASE("llama-3 8b on one dgx h100 node: data parallelism over 8 gpus with ze
   CHECK(r.ranking.plans[1].choice.recompute.kind == recompute_kind::selective);
   CHECK(r.ranking.plans[1].step == r.cost.step.value());
   // The best ZeRO-2 plan: the same mesh, 4.2 ms slower.
-  std::size_t second = 0;
-  while (second < r.ranking.count && r.ranking.plans[second].choice.zero_stage != 2) ++second;
-  REQUIRE(second < r.ranking.count);
-  const ranked_plan& runner_up = r.ranking.plans[second];
+  std::size_t zero2_rank = 0;
+  while (zero2_rank < r.ranking.count && r.ranking.plans[zero2_rank].choice.zero_stage != 2)
+    ++zero2_rank;
+  REQUIRE(zero2_rank < r.ranking.count);
+  const ranked_plan& runner_up = r.ranking.plans[zero2_rank];
   CHECK(runner_up.choice.data == 8);
   CHECK(runner_up.choice.zero_stage == 2);
   CHECK(runner_up.memory ==

@@ -53,14 +53,20 @@ static_assert(model_parameters<mpt_7b<65536>>().total == 6'918'905'856);
 /// An llm-foundry row: FSDP (`Sharding`: fsdp<> = FULL_SHARD, zero<2> = SHARD_GRAD_OP) over all
 /// GPUs, FlashAttention-2 (`attn_impl: flash`, rule 6); activation checkpointing True = full,
 /// False = selective (flash recomputes the softmax, rule 5).
+/// The attention kernel follows the table the row comes from (rule 6): the tables written before
+/// 2024 were run with llm-foundry's `.[gpu]` extra, flash-attn 1.0.9 (setup.py at 5e85bd62d^;
+/// the fp8 rows install flash-attn 1.0.7, submit_benchmarks.py there); the "H100 80GB BF16
+/// (Large Scale, >= 128 GPUs)" table, added in 5e85bd62d (2024-01-06), with `.[gpu-flash2]`,
+/// flash-attn 2.4.2.
 template <class Model, class Chip, std::int64_t Gpus, std::int64_t Gbs, std::int64_t Seq,
           std::int64_t Mbs, class Recompute, class Precision,
-          template <detail::fixed_string...> class Sharding = fsdp>
+          template <detail::fixed_string...> class Sharding = fsdp,
+          attention_kernel Kernel = attention_kernel::flash1>
 using lf_plan = training_plan<
     Model, systems::nvlink_fat_tree<Chip, (Gpus + 7) / 8, (Gpus < 8 ? Gpus : 8)>,
     mesh<axis<"dp", Gpus>>, Sharding<"dp">,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision,
-    attention_with<attention_kernel::flash1>>;
+    attention_with<Kernel>>;
 template <detail::fixed_string... Axes>
 using zero2 = zero<2, Axes...>;
 
@@ -135,11 +141,14 @@ inline void add_pytorch_runs(runs& v) {
       step_from_tokens(2048.0 * 2048, 66523)));
   v.push_back(evaluate<lf_plan<mpt_7b<2048>, h100, 8, 48, 2048, 6, sel, bf16>>(
       {"MPT-7B-H100", s03, cal}, step_from_tokens(48.0 * 2048, 85144)));
-  v.push_back(evaluate<lf_plan<mpt_70b<2048>, h100, 512, 4096, 2048, 8, full, bf16>>(
+  v.push_back(evaluate<lf_plan<mpt_70b<2048>, h100, 512, 4096, 2048, 8, full, bf16, fsdp,
+                                    attention_kernel::flash2>>(
       {"LF-70B-H100-512", s03, cal}, step_from_tokens(4096.0 * 2048, 515636)));
-  v.push_back(evaluate<lf_plan<mpt_13b<2048>, h100, 128, 2048, 2048, 16, full, bf16>>(
+  v.push_back(evaluate<lf_plan<mpt_13b<2048>, h100, 128, 2048, 2048, 16, full, bf16, fsdp,
+                                    attention_kernel::flash2>>(
       {"LF-13B-H100-128", s03, cal}, step_from_tokens(2048.0 * 2048, 650264)));
-  v.push_back(evaluate<lf_plan<mpt_1b<2048>, h100, 512, 6144, 2048, 12, sel, bf16, zero2>>(
+  v.push_back(evaluate<lf_plan<mpt_1b<2048>, h100, 512, 6144, 2048, 12, sel, bf16, zero2,
+                                    attention_kernel::flash2>>(
       {"LF-1B-H100-512", s03, cal}, step_from_tokens(6144.0 * 2048, 20396905)));
   v.push_back(evaluate<lf_plan<mpt_30b<8192>, h100, 8, 168, 8192, 1, full, bf16>>(
       {"LF-30B-H100-8k", s03, cal}, step_from_tokens(168.0 * 8192, 11072)));

@@ -302,6 +302,14 @@ inline constexpr named<attention_kernel> attention_kernel_choices[] = {
     {"cudnn", attention_kernel::cudnn},
     {"splash", attention_kernel::splash}};
 
+/// `training.framework`: whose allocations the memory model charges (`training_framework`).
+inline constexpr named<training_framework> framework_choices[] = {
+    {"generic", training_framework::generic},
+    {"megatron_core", training_framework::megatron_core},
+    {"torchtitan", training_framework::torchtitan},
+    {"deepspeed", training_framework::deepspeed},
+    {"maxtext", training_framework::maxtext}};
+
 /// `training.mfu_format`: the peak MFU is reported against.
 inline constexpr named<number_format> mfu_format_choices[] = {
     {"bf16", number_format::bf16}, {"fp16", number_format::fp16}, {"fp8", number_format::fp8},
@@ -668,7 +676,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
   const std::string tp = "training";
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
-                            "attention_kernel", "dropout"});
+                            "attention_kernel", "dropout", "framework",
+                            "grad_reduce_in_bf16"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
       t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
@@ -712,6 +721,13 @@ inline plan_file read_plan_file(const std::string& text_in) {
       fail(where, "does not apply with \"eager_attention\": true (no fused kernel runs)");
   }
   setup.dropout = detail::boolean(t, tp, "dropout", false);
+  if (t.contains("framework"))
+    setup.framework = detail::pick(tp + ".framework", detail::text(t, tp, "framework"),
+                                   detail::framework_choices);
+  setup.grad_reduce_in_bf16 = detail::boolean(t, tp, "grad_reduce_in_bf16", false);
+  if (setup.grad_reduce_in_bf16 && setup.framework != training_framework::megatron_core)
+    fail(tp + ".grad_reduce_in_bf16",
+         "is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"");
 
   out.plan = make_training_plan(model, system, c, setup);
   if (t.contains("attention"))

@@ -190,6 +190,8 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.dropout", s.dropout, t.dropout);
   d("training.eager_attention", s.eager_attention, t.eager_attention);
   d("training.attention_kernel", s.attention, t.attention);
+  d("training.framework", s.framework, t.framework);
+  d("training.grad_reduce_in_bf16", s.grad_reduce_in_bf16, t.grad_reduce_in_bf16);
   const step_assumptions& e = a.assumptions;
   const step_assumptions& f = b.assumptions;
   d("training.attention", e.attention, f.attention);
@@ -396,6 +398,15 @@ inline ordered_json training_json(const training_plan_values& p) {
     j["attention_kernel"] =
         choice_name("training.attention_kernel", attention_kernel_choices, t.attention);
   j["dropout"] = t.dropout;
+  // The default framework (generic) is left out, as a hand-written file would.
+  if (t.framework != training_framework::generic)
+    j["framework"] = choice_name("training.framework", framework_choices, t.framework);
+  if (t.grad_reduce_in_bf16) {
+    if (t.framework != training_framework::megatron_core)
+      unwritable("training.grad_reduce_in_bf16",
+                 "a plan file gives it only with \"framework\": \"megatron_core\"");
+    j["grad_reduce_in_bf16"] = true;
+  }
   return j;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
 
 #include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/activations.hpp>
@@ -56,6 +57,30 @@ struct memory_reserve {
 /// fragmentation (PyTorch's caching allocator rounds blocks up).
 inline constexpr memory_reserve default_reserve{2.0 * giga * byte, 0.05};
 
+/// The training framework whose allocations the memory model follows. `generic` is the papers'
+/// accounting (ZeRO's Table 1, Korthikanti et al.'s per-layer bytes) and the default; the others
+/// switch on what that framework's code allocates (each behaviour is documented where it is
+/// charged, with the file and commit it is read from).
+enum class training_framework : std::uint8_t {
+  generic,
+  megatron_core,  ///< NVIDIA/Megatron-LM (Megatron-Core)
+  torchtitan,     ///< pytorch/torchtitan (FSDP2, DTensor tensor parallelism)
+  deepspeed,      ///< microsoft/DeepSpeed (ZeRO-1/2/3; allocated as `generic` for now)
+  maxtext,        ///< AI-Hypercomputer/maxtext (allocated as `generic` for now)
+};
+
+/// The name a framework goes by in reports and plan files.
+constexpr std::string_view framework_name(training_framework f) {
+  switch (f) {
+    case training_framework::generic: return "generic";
+    case training_framework::megatron_core: return "megatron_core";
+    case training_framework::torchtitan: return "torchtitan";
+    case training_framework::deepspeed: return "deepspeed";
+    case training_framework::maxtext: return "maxtext";
+  }
+  return "?";
+}
+
 /// Everything the memory model needs besides the model: degrees, batch, recomputation,
 /// precision, reserve and whether dropout masks are stored.
 struct training_setup {
@@ -68,6 +93,11 @@ struct training_setup {
   bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)
   /// The fused attention kernel (ignored with `eager_attention`); `automatic`: the chip's usual.
   attention_kernel attention = attention_kernel::automatic;
+  /// The framework whose allocations are charged (`generic`: the papers' accounting).
+  training_framework framework = training_framework::generic;
+  /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in the parameters' format instead
+  /// of fp32 (only read under `training_framework::megatron_core`).
+  bool grad_reduce_in_bf16 = false;
 };
 
 /// Sequences per step that one data-parallel replica processes.
@@ -190,22 +220,76 @@ struct memory_breakdown {
   }
 };
 
+/// How a framework shards the model states: the ZeRO stage it runs and the devices that divide
+/// the dense and the expert states.
+struct state_sharding {
+  std::int64_t stage = 0;
+  double dense = 1.0;
+  double expert = 1.0;
+};
+
+/// The sharding the plan's framework applies.
+/// - generic (and DeepSpeed, MaxText for now): the plan's ZeRO stage over its ZeRO axes.
+/// - torchtitan: FSDP2 shards over the `fsdp` mesh, dp_shard x cp ("fsdp = self.dp_shard *
+///   self.cp", experts over "efsdp = fsdp * self.tp // self.ep": torchtitan
+///   torchtitan/distributed/parallel_dims.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a, and
+///   `resolve_fsdp_mesh`, which appends "cp" to the shard axes, torchtitan/distributed/fsdp.py
+///   at the same commit), so context parallelism divides the states too; and with cp > 1 FSDP is
+///   on even without a dp_shard axis (`fsdp_enabled = dp_shard_enabled or cp_enabled`,
+///   parallel_dims.py), as ZeRO-3.
+/// - Megatron-Core: the distributed optimizer (ZeRO-1) and DDP's gradient reduce-scatter run over
+///   the data-parallel group with context parallelism (`intra_dp_cp_group =
+///   get_data_parallel_group(with_context_parallel=True, ...)`, Megatron-LM
+///   megatron/core/process_groups_config.py@d98e8a64ddf34856e74b24714e3bedb2f5a39553).
+constexpr state_sharding sharding_of(const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const double cp = static_cast<double>(d.context);
+  state_sharding out{d.zero_stage, static_cast<double>(d.zero), static_cast<double>(d.zero_expert)};
+  switch (t.framework) {
+    case training_framework::torchtitan:
+      if (d.zero_stage == 0 && d.context > 1) out.stage = 3;
+      out.dense *= cp;
+      out.expert *= cp;
+      break;
+    case training_framework::megatron_core:
+      out.dense *= cp;
+      out.expert *= cp;
+      break;
+    case training_framework::generic:
+    case training_framework::deepspeed:
+    case training_framework::maxtext:
+      break;
+  }
+  return out;
+}
+
+/// Bytes of one accumulated gradient element. Megatron-Core keeps fp32 main gradients in a
+/// contiguous buffer unless `--grad-reduce-in-bf16` ("bfloat16 requires gradient accumulation
+/// and all-reduce to be done in fp32", megatron/training/arguments.py@d98e8a6; the buffer then
+/// has the parameters' type); the distributed optimizer's table gives bf16 parameters with fp32
+/// gradients 6 + 12/d bytes per parameter (docs/user-guide/features/dist_optimizer.md@d98e8a6).
+/// Every other framework: the precision policy's.
+constexpr double gradient_bytes_of(const training_setup& t) {
+  if (t.framework == training_framework::megatron_core)
+    return t.grad_reduce_in_bf16 ? t.precision.parameter_bytes : 4.0;
+  return t.precision.gradient_bytes;
+}
+
 /// Model-state bytes of `device` parameters under the plan's ZeRO stage and precision
 /// (Rajbhandari et al. 2020: stage 1 shards optimizer states (and the fp32 master copy, part of
-/// its K = 12), stage 2 also gradients, stage 3 also parameters).
+/// its K = 12), stage 2 also gradients, stage 3 also parameters), over the devices the plan's
+/// framework shards across (`sharding_of`).
 constexpr memory_breakdown model_state_memory(const device_parameters& p, const training_setup& t) {
-  const parallel_degrees& d = t.degrees;
   const precision_policy& x = t.precision;
+  const state_sharding z = sharding_of(t);
   auto sharded = [&](bool by_zero) {
-    return by_zero ? p.dense / static_cast<double>(d.zero) +
-                         p.expert / static_cast<double>(d.zero_expert)
-                   : p.dense + p.expert;
+    return by_zero ? p.dense / z.dense + p.expert / z.expert : p.dense + p.expert;
   };
   memory_breakdown out;
-  out.parameters = sharded(d.zero_stage >= 3) * x.parameter_bytes * byte;
-  out.gradients = sharded(d.zero_stage >= 2) * x.gradient_bytes * byte;
-  out.master_weights = sharded(d.zero_stage >= 1) * x.master_bytes * byte;
-  out.optimizer = sharded(d.zero_stage >= 1) * x.optimizer_state_bytes *
+  out.parameters = sharded(z.stage >= 3) * x.parameter_bytes * byte;
+  out.gradients = sharded(z.stage >= 2) * gradient_bytes_of(t) * byte;
+  out.master_weights = sharded(z.stage >= 1) * x.master_bytes * byte;
+  out.optimizer = sharded(z.stage >= 1) * x.optimizer_state_bytes *
                   static_cast<double>(x.optimizer_states) * byte;
   return out;
 }
@@ -222,6 +306,60 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
           .eager_attention = t.eager_attention};
 }
 
+/// Bytes one layer keeps for one micro-batch under torchtitan's op-level selective activation
+/// checkpointing (`SelectiveAC`, torchtitan/distributed/activation_checkpoint.py
+/// @b5bcd76c66d0acb1a08b176d9639425bc55e0b2a). Its policy saves the outputs of the ops in its save
+/// set (PyTorch's compute-intensive ops, mm and the SDPA kernels among them, plus
+/// `reduce_scatter_tensor`), "except every second mm/linear" (a counter per block forward), and
+/// recomputes the rest; the checkpointed block's input is kept too. A torchtitan block calls its
+/// matmuls in the order wq, wk, wv, wo (`xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)`,
+/// torchtitan/models/common/attention.py) and w1, w3, w2 (`self.w2(F.silu(self.w1(x)) *
+/// self.w3(x))`, models/common/feed_forward.py), so the odd ones are saved: wq's, wv's and w1's
+/// outputs and, gated, w2's (ungated: w1 then w2, only w1's). Per token on one device, with e the
+/// activation bytes:
+/// - the block input, e·h (divided by t under sequence parallelism);
+/// - wq's output e·a·d_h/t and wv's e·kv·d_h/t;
+/// - the SDPA kernel's output e·a·d_h/t and its fp32 logsumexp 4·a/t (eager attention: the math
+///   kernel's s x s weights e·a·s/t as well);
+/// - w1's output e·f/t and, gated, w2's local (partial-sum) output e·h;
+/// - under sequence parallelism, the reduce-scatters after wo and w2: e·h/t each.
+/// torchtitan has no dropout. Mixture-of-experts layers (grouped GEMMs, all-to-alls, the
+/// force-recomputed router) and MLA are not modelled op by op: they keep the generic selective
+/// bytes (`layer_activation_bytes`).
+constexpr bytes torchtitan_selective_layer_bytes(const model_shape& m, layer_kind kind,
+                                                 const activation_inputs& in) {
+  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
+  const double s = static_cast<double>(in.seq_len);
+  const double b = static_cast<double>(in.micro_batch);
+  const double h = static_cast<double>(m.d_model);
+  const double t = static_cast<double>(in.tensor_parallel);
+  const double e = in.activation_bytes;
+  const double a = static_cast<double>(m.heads);
+  const double kv = static_cast<double>(m.kv_heads);
+  const double dh = static_cast<double>(m.head_dim);
+  const double f = static_cast<double>(m.d_ff);
+  const double sp = in.sequence_parallel ? t : 1.0;
+  double per_token = e * h / sp;                       // the block's input
+  per_token += (e * a * dh + e * kv * dh) / t;         // wq, wv
+  per_token += (e * a * dh + 4.0 * a) / t;             // SDPA output and logsumexp
+  if (in.eager_attention) per_token += e * a * s / t;  // the math kernel's weights
+  per_token += e * f / t;                              // w1
+  if (m.gated_mlp) per_token += e * h;                 // w2 (before its reduction)
+  if (in.sequence_parallel && in.tensor_parallel > 1) per_token += 2.0 * e * h / t;
+  return s * b * per_token * byte;
+}
+
+/// Bytes one layer keeps for one micro-batch under the plan's recomputation and framework:
+/// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`); every
+/// other case is `layer_activation_bytes`.
+constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const training_setup& t,
+                                   const activation_inputs& in) {
+  if (t.framework == training_framework::torchtitan &&
+      in.recompute.kind == recompute_kind::selective)
+    return torchtitan_selective_layer_bytes(m, kind, in);
+  return layer_activation_bytes(m, kind, in);
+}
+
 /// Activation bytes the first pipeline stage keeps at its peak: one layer's activations times
 /// the layers in flight, weighted by the stage's mix of dense and MoE layers.
 constexpr bytes activation_memory(const model_shape& m, const training_setup& t) {
@@ -229,16 +367,54 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t)
   const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
   const std::int64_t dense = std::min(dense_layer_count(m), stage_layers);
   const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
-  const bytes per_layer = layer_activation_bytes(m, layer_kind::dense, in) * dense_share +
-                          layer_activation_bytes(m, layer_kind::moe, in) * (1.0 - dense_share);
+  const bytes per_layer = stored_layer_bytes(m, layer_kind::dense, t, in) * dense_share +
+                          stored_layer_bytes(m, layer_kind::moe, t, in) * (1.0 - dense_share);
   return per_layer * layers_in_flight(m, t);
 }
 
+/// The layer full recomputation rematerialises during the backward pass: at the peak one layer
+/// holds all its activations (as without recomputation) on top of every layer's checkpoint
+/// (`torch.utils.checkpoint` reruns the block's forward inside its backward: torchtitan `FullAC`,
+/// torchtitan/distributed/activation_checkpoint.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a;
+/// Megatron-Core's `--recompute-granularity full` does the same per layer). The larger of the
+/// model's layer kinds; zero for the generic framework (the papers' accounting, Korthikanti et
+/// al. Sec. 5, counts only the checkpoints) and for any other recomputation.
+constexpr bytes rematerialised_layer_memory(const model_shape& m, const training_setup& t) {
+  if (t.framework == training_framework::generic || t.recompute.kind != recompute_kind::full)
+    return bytes{};
+  activation_inputs in = activation_inputs_of(t);
+  in.recompute = {recompute_kind::none};
+  const bytes dense =
+      dense_layer_count(m) > 0 ? layer_activation_bytes(m, layer_kind::dense, in) : bytes{};
+  const bytes moe =
+      dense_layer_count(m) < m.layers ? layer_activation_bytes(m, layer_kind::moe, in) : bytes{};
+  return moe > dense ? moe : dense;
+}
+
+/// Whether FSDP keeps a stage's parameters gathered and its gradients unsharded across the
+/// micro-batches: torchtitan does not reshard after forward when pipelining ("For PP, by default
+/// do not reshard after forward to avoid per-microbatch all-gathers": `return not pp_enabled`,
+/// torchtitan/distributed/fsdp.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a), and PyTorch's
+/// pipeline schedules turn gradient synchronisation and resharding after backward off for every
+/// micro-batch but the last (`set_requires_gradient_sync(False)`,
+/// `set_reshard_after_backward(False)`), so gradients accumulate unsharded in FSDP's reduce dtype.
+constexpr bool fsdp_keeps_stage_gathered(const training_setup& t) {
+  return t.framework == training_framework::torchtitan && sharding_of(t).stage >= 3 &&
+         t.degrees.pipeline > 1;
+}
+
 /// Temporary buffers of a stage: under ZeRO-3 two gathered layers (the current one and the
-/// prefetched next) and one layer's unsharded gradients before its reduce-scatter; on the last
-/// stage the logits of one micro-batch (4·s·b·V/t bytes for the output layer and the fp32
-/// cross-entropy, Korthikanti et al. Sec. 4.2.2); with a pipeline, a send and a receive buffer of
-/// one micro-batch's boundary activations.
+/// prefetched next) and one layer's unsharded gradients before its reduce-scatter, or, where FSDP
+/// keeps the stage gathered (`fsdp_keeps_stage_gathered`), the whole stage's parameters in their
+/// working format and its gradients in fp32 (torchtitan's `mixed_precision_reduce = "float32"`,
+/// torchtitan/config/configs.py@b5bcd76); on the last stage the logits of one micro-batch
+/// (generic: 4·s·b·V/t bytes for the output layer and the fp32 cross-entropy, Korthikanti et al.
+/// Sec. 4.2.2; every named framework: the fp32 logits and their fp32 gradient, 2 x 4·s·b·V/t, as
+/// torchtitan's loss casts `pred.float()` before `cross_entropy`, torchtitan
+/// torchtitan/components/loss.py@b5bcd76, and Megatron-Core's vocab-parallel cross-entropy casts
+/// the logits to fp32 and saves their softmax for the backward pass,
+/// megatron/core/tensor_parallel/cross_entropy.py@d98e8a64ddf34856e74b24714e3bedb2f5a39553); with
+/// a pipeline, a send and a receive buffer of one micro-batch's boundary activations.
 constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
                               const training_setup& t, stage_position stage) {
   const parallel_degrees& d = t.degrees;
@@ -246,15 +422,19 @@ constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
   const double s = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
   double total = 0.0;
-  if (d.zero_stage >= 3) {
+  if (fsdp_keeps_stage_gathered(t)) {
+    const device_parameters p = parameters_on_device(m, c, d, stage);
+    total += (p.dense + p.expert) * (t.precision.parameter_bytes + 4.0);
+  } else if (sharding_of(t).stage >= 3) {
     const double largest_layer =
         static_cast<double>(c.attention_per_layer +
                             std::max(c.dense_mlp_per_layer, c.moe_per_layer / d.expert)) /
         tp;
-    total += largest_layer * (2.0 * t.precision.parameter_bytes + t.precision.gradient_bytes);
+    total += largest_layer * (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t));
   }
+  const double logits_copies = t.framework == training_framework::generic ? 1.0 : 2.0;
   if (stage == stage_position::last || d.pipeline == 1)
-    total += 4.0 * s * b * static_cast<double>(m.vocab) / tp;
+    total += logits_copies * 4.0 * s * b * static_cast<double>(m.vocab) / tp;
   if (d.pipeline > 1)
     total += 2.0 * s * b * static_cast<double>(m.d_model) * t.precision.activation_bytes /
              (d.sequence_parallel ? tp : 1.0);
@@ -282,6 +462,7 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
     out.activations = activation_memory(m, last) / layers_in_flight(m, last) *
                       static_cast<double>(layers_per_stage(m, t.degrees)) * in_flight;
   }
+  out.activations = out.activations + rematerialised_layer_memory(m, t);
   out.buffers = buffer_memory(m, c, t, stage);
   const bytes planned = out.model_states() + out.activations + out.buffers;
   out.reserve = t.reserve.fixed + planned * t.reserve.fraction;

@@ -289,6 +289,27 @@ struct with_dropout {
   static constexpr void apply(training_plan_values& p) { p.setup.dropout = true; }
 };
 
+/// The framework whose allocations the memory model charges (default `framework::generic`, the
+/// papers' accounting): `framework::megatron_core`, `framework::torchtitan`,
+/// `framework::deepspeed`, `framework::maxtext`. See `training_framework` (training/memory.hpp).
+namespace framework {
+template <training_framework F>
+struct named {
+  static constexpr void apply(training_plan_values& p) { p.setup.framework = F; }
+};
+using generic = named<training_framework::generic>;
+using megatron_core = named<training_framework::megatron_core>;
+using torchtitan = named<training_framework::torchtitan>;
+using deepspeed = named<training_framework::deepspeed>;
+using maxtext = named<training_framework::maxtext>;
+}  // namespace framework
+
+/// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in bf16 instead of fp32 (read only
+/// with `framework::megatron_core`).
+struct grad_reduce_in_bf16 {
+  static constexpr void apply(training_plan_values& p) { p.setup.grad_reduce_in_bf16 = true; }
+};
+
 // --- the plan ----------------------------------------------------------------------------------
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.
