@@ -140,6 +140,18 @@ TEST_CASE("context parallelism passes keys and values around its ring three time
   CHECK(x->array.value() == doctest::Approx(32768.0 * 2 * 8 * 128 * 2));
 }
 
+TEST_CASE("with tensor parallelism the context ring passes only the rank's key-value heads") {
+  // LLaMA-2 7B: MHA, 32 key-value heads of 128; tensor parallelism 2 leaves each rank 16 of
+  // them, so the ring moves 2 · 16 · 128 · 2 bytes a token (NeMo's long-sequence runs were
+  // charged all 32 heads on every rank before this).
+  using plan = training_plan<models::llama2_7b, systems::dgx_h100_superpod<1>,
+                             mesh<axis<"cp", 4>, axis<"tp", 2>>, context<"cp">, tensor<"tp">,
+                             batch<global_sequences<1>, seq_len<32768>, micro_batch<1>>>;
+  const axis_traffic* x = find(plan::step(), "context kv ring");
+  REQUIRE(x != nullptr);
+  CHECK(x->array.value() == doctest::Approx(32768.0 * 2 * 16 * 128 * 2));
+}
+
 // --- estimate_step's stages, each on its own --------------------------------------------------
 
 namespace {

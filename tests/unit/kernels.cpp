@@ -279,3 +279,16 @@ TEST_CASE("one partial extra wave of tiles costs the derived ratio per flop") {
   CHECK(gemm_shape_efficiency(h800_128, full) / gemm_shape_efficiency(h800_128, readme) ==
         doctest::Approx(132.0 / 112.0).epsilon(1e-9));
 }
+
+TEST_CASE("a causal attention kernel skips the masked half, also on a context-parallel share") {
+  // One sequence of 8192 keys, 32 heads of 128: the full products are 2·q·k·(128 + 128)·32.
+  // Causal over the whole sequence (q = k) does half; a load-balanced context-parallel rank
+  // holding 2048 of the queries against all 8192 keys does half of its q x k too (its chunks
+  // come from both ends of the sequence).
+  const double full = 2.0 * 8192.0 * 8192.0 * 256.0 * 32.0;
+  CHECK(attention_kernel_flops({1, 32, 8, 8192, 8192, 128, 128, true}) == doctest::Approx(full / 2));
+  CHECK(attention_kernel_flops({1, 32, 8, 2048, 8192, 128, 128, true}) ==
+        doctest::Approx(full / 4 / 2));
+  CHECK(attention_kernel_flops({1, 32, 8, 2048, 8192, 128, 128, false}) ==
+        doctest::Approx(full / 4));
+}

@@ -47,13 +47,14 @@ using meg_7b_pp4 =
     training_plan<meg_gpt7b<131200>, System, mesh<axis<"pp", 4>, axis<"dp", 2>>, zero<1, "dp">,
                   pipeline<"pp", schedule::interleaved<8>>,
                   batch<global_sequences<8>, seq_len<8192>, micro_batch<1>>, recompute::none,
-                  precision::megatron_mixed_adam, with_dropout>;
+                  precision::megatron_mixed_adam, with_dropout, framework::megatron_core>;
 /// TP4 (no sequence parallel) PP1, DP 2, distributed optimizer, MBS 2, GBS 8.
 template <class System>
 using meg_7b_tp4 =
     training_plan<meg_gpt7b<131584>, System, mesh<axis<"dp", 2>, axis<"tp", 4>>, zero<1, "dp">,
                   tensor<"tp">, batch<global_sequences<8>, seq_len<8192>, micro_batch<2>>,
-                  recompute::none, precision::megatron_mixed_adam, with_dropout>;
+                  recompute::none, precision::megatron_mixed_adam, with_dropout,
+                  framework::megatron_core>;
 
 // --- S4b gpt/gpt3_15b_8t_release: 32 layers, hidden 6144, 48 heads, 8 groups, seq 4096,
 // squared-ReLU (not gated), FFN 4h, no biases, LayerNorm-1p, untied, RoPE; vocab 256000 (rule
@@ -76,7 +77,8 @@ template <class System>
 using meg_15b = training_plan<meg_gpt15b, System, mesh<axis<"dp", 8>, axis<"tp", 8>>,
                               zero<1, "dp">, tensor<"tp", sequence_parallel>,
                               batch<global_sequences<384>, seq_len<4096>, micro_batch<4>>,
-                              recompute::none, precision::megatron_mixed_adam>;
+                              recompute::none, precision::megatron_mixed_adam,
+                              framework::megatron_core>;
 
 // --- S4c mixtral/mixtral_8x7b_alltoall_tp2pp4ep4_release: Mixtral 8x7B's shape with the
 // `nemotron_2_256k.model` tokenizer (vocab 256000, rule M5; the config names this tokenizer, not
@@ -97,7 +99,7 @@ using meg_mixtral =
                   zero<1, "dp", "ep">, expert<"ep">, pipeline<"pp">,
                   tensor<"tp", sequence_parallel>,
                   batch<global_sequences<1024>, seq_len<4096>, micro_batch<1>>, recompute::none,
-                  precision::megatron_mixed_adam>;
+                  precision::megatron_mixed_adam, framework::megatron_core>;
 
 // --- S4d moe/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed: 16 layers (1 dense, 15 MoE), hidden
 // 1024, dense FFN 4096, 32 heads, MLA (q-lora 1536, kv-lora 512, qk 128 + rope 64, v 128), 32
@@ -130,16 +132,22 @@ using meg_moe =
                   mesh<axis<"pp", 2>, axis<"dp", 2>, axis<"tp", 2>>, zero<1, "dp">, expert<"dp">,
                   pipeline<"pp", schedule::interleaved<4>>, tensor<"tp", sequence_parallel>,
                   batch<global_sequences<32>, seq_len<4096>, micro_batch<4>>, recompute::none,
-                  precision::megatron_mixed_adam, eager_attention>;
+                  precision::megatron_mixed_adam, eager_attention, framework::megatron_core>;
 
 // --- S6 Megatron-Bridge: Llama 3 70B SFT, 32 H100, TP4 PP4 VPP5 DP2, MBS 1, GBS 32, seq 4096,
-// FP8 current scaling, recompute `mlp` -> selective (rule M2); SP with TP [I]. -----------------
+// FP8 current scaling, recompute `mlp` -> selective (rule M2); SP with TP [I]. Gradients reduced
+// in bf16: `llama3_70b_sft_config_h100` calls `set_llama3_common_peft_configs`, which sets
+// `cfg.ddp.grad_reduce_in_fp32 = False` (Megatron-Bridge
+// scripts/performance/configs/llama/llama3_llm_finetune.py at
+// 0026ec18706925001415cfb297834e77a375c925, the commit that recorded PR #3107's experiment; that
+// the experiment ran this config is [I]). -----------------------------------------------------
 using bridge_l70 =
     training_plan<models::llama3_70b, systems::dgx_h100_superpod<4>,
                   mesh<axis<"pp", 4>, axis<"dp", 2>, axis<"tp", 4>>, zero<1, "dp">,
                   pipeline<"pp", schedule::interleaved<5>>, tensor<"tp", sequence_parallel>,
                   batch<global_sequences<32>, seq_len<4096>, micro_batch<1>>,
-                  recompute::selective, megatron_fp8_tensorwise>;
+                  recompute::selective, megatron_fp8_tensorwise, framework::megatron_core,
+                  grad_reduce_in_bf16>;
 
 inline void add_megatron_memory_runs(memory_runs& v) {
   constexpr std::string_view s4 = "S4 Megatron-LM CI";

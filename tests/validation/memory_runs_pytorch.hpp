@@ -10,23 +10,25 @@
 
 namespace validation {
 
-// --- S1 / S3: torchtitan FSDP2 (x CP) on Llama 3.1 8B; FSDP over the data and context ranks
-// together (rule M3), SDPA (flash) attention -----------------------------------------------------
+// --- S1 / S3: torchtitan FSDP2 (x CP) on Llama 3.1 8B, `framework::torchtitan` (rule M9), which
+// shards the states over the data and context ranks together (rule M3: the plan names FSDP over
+// "dp" only, the framework adds CP), SDPA (flash) attention ----------------------------------------
 template <class Chip, std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq,
           std::int64_t Mbs, class Recompute, class Precision>
 using mem_tt_8b_cp = training_plan<
     models::llama3_8b,
     systems::nvlink_fat_tree<Chip, (Dp * Cp + 7) / 8, (Dp * Cp < 8 ? Dp * Cp : 8)>,
-    mesh<axis<"dp", Dp>, axis<"cp", Cp>>, fsdp<"dp", "cp">, context<"cp">,
-    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa>;
-/// Without CP: FSDP over the data ranks only (no size-1 context axis, whose FSDP-and-CP roles
-/// the plan rules reject).
+    mesh<axis<"dp", Dp>, axis<"cp", Cp>>, fsdp<"dp">, context<"cp">,
+    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa,
+    framework::torchtitan>;
+/// Without CP: FSDP over the data ranks, no context axis.
 template <class Chip, std::int64_t Dp, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
           class Recompute, class Precision>
 using mem_tt_8b_dp = training_plan<
     models::llama3_8b, systems::nvlink_fat_tree<Chip, (Dp + 7) / 8, (Dp < 8 ? Dp : 8)>,
     mesh<axis<"dp", Dp>>, fsdp<"dp">,
-    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa>;
+    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa,
+    framework::torchtitan>;
 template <class Chip, std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq,
           std::int64_t Mbs, class Recompute, class Precision>
 using mem_tt_8b =
@@ -34,15 +36,16 @@ using mem_tt_8b =
                        mem_tt_8b_cp<Chip, Dp, Cp, Gbs, Seq, Mbs, Recompute, Precision>>;
 
 /// S1 405B: PP 8 x FSDP x CP x TP 8 on 512 GPUs, full AC, Float8; MBS = local batch / 8 stages
-/// (rule M3); 126 layers on the stages unevenly; mesh order pp, dp, cp, tp.
+/// (rule M3); 126 layers on the stages unevenly; mesh order pp, dp, cp, tp; FSDP over "dp", to
+/// which `framework::torchtitan` adds CP.
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
           class Schedule>
 using mem_tt_405b = training_plan<
     models::llama3_405b, grand_teton<512>,
-    mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp", "cp">,
+    mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp">,
     pipeline<"pp", Schedule, uneven_stages>, context<"cp">, tensor<"tp", sequence_parallel>,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, recompute::full,
-    precision::fp8_tensorwise, sdpa>;
+    precision::fp8_tensorwise, sdpa, framework::torchtitan>;
 
 // --- S5: torchtune full_finetune_single_device, Llama 3.2 3B ----------------------------------
 
@@ -75,7 +78,7 @@ using mem_tune_3b =
     training_plan<llama3_2_3b, systems::nvlink_fat_tree<hardware::a100_80gb, 1, 1>,
                   mesh<axis<"dp", 1>>, data<"dp">,
                   batch<global_sequences<2>, seq_len<4096>, micro_batch<2>>, Recompute,
-                  torchtune_bf16_adam, sdpa>;
+                  torchtune_bf16_adam, sdpa, framework::generic>;
 
 inline void add_pytorch_memory_runs(memory_runs& v) {
   constexpr std::string_view s1 = "S1 torchtitan";

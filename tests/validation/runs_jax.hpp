@@ -36,7 +36,8 @@ using palm = training_plan<palm_540b, systems::tpu_v4p_slice<12, 16, 16, 2>,
                            mesh<axis<"pod", 2>, axis<"fsdp", 256>, axis<"mp", 12>>, data<"pod">,
                            zero<3, "fsdp">, tensor<"mp", sequence_parallel>,
                            batch<global_sequences<2048>, seq_len<2048>, micro_batch<4>>,
-                           recompute::checkpoints<1>, precision::bf16_mixed_adam, eager_full>;
+                           recompute::checkpoints<1>, precision::bf16_mixed_adam, eager_full,
+                           framework::generic>;
 
 // --- S05 MaxText (AI-Hypercomputer/maxtext), tables written in 76bd53b (2023-12-15) -------------
 // Shapes from base.yml at 76bd53b (rule 4): head_dim 256, MHA, ReLU MLP (two matrices), tied
@@ -91,7 +92,7 @@ using mt_plan = training_plan<
     Model, System, mesh<axis<"dcn", Dcn>, axis<"fsdp", Fsdp>, axis<"tp", Tp>>, data<"dcn">,
     fsdp<"fsdp">, tensor<"tp", sequence_parallel>,
     batch<global_sequences<Dcn * Fsdp * Tp * Pdb>, seq_len<2048>, micro_batch<Pdb * Tp>>,
-    Recompute, precision::bf16_mixed_adam>;
+    Recompute, precision::bf16_mixed_adam, framework::maxtext>;
 
 template <class Model>
 double mt_step(double pdb, double tflops) {
@@ -111,7 +112,7 @@ using mt_a3_plan =
                   mesh<axis<"dcn", Vms>, axis<"fsdp", 8>>, data<"dcn">, fsdp<"fsdp">,
                   batch<global_sequences<Vms * 32>, seq_len<4096>, micro_batch<4>>,
                   recompute::selective, precision::bf16_mixed_adam,
-                  attention_with<attention_kernel::cudnn>>;
+                  attention_with<attention_kernel::cudnn>, framework::maxtext>;
 static_assert(model_parameters<models::llama2_7b>().total == 6'738'415'616);
 
 inline void add_jax_runs(runs& v) {

@@ -19,7 +19,8 @@ using meg21_plan = training_plan<
     Model, System, mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"tp", Tp>>, data<"dp">,
     pipeline<"pp", Schedule>, tensor<"tp">,
     batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>, recompute::full,
-    precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full, Extra...>;
+    precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+    framework::megatron_core, Extra...>;
 
 using a100_fat = hardware::a100_80gb;
 template <std::int64_t Nodes>
@@ -32,25 +33,28 @@ using meg21_1_7b =
     training_plan<models::megatron_gpt_1_7b, systems::dgx_a100_superpod<4>, mesh<axis<"dp", 32>>,
                   data<"dp">, batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>,
                   recompute::full, precision::megatron_mixed_adam, with_dropout, eager_attention,
-                  eager_full>;
+                  eager_full, framework::megatron_core>;
 // row 3.6B: TP=2, 64 GPUs, MBS 16, GBS 512, DDP=torch. "138".
 using meg21_3_6b =
     training_plan<models::megatron_gpt_3_6b, selene<8>, mesh<axis<"dp", 32>, axis<"tp", 2>>,
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // row 7.5B: TP=4, 128 GPUs, MBS 16, GBS 512, DDP=torch. "142".
 using meg21_7_5b =
     training_plan<models::megatron_gpt_7_5b, selene<16>, mesh<axis<"dp", 32>, axis<"tp", 4>>,
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // row 18.4B: TP=8, 256 GPUs, MBS 8, GBS 1024, DDP=torch. "135".
 using meg21_18b =
     training_plan<models::megatron_gpt_18b, selene<32>, mesh<axis<"dp", 32>, axis<"tp", 8>>,
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<1024>, seq_len<2048>, micro_batch<8>>, recompute::full,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // row 39.1B: TP8 PP2, 512 GPUs, MBS 4, GBS 1536, no virtual stages set (1F1B), DDP=local. "138".
 using meg21_39b = meg21_plan<models::megatron_gpt_39b, selene<64>, 32, 2, 8, 1536, 4,
                              schedule::one_f_one_b, no_overlap>;
@@ -79,7 +83,7 @@ template <class Model, std::int64_t Gpus, std::int64_t Gbs, std::int64_t Mbs>
 using meg21_z3 = training_plan<Model, selene_big<Gpus / 8>, mesh<axis<"dp", Gpus>>, fsdp<"dp">,
                                batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>,
                                recompute::full, precision::megatron_mixed_adam, with_dropout,
-                               eager_attention, eager_full>;
+                               eager_attention, eager_full, framework::deepspeed>;
 using gpt3_175b_meg = models::megatron_gpt<96, 12288, 96>;
 template <std::int64_t Gpus, std::int64_t Gbs>
 using meg21_p175 = meg21_plan<gpt3_175b_meg, selene_big<Gpus / 8>, Gpus / 96, 12, 8, Gbs, 1,
@@ -96,14 +100,16 @@ using kor22_175b =
     training_plan<gpt3_175b_meg, systems::dgx_a100_superpod<8>,
                   mesh<axis<"pp", 8>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
                   Tensor, batch<global_sequences<64>, seq_len<2048>, micro_batch<1>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // MT-NLG 530B, TP8 PP35, 280 GPUs, GBS 280, m = 3.
 template <class Tensor, class Recompute>
 using kor22_530b =
     training_plan<models::megatron_gpt_530b, systems::dgx_a100_superpod<35>,
                   mesh<axis<"pp", 35>, axis<"tp", 8>>, pipeline<"pp", schedule::interleaved<3>>,
                   Tensor, batch<global_sequences<280>, seq_len<2048>, micro_batch<1>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // Sec. 6.3: 530B at 8-way data parallelism (2240 GPUs), GBS 2240, SP + selective, "we do not
 // use any overlapping of gradient all-reduces with back-propagation".
 using kor22_530b_dp8 =
@@ -112,21 +118,23 @@ using kor22_530b_dp8 =
                   pipeline<"pp", schedule::interleaved<3>>, tensor<"tp", sequence_parallel>,
                   batch<global_sequences<2240>, seq_len<2048>, micro_batch<1>>,
                   recompute::selective, precision::megatron_mixed_adam, with_dropout,
-                  eager_attention, eager_full, no_overlap>;
+                  eager_attention, eager_full, no_overlap, framework::megatron_core>;
 // 22B (48 layers, h 6144, 64 heads) on one DGX node: TP8, GBS 4, MBS 4.
 template <class Tensor, class Recompute>
 using kor22_22b =
     training_plan<models::megatron_gpt<48, 6144, 64>, systems::dgx_a100_superpod<1>,
                   mesh<axis<"tp", 8>>, Tensor,
                   batch<global_sequences<4>, seq_len<2048>, micro_batch<4>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 // 1T: TP8 PP64, 512 GPUs, GBS 512, MBS 1, no interleaving.
 template <class Tensor, class Recompute>
 using kor22_1t =
     training_plan<models::megatron_gpt_1t, systems::dgx_a100_superpod<64>,
                   mesh<axis<"pp", 64>, axis<"tp", 8>>, pipeline<"pp">, Tensor,
                   batch<global_sequences<512>, seq_len<2048>, micro_batch<1>>, Recompute,
-                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full>;
+                  precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
+                  framework::megatron_core>;
 
 // --- S02 NVIDIA Megatron-LM README "Performance Benchmarking" (Megatron-Core r0.8.0, H100) ----
 // [R] NVIDIA/Megatron-LM images/model_table.png at f2e5db4: V 131072, seq 4096, up to 6144
@@ -177,7 +185,7 @@ using mcore24_plan = training_plan<
     mcore_gpt<L, H, Heads>, systems::dgx_h100_superpod<Tp * Pp * Dp / 8>,
     mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"tp", Tp>>, zero<1, "dp">, pipeline<"pp">,
     tensor<"tp", sequence_parallel>, batch<global_sequences<Gbs>, seq_len<4096>, micro_batch<1>>,
-    recompute::selective, precision::bf16_mixed_adam>;
+    recompute::selective, precision::bf16_mixed_adam, framework::megatron_core>;
 
 // --- BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm) ------------------------------
 
@@ -208,7 +216,7 @@ using bloom =
                   mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
                   pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
                   batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>, recompute::full,
-                  precision::bf16_mixed_adam, eager_attention, eager_full>;
+                  precision::bf16_mixed_adam, eager_attention, eager_full, framework::deepspeed>;
 
 inline void add_megatron_runs(runs& v) {
   using tp_sp = tensor<"tp", sequence_parallel>;

@@ -18,7 +18,7 @@ using llama3_405b_meta =
                   pipeline<"pp", schedule::interleaved<2>, uneven_stages>,
                   tensor<"tp", sequence_parallel>,
                   batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>,
-                  recompute::selective, precision::bf16_mixed_adam>;
+                  recompute::selective, precision::bf16_mixed_adam, framework::generic>;
 
 // --- NeMo / Megatron-Bridge layouts ----------------------------------------------------------------
 // Mesh pp x dp x cp x tp (Megatron-Core's default order tp-cp-ep-dp-pp, innermost first: rule 12); distributed optimizer (ZeRO-1) and sequence parallelism as the recipes
@@ -26,12 +26,12 @@ using llama3_405b_meta =
 // (rule 5); the chip's default attention kernel (rule 6).
 template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Cp,
           std::int64_t Tp, class Schedule, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
-          class Precision, class DataParallel = zero<1, "dp">>
+          class Precision, class DataParallel = zero<1, "dp">, class... Extra>
 using nemo_plan = training_plan<
     Model, System, mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", Tp>>,
     DataParallel, pipeline<"pp", Schedule, uneven_stages>, context<"cp">,
     tensor<"tp", sequence_parallel>, batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>,
-    recompute::selective, Precision>;
+    recompute::selective, Precision, framework::megatron_core, Extra...>;
 
 template <std::int64_t Gpus>
 using dgx_h100 = systems::dgx_h100_superpod<(Gpus + 7) / 8>;
@@ -55,6 +55,16 @@ using nemo_ls_plan = nemo_plan<models::llama2_7b, dgx_h100<Gpus>, Dp, 1, Cp, Tp,
 // with sharding group size = #GPUs / (TP x PP)"; "FSDP = 0: use DDP" (with the distributed
 // optimizer, rule 8).
 using fp8_cs = precision::fp8_tensorwise;
+/// Megatron-Bridge's Llama 3 / 3.1 performance configs reduce gradients in bf16
+/// (`cfg.ddp.grad_reduce_in_fp32 = False`, `set_llama3_common_configs` and
+/// `set_llama31_common_configs` in scripts/performance/configs/llama3/llama3_llm_pretrain.py and
+/// configs/llama31/llama31_llm_pretrain.py at Megatron-Bridge v0.2.0,
+/// 717c62de401bce92e913fd1c66c03f4e17bff265; v0.2.0 as the 25.11 container's Bridge is [I]).
+template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Cp,
+          std::int64_t Tp, class Schedule, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
+          class Precision, class DataParallel = zero<1, "dp">>
+using bridge_plan = nemo_plan<Model, System, Dp, Pp, Cp, Tp, Schedule, Gbs, Seq, Mbs, Precision,
+                              DataParallel, grad_reduce_in_bf16>;
 
 inline void add_nvidia_runs(runs& v) {
   constexpr std::string_view l3 = "Llama 3";
@@ -113,27 +123,27 @@ inline void add_nvidia_runs(runs& v) {
       {"NEMOLS-L2-7B-H100-1M", s06, held}, ls(4, 1048576, 1024, 536)));
 
   // S07 25.11: "Tokens / sec / GPU".
-  v.push_back(evaluate<nemo_plan<models::llama3_8b, dgx_b200<8>, 8, 1, 1, 1, one_f, 128, 8192, 2,
+  v.push_back(evaluate<bridge_plan<models::llama3_8b, dgx_b200<8>, 8, 1, 1, 1, one_f, 128, 8192, 2,
                                  fp8_cs>>({"MB2511-L3-8B-B200", s07, cal}, tk(128, 8192, 30624, 8)));
-  v.push_back(evaluate<nemo_plan<models::llama3_8b, nvl72<8>, 8, 1, 1, 1, one_f, 128, 8192, 2,
+  v.push_back(evaluate<bridge_plan<models::llama3_8b, nvl72<8>, 8, 1, 1, 1, one_f, 128, 8192, 2,
                                  fp8_cs>>({"MB2511-L3-8B-GB200", s07, cal},
                                           tk(128, 8192, 31508, 8)));
-  v.push_back(evaluate<nemo_plan<models::llama3_8b, dgx_h100<8>, 8, 1, 1, 1, one_f, 128, 8192, 1,
+  v.push_back(evaluate<bridge_plan<models::llama3_8b, dgx_h100<8>, 8, 1, 1, 1, one_f, 128, 8192, 1,
                                  fp8_cs, fsdp<"dp">>>({"MB2511-L3-8B-H100", s07, cal},
                                                       tk(128, 8192, 14451, 8)));
-  v.push_back(evaluate<nemo_plan<models::llama3_70b, nvl72<64>, 64, 1, 1, 1, one_f, 256, 8192, 2,
+  v.push_back(evaluate<bridge_plan<models::llama3_70b, nvl72<64>, 64, 1, 1, 1, one_f, 256, 8192, 2,
                                  fp8_cs, fsdp<"dp">>>({"MB2511-L3-70B-GB200", s07, cal},
                                                       tk(256, 8192, 4312, 64)));
-  v.push_back(evaluate<nemo_plan<models::llama3_70b, dgx_h100<64>, 2, 8, 1, 4,
+  v.push_back(evaluate<bridge_plan<models::llama3_70b, dgx_h100<64>, 2, 8, 1, 4,
                                  schedule::interleaved<5>, 128, 8192, 1, fp8_cs>>(
       {"MB2511-L3-70B-H100", s07, cal}, tk(128, 8192, 1602, 64)));
-  v.push_back(evaluate<nemo_plan<models::llama3_405b, nvl72<256>, 4, 16, 1, 4,
+  v.push_back(evaluate<bridge_plan<models::llama3_405b, nvl72<256>, 4, 16, 1, 4,
                                  schedule::interleaved<4>, 1536, 8192, 1, fp8_cs>>(
       {"MB2511-L31-405B-GB200", s07, cal}, tk(1536, 8192, 813, 256)));
-  v.push_back(evaluate<nemo_plan<models::llama3_405b, dgx_b200<128>, 2, 8, 2, 4,
+  v.push_back(evaluate<bridge_plan<models::llama3_405b, dgx_b200<128>, 2, 8, 2, 4,
                                  schedule::interleaved<8>, 64, 8192, 1, fp8_cs>>(
       {"MB2511-L31-405B-B200", s07, cal}, tk(64, 8192, 661, 128)));
-  v.push_back(evaluate<nemo_plan<models::llama3_405b, dgx_h100<1024>, 8, 8, 2, 8,
+  v.push_back(evaluate<bridge_plan<models::llama3_405b, dgx_h100<1024>, 8, 8, 2, 8,
                                  schedule::interleaved<8>, 512, 8192, 1, fp8_cs>>(
       {"MB2511-L31-405B-H100", s07, cal}, tk(512, 8192, 292, 1024)));
 }

@@ -66,7 +66,7 @@ using lf_plan = training_plan<
     Model, systems::nvlink_fat_tree<Chip, (Gpus + 7) / 8, (Gpus < 8 ? Gpus : 8)>,
     mesh<axis<"dp", Gpus>>, Sharding<"dp">,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision,
-    attention_with<Kernel>>;
+    attention_with<Kernel>, framework::generic>;
 template <detail::fixed_string... Axes>
 using zero2 = zero<2, Axes...>;
 
@@ -95,7 +95,7 @@ using tt_8b_plan =
     training_plan<models::llama3_8b, grand_teton<Dp * Cp>, mesh<axis<"dp", Dp>, axis<"cp", Cp>>,
                   fsdp<"dp">, context<"cp">,
                   batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute,
-                  Precision, sdpa>;
+                  Precision, sdpa, framework::torchtitan>;
 /// FSDP x TP (2D).
 template <class Model, std::int64_t Dp, std::int64_t Tp, std::int64_t Gbs, std::int64_t Mbs,
           class Recompute, class Precision>
@@ -103,7 +103,7 @@ using tt_2d_plan =
     training_plan<Model, grand_teton<Dp * Tp>, mesh<axis<"dp", Dp>, axis<"tp", Tp>>, fsdp<"dp">,
                   tensor<"tp", sequence_parallel>,
                   batch<global_sequences<Gbs>, seq_len<8192>, micro_batch<Mbs>>, Recompute,
-                  Precision, sdpa>;
+                  Precision, sdpa, framework::torchtitan>;
 /// 405B: FSDP x CP x PP 8 x TP 8 on 512 GPUs, full AC, Float8; MBS 1 (rule 1); 126 layers on
 /// 8 (or 16) stages unevenly; torchtitan's mesh order pp, dp, cp, tp (outermost first, rule 12).
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, class Schedule>
@@ -112,7 +112,7 @@ using tt_405b_plan = training_plan<
     mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp">,
     pipeline<"pp", Schedule, uneven_stages>, context<"cp">, tensor<"tp", sequence_parallel>,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<1>>, recompute::full,
-    precision::fp8_tensorwise, sdpa>;
+    precision::fp8_tensorwise, sdpa, framework::torchtitan>;
 
 // --- S08 Trainy on WhiteFiber, benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md ---------------
 // 4 / 8 nodes of 8 H200, 400 Gb/s per GPU; llama3_8b.toml at e7c0cae: seq 8192, local batch 2,
@@ -122,7 +122,7 @@ using trainy_plan =
     training_plan<models::llama3_8b, systems::nvlink_fat_tree<hardware::h200, Nodes>,
                   mesh<axis<"dp", Nodes * 8>>, fsdp<"dp">,
                   batch<global_sequences<Nodes * 16>, seq_len<8192>, micro_batch<2>>,
-                  recompute::selective, precision::fp8_tensorwise, sdpa>;
+                  recompute::selective, precision::fp8_tensorwise, sdpa, framework::torchtitan>;
 
 inline void add_pytorch_runs(runs& v) {
   constexpr std::string_view s03 = "S03 llm-foundry";

@@ -234,10 +234,13 @@ struct attention_shape {
 };
 
 /// FLOPs a fused attention kernel's forward pass does: QK^T and PV, 2·q·k·(d_qk + d_v) per head,
-/// halved when causal and the queries are the last of the keys (the masked half is skipped).
+/// halved when causal (the masked half is skipped). With fewer queries than keys the queries are
+/// one device's share of a causal sequence split over context parallelism, load-balanced (each
+/// rank holds chunks from both ends, Megatron's and torchtitan's layout), so half of its q x k
+/// products are masked too.
 constexpr double attention_kernel_flops(const attention_shape& a) {
   const double full = 2.0 * a.batch * a.heads * a.query * a.keys * (a.qk_dim + a.v_dim);
-  return a.causal && a.query >= a.keys ? full * 0.5 : full;
+  return a.causal ? full * 0.5 : full;
 }
 
 /// The chip's usual fused attention kernel: TPU splash attention; cuDNN on Hopper and later

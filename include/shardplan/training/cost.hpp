@@ -340,16 +340,22 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
 }
 
 /// Context parallelism: per layer and micro-batch the ring passes K and V forward and K, V and
-/// their gradients backward, sized as three all-gathers of the keys and values; hidden under
-/// attention compute when overlapped.
+/// their gradients backward, sized as three all-gathers of the keys and values of the device's
+/// tensor-parallel share of the heads; hidden under attention compute when overlapped.
 constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const model_shape& m = in.plan.model;
   const training_setup& t = in.plan.setup;
+  // The keys and values of the device's heads: tensor parallelism splits the heads (a rank
+  // keeps at least one key-value head where there are fewer than ranks).
+  const double tp = static_cast<double>(t.degrees.tensor);
+  const double kv_heads = static_cast<double>(m.kv_heads) / tp > 1.0
+                              ? static_cast<double>(m.kv_heads) / tp
+                              : 1.0;
   const double kv_width = m.mla.kv_lora_rank > 0
-                              ? static_cast<double>(m.heads) *
+                              ? static_cast<double>(m.heads) / tp *
                                     static_cast<double>(m.mla.qk_nope_head_dim +
                                                         m.mla.qk_rope_head_dim + m.mla.v_head_dim)
-                              : 2.0 * static_cast<double>(m.kv_heads * m.head_dim);
+                              : 2.0 * kv_heads * static_cast<double>(m.head_dim);
   in.add(out, "context kv ring", collective_kind::all_gather, first_axis(in.plan, role_context),
          3.0 * in.stage_layers() * in.compute.micro_batches,
          static_cast<double>(t.batch.micro_batch) * static_cast<double>(t.batch.seq_len) *
