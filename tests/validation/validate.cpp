@@ -25,9 +25,9 @@ namespace {
 /// The regression threshold on the headline MAE (%), over all runs not marked low-confidence:
 /// a guard against a change that makes the model worse, not a target. With the kernel model and
 /// the sustained shares fitted on the calibration half (hardware/kernels.hpp) the 145 runs come
-/// out at 16.3% (calibration 15.4%, held-out 17.2%); issue 11's targets (compute-bound runs at
+/// out at 14.6% (calibration 11.8%, held-out 17.1%); issue 11's targets (compute-bound runs at
 /// 6%, held-out 8%) are not met, and the README says where the model misses.
-constexpr double mae_threshold_percent = 18.0;
+constexpr double mae_threshold_percent = 16.0;
 
 /// Compute-bound: exposed communication below this share of the predicted step.
 constexpr double compute_bound_share = 0.10;
