@@ -31,21 +31,9 @@ constexpr double mae_threshold_percent = 45.0;
 
 using validation::memory_result;
 
-struct mean {
-  double sum = 0.0;
-  int n = 0;
-  void add(double x) {
-    sum += x;
-    ++n;
-  }
-  double value() const { return n > 0 ? sum / n : 0.0; }
-};
+using validation::mean;
+using validation::print_group;
 
-void print_group(const char* title, const std::map<std::string, mean>& groups) {
-  std::printf("\nmean absolute error per %s\n", title);
-  for (const auto& [name, m] : groups)
-    std::printf("  %-34s %3d runs  %6.1f%%\n", name.c_str(), m.n, m.value());
-}
 
 double gigabytes(shardplan::bytes b) { return b.value() / 1e9; }
 

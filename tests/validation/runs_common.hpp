@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,25 @@
 namespace validation {
 
 using namespace shardplan;
+
+/// A running mean of absolute errors (%), for the summaries of both runners.
+struct mean {
+  double sum = 0.0;
+  int n = 0;
+  void add(double x) {
+    sum += x;
+    ++n;
+  }
+  double value() const { return n > 0 ? sum / n : 0.0; }
+};
+
+/// Prints one summary: the mean absolute error of each group (`note` follows the title).
+inline void print_group(const char* title, const std::map<std::string, mean>& groups,
+                        const char* note = "") {
+  std::printf("\nmean absolute error per %s%s\n", title, note);
+  for (const auto& [name, m] : groups)
+    std::printf("  %-34s %3d runs  %6.1f%%\n", name.c_str(), m.n, m.value());
+}
 
 // --- chips that differ from the catalogue ---------------------------------------------------
 

@@ -36,21 +36,12 @@ constexpr double communication_bound_share = 0.20;
 
 using validation::result;
 
-struct mean {
-  double sum = 0.0;
-  int n = 0;
-  void add(double x) {
-    sum += x;
-    ++n;
-  }
-  double value() const { return n > 0 ? sum / n : 0.0; }
-};
+using validation::mean;
 
-void print_group(const char* title, const std::map<std::string, mean>& groups) {
-  std::printf("\nmean absolute error per %s (runs not low-confidence)\n", title);
-  for (const auto& [name, m] : groups)
-    std::printf("  %-34s %3d runs  %6.1f%%\n", name.c_str(), m.n, m.value());
+void print_group_note(const char* title, const std::map<std::string, mean>& groups) {
+  validation::print_group(title, groups, " (runs not low-confidence)");
 }
+
 
 }  // namespace
 
@@ -103,10 +94,10 @@ int main() {
     if (share < compute_bound_share) by_bound["compute-bound (comm < 10%)"].add(e);
     if (share >= communication_bound_share) by_bound["communication-bound (comm >= 20%)"].add(e);
   }
-  print_group("source", by_source);
-  print_group("chip", by_chip);
-  print_group("half", by_half);
-  print_group("bound", by_bound);
+  print_group_note("source", by_source);
+  print_group_note("chip", by_chip);
+  print_group_note("half", by_half);
+  print_group_note("bound", by_bound);
   mean per_source;
   for (const auto& [name, m] : by_source) per_source.add(m.value());
   std::printf("\nmean of the per-source MAEs: %.1f%% over %d sources\n", per_source.value(),

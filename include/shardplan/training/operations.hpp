@@ -459,10 +459,9 @@ struct layer_time {
   constexpr seconds total() const { return forward + backward + recompute; }
 };
 
-constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
-                                const layer_shard& s, recompute_kind r, bool moe_layer,
-                                double override_fraction = 0.0) {
-  const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
+/// The forward and backward time of a list of forward operations (and its memory-bound part).
+constexpr layer_time time_passes(const chip_figures& chip, const operation_list& fwd,
+                                 const layer_shard& s, double override_fraction) {
   const operations_time f = time_of(chip, fwd, s.kernel, override_fraction);
   const operations_time b =
       time_of(chip, backward_operations(fwd, s.precision), s.kernel, override_fraction);
@@ -470,17 +469,22 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
   t.forward = f.total;
   t.backward = b.total;
   t.memory = f.memory + b.memory;
-  if (r == recompute_kind::full || r == recompute_kind::checkpoints) {
-    t.recompute = f.total;
-    t.memory += f.memory;
-  } else if (r == recompute_kind::selective && s.eager_attention) {
-    for (std::size_t i = 0; i < fwd.count; ++i) {
-      const operation& o = fwd.items[i];
-      if (!o.attention_core) continue;
-      const seconds x = operation_time(chip, o, s.kernel, override_fraction);
-      t.recompute += x;
-      if (o.kind == operation_kind::memory) t.memory += x;
-    }
+  return t;
+}
+
+constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
+                                const layer_shard& s, recompute_kind r, bool moe_layer,
+                                double override_fraction = 0.0) {
+  const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
+  layer_time t = time_passes(chip, fwd, s, override_fraction);
+  const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
+  const bool selective = r == recompute_kind::selective && s.eager_attention;
+  for (std::size_t i = 0; (full || selective) && i < fwd.count; ++i) {
+    const operation& o = fwd.items[i];
+    if (!full && !o.attention_core) continue;
+    const seconds x = operation_time(chip, o, s.kernel, override_fraction);
+    t.recompute += x;
+    if (o.kind == operation_kind::memory) t.memory += x;
   }
   return t;
 }
@@ -491,14 +495,7 @@ constexpr layer_time time_ends(const chip_figures& chip, const model_shape& m,
   operation_list fwd = output_forward_operations(m, s);
   const operation_list emb = embedding_forward_operations(m, s);
   for (std::size_t i = 0; i < emb.count; ++i) fwd.add(emb.items[i]);
-  const operations_time f = time_of(chip, fwd, s.kernel, override_fraction);
-  const operations_time b =
-      time_of(chip, backward_operations(fwd, s.precision), s.kernel, override_fraction);
-  layer_time t;
-  t.forward = f.total;
-  t.backward = b.total;
-  t.memory = f.memory + b.memory;
-  return t;
+  return time_passes(chip, fwd, s, override_fraction);
 }
 
 }  // namespace shardplan
