@@ -177,6 +177,12 @@ bad_plan("training.attention_kernel: must be a string" training training attenti
 bad_plan("training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", \"deepspeed\" or \"maxtext\"" training training framework [=["nemo"]=])
 bad_plan("training.framework: must be a string" training training framework 1)
 bad_plan("training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"" training training grad_reduce_in_bf16 true)
+# training.memory_policy names a policy from its table; the margin is a share of the need.
+bad_plan("training.memory_policy: must be \"framework\", \"book\" or \"reserve\"" training training memory_policy [=["none"]=])
+bad_plan("training.memory_policy: must be a string" training training memory_policy 0)
+bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" training training memory_margin_percent 100)
+bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" training training memory_margin_percent -5)
+bad_plan("training.memory_margin_percent: must be a number" training training memory_margin_percent [=["40%"]=])
 bad_plan("training.grad_reduce_in_bf16: must be true or false" training training grad_reduce_in_bf16 [=["yes"]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])

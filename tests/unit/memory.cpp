@@ -108,7 +108,7 @@ constexpr double tokens = 1024 * 3906;
 using book_plan =
     training_plan<models::llama3_70b, systems::tpu_v5p_slice<8, 8, 16>, mesh<axis<"dp", 1024>>,
                   fsdp<"dp">, batch<global_tokens<1024 * 3906>, seq_len<3906>, micro_batch<1>>,
-                  recompute::checkpoints<4>, precision::scaling_book_adam, reserve<gigabytes{0.0}>>;
+                  recompute::checkpoints<4>, precision::scaling_book_adam, memory_policy::book>;
 
 }  // namespace
 
@@ -133,7 +133,7 @@ TEST_CASE("spread over a full 8960-chip v5p pod that is about 2.4 GB per chip") 
                                  mesh<axis<"dp", 8960>>, fsdp<"dp">,
                                  batch<global_tokens<8960 * 448>, seq_len<448>, micro_batch<1>>,
                                  recompute::checkpoints<4>, precision::scaling_book_adam,
-                                 reserve<gigabytes{0.0}>>;
+                                 memory_policy::book>;
   const memory_breakdown m = pod_plan::memory_per_device();
   CHECK((m.model_states() + m.activations).value() / 1e9 == doctest::Approx(2.4).epsilon(0.02));
 }
@@ -308,3 +308,114 @@ TEST_CASE("megatron-core's distributed optimizer holds 6 + 12/d bytes, d = dp x 
 }
 
 }  // namespace frameworks_tests
+
+// --- transients, verdict and policies (issue 13, items 3-5) --------------------------------------
+namespace transients_tests {
+
+using llama = models::llama3_8b;
+
+template <class... Options>
+using plan = training_plan<llama, systems::dgx_h100_superpod<1>, mesh<axis<"dp", 2>, axis<"tp", 4>>,
+                           fsdp<"dp">, tensor<"tp">, batch<global_sequences<8>, seq_len<8192>>,
+                           recompute::full, precision::bf16_mixed_adam, Options...>;
+
+TEST_CASE("generic keeps the flat reserve of 2 GB and 5% of everything planned, exactly") {
+  const memory_breakdown m = plan<>::memory_per_device();
+  const double planned = (m.model_states() + m.activations + m.buffers).value();
+  CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.05 * planned));
+  CHECK(m.transients().value() == 0.0);
+  CHECK(m.total.value() == doctest::Approx(planned + m.reserve.value()));
+  // `memory_policy::framework` is the default and changes nothing under generic.
+  CHECK(plan<memory_policy::framework>::memory_per_device().total.value() == m.total.value());
+}
+
+TEST_CASE("a named framework charges its transients instead of the flat reserve") {
+  using titan = plan<framework::torchtitan>;
+  const memory_breakdown m = titan::memory_per_device();
+  CHECK(m.reserve.value() == 0.0);
+  // The CUDA context with lazy loading (PR #86509: 287,047,680 bytes) and cuBLAS's 32 MiB
+  // Hopper workspace.
+  CHECK(m.cuda_context.value() == doctest::Approx(287'047'680.0 + 32.0 * 1024 * 1024));
+  // Two communicators (dp 2, tp 4), 32 channels each of NCCL's 4 MiB Simple buffer.
+  CHECK(m.nccl_buffers.value() == doctest::Approx(2 * 32 * 4194304.0));
+  // torchtitan's fused AdamW allocates no state-sized temporary.
+  CHECK(m.optimizer_temporaries.value() == 0.0);
+  CHECK(m.fragmentation.value() == doctest::Approx(0.05 * (m.activations + m.buffers).value()));
+  CHECK(m.total.value() == doctest::Approx((m.model_states() + m.activations + m.buffers).value() +
+                                           m.transients().value()));
+  // Megatron-Core charges the same terms; DeepSpeed and MaxText (allocated as generic) keep the
+  // flat reserve.
+  CHECK(plan<framework::megatron_core>::memory_per_device().nccl_buffers.value() ==
+        m.nccl_buffers.value());
+  CHECK(plan<framework::maxtext>::memory_per_device().reserve.value() > 0.0);
+  CHECK(plan<framework::maxtext>::memory_per_device().transients().value() == 0.0);
+}
+
+TEST_CASE("a foreach optimizer's step needs one state's size of temporaries, a fused one none") {
+  memory_breakdown states;
+  states.optimizer = 8e9 * byte;  // two fp32 moments of 1e9 parameters
+  CHECK(optimizer_step_temporaries(states, precision::bf16_mixed_adam::policy, false).value() ==
+        doctest::Approx(4e9));
+  CHECK(optimizer_step_temporaries(states, precision::bf16_mixed_adam::policy, true).value() ==
+        0.0);
+}
+
+TEST_CASE("the book's policy charges no reserve and no transients under any framework") {
+  const memory_breakdown generic = plan<memory_policy::book>::memory_per_device();
+  const memory_breakdown titan = plan<framework::torchtitan, memory_policy::book>::memory_per_device();
+  for (const memory_breakdown& m : {generic, titan}) {
+    CHECK(m.reserve.value() == 0.0);
+    CHECK(m.transients().value() == 0.0);
+    CHECK(m.total.value() == doctest::Approx((m.model_states() + m.activations + m.buffers).value()));
+  }
+}
+
+TEST_CASE("reserve<> charges the flat reserve under a named framework too") {
+  using titan = plan<framework::torchtitan, reserve<gigabytes{3.0}>>;
+  CHECK(titan::values.setup.memory_policy == training_memory_policy::reserve);
+  const memory_breakdown m = titan::memory_per_device();
+  CHECK(m.reserve.value() == doctest::Approx(3e9));
+  CHECK(m.transients().value() == 0.0);
+  // A policy option after it wins.
+  using back = plan<framework::torchtitan, reserve<gigabytes{3.0}>, memory_policy::framework>;
+  CHECK(back::memory_per_device().reserve.value() == 0.0);
+  CHECK(back::memory_per_device().nccl_buffers.value() > 0.0);
+}
+
+TEST_CASE("the verdict: fits, tight inside the margin, does not fit above the capacity") {
+  const bytes cap = 80e9 * byte;
+  // The default margin is the measured error band.
+  const memory_assessment roomy = assess_memory(50e9 * byte, cap, 0.40);  // 30 GB over 40% of 50
+  CHECK(roomy.verdict == memory_verdict::fits);
+  CHECK(roomy.headroom_gb == doctest::Approx(30.0));
+  CHECK(assess_memory(50e9 * byte, cap).margin == memory_error_band);
+  const memory_assessment tight = assess_memory(60e9 * byte, cap, 0.40);  // 20 GB under 40% of 60
+  CHECK(tight.verdict == memory_verdict::tight);
+  // 10 GB of headroom is less than the band's share of 70 GB: tight by default.
+  CHECK(assess_memory(70e9 * byte, cap).verdict == memory_verdict::tight);
+  const memory_assessment over = assess_memory(81e9 * byte, cap);
+  CHECK(over.verdict == memory_verdict::does_not_fit);
+  CHECK(over.headroom_gb == doctest::Approx(-1.0));
+  CHECK(assess_memory(cap, cap).verdict == memory_verdict::tight);  // exactly full still fits
+  CHECK(assess_memory(60e9 * byte, cap, 0.10).verdict == memory_verdict::fits);
+  CHECK(verdict_name(memory_verdict::does_not_fit) == "does_not_fit");
+}
+
+TEST_CASE("a plan answers its verdict and headroom at compile time; fits stays strict") {
+  using default_margin = plan<>;
+  using no_margin = plan<memory_margin<percent{0.0}>>;
+  constexpr double need = default_margin::memory_per_device().total.value();
+  static_assert(default_margin::fits);
+  CHECK(default_margin::headroom_gb() == doctest::Approx(80.0 - need / 1e9));
+  CHECK(no_margin::values.setup.memory_margin == 0.0);
+  static_assert(no_margin::memory_verdict() == memory_verdict::fits);
+  static_assert(no_margin::fits == default_margin::fits);
+  // Where the band's share of the need is more than the headroom, the default margin calls it
+  // tight.
+  if (80e9 - need < memory_error_band * need)
+    CHECK(default_margin::memory_verdict() == memory_verdict::tight);
+  else
+    CHECK(default_margin::memory_verdict() == memory_verdict::fits);
+}
+
+}  // namespace transients_tests

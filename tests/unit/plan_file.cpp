@@ -69,8 +69,15 @@ TEST_CASE("the JSON report of a plan file carries the verdict and the model's pa
   const auto& m = j["memory_per_device_bytes"];
   const double parts = m["parameters"].get<double>() + m["gradients"].get<double>() +
                        m["optimizer"].get<double>() + m["activations"].get<double>() +
-                       m["buffers"].get<double>() + m["reserve"].get<double>();
+                       m["buffers"].get<double>() + m["reserve"].get<double>() +
+                       m["cuda_context"].get<double>() + m["nccl_buffers"].get<double>() +
+                       m["optimizer_temporaries"].get<double>() + m["fragmentation"].get<double>();
   CHECK(parts == doctest::Approx(m["total"].get<double>()));
+  // The verdict and its headroom, by the same function as the plan type's `memory_verdict()`.
+  const memory_assessment a = memory_assessment_of(io::read_plan_file(small_plan).values());
+  CHECK(j["memory_verdict"] == std::string(verdict_name(a.verdict)));
+  CHECK(j["headroom_gb"].get<double>() == doctest::Approx(a.headroom_gb));
+  CHECK(j["memory_policy"] == "framework");
 }
 
 // --- finding 11 of issue 15: the reader's rough edges -------------------------------------------
@@ -455,4 +462,35 @@ TEST_CASE("grad_reduce_in_bf16 is Megatron-Core's flag and needs that framework"
   training_plan_values p = f.values();
   p.setup.framework = training_framework::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
+TEST_CASE("training.memory_policy and memory_margin_percent are read, written and round-trip") {
+  for (const auto& entry : io::detail::memory_policy_choices) {
+    const std::string name(entry.name);
+    const io::plan_file f = io::read_plan_file(
+        small_plan_with("\"framework\": \"torchtitan\", \"memory_policy\": \"" + name +
+                        "\", \"memory_margin_percent\": 12.5,"));
+    CHECK(f.plan.setup.memory_policy == entry.value);
+    CHECK(memory_policy_name(entry.value) == name);
+    CHECK(f.plan.setup.memory_margin == 0.125);
+    const std::string text = io::plan_file_text(f.values(), f.run);
+    const io::plan_file back = io::read_plan_file(text);
+    CHECK(io::plan_difference(f.values(), back.values()).empty());
+    const auto j = nlohmann::json::parse(text);
+    CHECK(j["training"]["memory_policy"] == name);
+    CHECK(j["training"]["memory_margin_percent"].get<double>() == 12.5);
+  }
+  // The defaults: the framework's terms and the measured error band.
+  const io::plan_file plain = io::read_plan_file(small_plan);
+  CHECK(plain.plan.setup.memory_margin == memory_error_band);
+  CHECK_FALSE(nlohmann::json::parse(io::plan_file_text(plain.values(), plain.run))["training"]
+                  .contains("memory_margin_percent"));
+  // A reserve given is charged under every framework, as reserve<> is, unless the policy says.
+  const io::plan_file reserved = io::read_plan_file(
+      small_plan_with("\"framework\": \"torchtitan\", \"reserve\": {\"gigabytes\": 1},"));
+  CHECK(reserved.plan.setup.memory_policy == training_memory_policy::reserve);
+  CHECK(error_of(small_plan_with("\"memory_policy\": \"none\",")) ==
+        "training.memory_policy: must be \"framework\", \"book\" or \"reserve\"");
+  CHECK(error_of(small_plan_with("\"memory_margin_percent\": 100,")) ==
+        "training.memory_margin_percent: must be at least 0 and less than 100");
 }

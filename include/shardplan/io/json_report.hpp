@@ -129,8 +129,17 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
       {"kv_cache", 0.0},
       {"buffers", m.buffers.value()},
       {"reserve", m.reserve.value()},
+      {"cuda_context", m.cuda_context.value()},
+      {"nccl_buffers", m.nccl_buffers.value()},
+      {"optimizer_temporaries", m.optimizer_temporaries.value()},
+      {"fragmentation", m.fragmentation.value()},
       {"total", m.total.value()},
       {"capacity", p.system.chip.memory.value()}};
+  const memory_assessment verdict = memory_assessment_of(p);
+  j["memory_policy"] = std::string(memory_policy_name(p.setup.memory_policy));
+  j["memory_verdict"] = std::string(verdict_name(verdict.verdict));
+  j["headroom_gb"] = verdict.headroom_gb;
+  j["memory_margin"] = verdict.margin;
   const step_cost c = estimate_step(p);
   j["flops_per_step"] = c.hardware_flops.value();
   j["model_flops_per_step"] = c.model_flops.value();

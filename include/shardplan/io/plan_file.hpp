@@ -310,6 +310,12 @@ inline constexpr named<training_framework> framework_choices[] = {
     {"deepspeed", training_framework::deepspeed},
     {"maxtext", training_framework::maxtext}};
 
+/// `training.memory_policy`: which transients the memory charges (`training_memory_policy`).
+inline constexpr named<training_memory_policy> memory_policy_choices[] = {
+    {"framework", training_memory_policy::framework},
+    {"book", training_memory_policy::book},
+    {"reserve", training_memory_policy::reserve}};
+
 /// `training.mfu_format`: the peak MFU is reported against.
 inline constexpr named<number_format> mfu_format_choices[] = {
     {"bf16", number_format::bf16}, {"fp16", number_format::fp16}, {"fp8", number_format::fp8},
@@ -677,7 +683,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
                             "attention_kernel", "dropout", "framework",
-                            "grad_reduce_in_bf16"});
+                            "grad_reduce_in_bf16", "memory_policy", "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
       t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
@@ -706,6 +712,21 @@ inline plan_file read_plan_file(const std::string& text_in) {
     detail::only_keys(r, rp, {"gigabytes", "percent"});
     setup.reserve = {detail::number(r, rp, "gigabytes", 0.0, 1e6, 0.0) * giga * byte,
                      detail::number(r, rp, "percent", 0.0, 100.0, 0.0) / 100.0};
+    // As `reserve<>` does: a reserve given is charged under every framework, unless
+    // "memory_policy" says otherwise.
+    setup.memory_policy = training_memory_policy::reserve;
+  }
+  if (t.contains("memory_policy"))
+    setup.memory_policy = detail::pick(tp + ".memory_policy", detail::text(t, tp, "memory_policy"),
+                                       detail::memory_policy_choices);
+  if (t.contains("memory_margin_percent")) {
+    const std::string where = tp + ".memory_margin_percent";
+    const detail::json& v = t.at("memory_margin_percent");
+    if (!v.is_number()) fail(where, "must be a number");
+    const double x = v.get<double>();
+    // A share of the need: from 0 up to (not including) 100, as `memory_margin<>` requires.
+    if (!(x >= 0.0 && x < 100.0)) fail(where, "must be at least 0 and less than 100");
+    setup.memory_margin = x / 100.0;
   }
   setup.eager_attention = detail::boolean(t, tp, "eager_attention", false);
   if (t.contains("attention_kernel")) {

@@ -192,6 +192,8 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.attention_kernel", s.attention, t.attention);
   d("training.framework", s.framework, t.framework);
   d("training.grad_reduce_in_bf16", s.grad_reduce_in_bf16, t.grad_reduce_in_bf16);
+  d("training.memory_policy", s.memory_policy, t.memory_policy);
+  d("training.memory_margin_percent", s.memory_margin, t.memory_margin);
   const step_assumptions& e = a.assumptions;
   const step_assumptions& f = b.assumptions;
   d("training.attention", e.attention, f.attention);
@@ -407,6 +409,10 @@ inline ordered_json training_json(const training_plan_values& p) {
                  "a plan file gives it only with \"framework\": \"megatron_core\"");
     j["grad_reduce_in_bf16"] = true;
   }
+  // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
+  j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);
+  if (t.memory_margin != memory_error_band)
+    j["memory_margin_percent"] = percent("training.memory_margin_percent", t.memory_margin);
   return j;
 }
 

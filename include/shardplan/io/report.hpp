@@ -67,9 +67,22 @@ inline table memory_table(const training_plan_values& p) {
   table t{{"memory per device", "bytes"}, {}, {false, true}};
   t.rows = {{"parameters", format(m.parameters)},       {"gradients", format(m.gradients)},
             {"master weights", format(m.master_weights)}, {"optimizer state", format(m.optimizer)},
-            {"activations", format(m.activations)},     {"buffers", format(m.buffers)},
-            {"reserve", format(m.reserve)},             {"total", format(m.total)},
-            {"capacity", format(p.system.chip.memory)}};
+            {"activations", format(m.activations)},     {"buffers", format(m.buffers)}};
+  // The flat reserve, or a named framework's transients, or (the book's policy) neither.
+  if (charges_named_transients(p.setup)) {
+    t.rows.push_back({"cuda context and cublas workspace", format(m.cuda_context)});
+    t.rows.push_back({"nccl buffers", format(m.nccl_buffers)});
+    t.rows.push_back({"optimizer-step temporaries", format(m.optimizer_temporaries)});
+    t.rows.push_back({"allocator fragmentation", format(m.fragmentation)});
+  } else {
+    t.rows.push_back({"reserve", format(m.reserve)});
+  }
+  t.rows.push_back({"total", format(m.total)});
+  t.rows.push_back({"capacity", format(p.system.chip.memory)});
+  const memory_assessment a = memory_assessment_of(p);
+  t.rows.push_back({"verdict (margin " + detail::significant(a.margin * 100.0, 3) + "% of need)",
+                    std::string(verdict_name(a.verdict)) + ", headroom " +
+                        detail::significant(a.headroom_gb, 3) + " GB"});
   return t;
 }
 

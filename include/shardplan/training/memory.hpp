@@ -1,5 +1,6 @@
 // Memory per device of a training plan: model states under ZeRO and model parallelism,
-// activations under recomputation and pipeline schedules, temporary buffers and a reserve.
+// activations under recomputation and pipeline schedules, temporary buffers, the transients at
+// the peak (or a flat reserve) and the verdict against the chip's memory.
 #pragma once
 
 #include <algorithm>
@@ -81,6 +82,35 @@ constexpr std::string_view framework_name(training_framework f) {
   return "?";
 }
 
+/// Which transients a plan's memory charges on top of its model states, activations and buffers.
+/// - `framework` (the default): the framework's. Under `training_framework::generic` that is the
+///   flat `reserve` (2 GB + 5% of everything planned unless `reserve<>` says otherwise), exactly as
+///   before; under a named framework the named terms of `transient_memory` (CUDA context and
+///   cuBLAS workspace, NCCL buffers, optimizer-step temporaries, allocator fragmentation) instead.
+/// - `book`: nothing at all, How to Scale Your Model's convention (its memory sums count model
+///   states and activations only), so that the book's answers reproduce.
+/// - `reserve`: the flat `reserve` under every framework (what `reserve<>` asks for).
+enum class training_memory_policy : std::uint8_t { framework, book, reserve };
+
+/// The name a memory policy goes by in reports and plan files.
+constexpr std::string_view memory_policy_name(training_memory_policy p) {
+  switch (p) {
+    case training_memory_policy::framework: return "framework";
+    case training_memory_policy::book: return "book";
+    case training_memory_policy::reserve: return "reserve";
+  }
+  return "?";
+}
+
+/// The memory model's measured error band: the mean absolute error of `memory_per_device().total`
+/// against the published measured peaks of the memory validation, the overall figure rounded up.
+/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 16.3% over
+/// 50 peaks from 6 sources (calibration 14.8%, held-out 18.5%, worst 49.6%) with each run's
+/// framework; without the frameworks it was 39.5% (held-out 49.8%). A plan whose headroom is
+/// smaller than this share of its need is `tight`. It moves with the model: re-read it from the
+/// runner whenever the memory model changes.
+inline constexpr double memory_error_band = 0.17;
+
 /// Everything the memory model needs besides the model: degrees, batch, recomputation,
 /// precision, reserve and whether dropout masks are stored.
 struct training_setup {
@@ -98,6 +128,11 @@ struct training_setup {
   /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in the parameters' format instead
   /// of fp32 (only read under `training_framework::megatron_core`).
   bool grad_reduce_in_bf16 = false;
+  /// Which transients are charged (`training_memory_policy`).
+  training_memory_policy memory_policy = training_memory_policy::framework;
+  /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the
+  /// measured error band, `memory_error_band`); `fits` stays strict whatever it is.
+  double memory_margin = memory_error_band;
 };
 
 /// Sequences per step that one data-parallel replica processes.
@@ -211,12 +246,21 @@ struct memory_breakdown {
   bytes optimizer{};
   bytes activations{};
   bytes buffers{};  ///< gathered ZeRO-3 layers, their gradients, logits, pipeline send buffers
-  bytes reserve{};
+  bytes reserve{};  ///< the flat reserve (generic framework, or `training_memory_policy::reserve`)
+  // The transients at the peak under a named framework (`transient_memory`); zero otherwise.
+  bytes cuda_context{};           ///< CUDA context and cuBLAS workspace, fixed per device
+  bytes nccl_buffers{};           ///< NCCL's per-channel buffers of every communicator
+  bytes optimizer_temporaries{};  ///< temporaries of the optimizer step
+  bytes fragmentation{};          ///< the caching allocator's share of the dynamic memory
   bytes total{};
 
   /// Parameters, gradients, master weights and optimizer state.
   constexpr bytes model_states() const {
     return parameters + gradients + master_weights + optimizer;
+  }
+  /// The named transients (zero where the flat reserve or the book's policy is charged).
+  constexpr bytes transients() const {
+    return cuda_context + nccl_buffers + optimizer_temporaries + fragmentation;
   }
 };
 
@@ -445,6 +489,97 @@ constexpr bytes buffer_memory(const model_shape& m, const training_setup& t, sta
   return buffer_memory(m, parameters(m), t, stage);
 }
 
+// --- transients at the peak (named frameworks) -------------------------------------------------
+
+/// The CUDA context a PyTorch process holds on its device, outside the caching allocator:
+/// 287,047,680 bytes measured with lazy module loading (`CUDA_MODULE_LOADING=LAZY`, PyTorch's
+/// default since 1.13) against 666,632,192 bytes eager, pytorch/pytorch PR #86509 ("Sets
+/// CUDA_MODULE_LOADING to LAZY when not set by the user"; the GPU is not stated there). No
+/// published figure for an H100 was found: that it carries over to one is an assumption.
+inline constexpr bytes cuda_context_memory = 287'047'680.0 * byte;
+
+/// The cuBLAS workspace PyTorch allocates per handle and stream through its caching allocator:
+/// 4096 KiB x 8 = 32 MiB on Hopper (sm90; 4096 KiB x 2 + 16 KiB x 8 on other chips),
+/// `parseChosenWorkspaceSize`, aten/src/ATen/cuda/CublasHandlePool.cpp at pytorch/pytorch
+/// 26a39059ec580351411f180816c47e2ef5134ae1; cuBLASLt shares it by default
+/// (`TORCH_CUBLASLT_UNIFIED_WORKSPACE`, same file). One compute stream is charged, at the Hopper
+/// size (the other chips' is 24 MB less).
+inline constexpr bytes cublas_workspace_memory = 4096.0 * 8.0 * 1024.0 * byte;
+
+/// NCCL's buffer of one channel's connection to a peer for its Simple protocol:
+/// `DEFAULT_BUFFSIZE (1 << 22) /* 4MiB */`, the default of `NCCL_BUFFSIZE` (NVIDIA/nccl
+/// src/init.cc at 48bb7fec7953112ff37499a272317f6663f8f600; the NCCL user guide's environment
+/// variables page documents the same 4 MiB default). The receiving side holds it.
+inline constexpr bytes nccl_channel_buffer = 4194304.0 * byte;
+
+/// Channels per communicator: an assumption, not a measurement. NCCL chooses the count from the
+/// topology at run time (bounded by `NCCL_MIN_NCHANNELS` / `NCCL_MAX_NCHANNELS`); 32, the count
+/// NVLink rings commonly reach, is charged, so each communicator holds 32 x 4 MiB = 134 MB. No
+/// published per-communicator measurement for an H100 was found.
+inline constexpr double nccl_channels_assumed = 32.0;
+
+/// The caching allocator's fragmentation as a share of the dynamic memory (activations and
+/// buffers, which are allocated and freed every step): 5%, the share the flat reserve has always
+/// charged, not a published measurement (none was found). To be calibrated on the memory
+/// validation's calibration half (tests/validation/MEMORY.md), which it has not been yet.
+inline constexpr double fragmentation_fraction = 0.05;
+
+/// Whether the plan's framework charges the named transients: Megatron-Core and torchtitan,
+/// whose allocations are modelled. `generic` charges the flat reserve; DeepSpeed is allocated as
+/// `generic` for now, and MaxText runs on JAX (no CUDA context, no NCCL), so both keep it too.
+constexpr bool charges_named_transients(const training_setup& t) {
+  return t.memory_policy == training_memory_policy::framework &&
+         (t.framework == training_framework::megatron_core ||
+          t.framework == training_framework::torchtitan);
+}
+
+/// The communicators a device belongs to: one process group per parallel axis of more than one
+/// device (data with ZeRO, tensor, context, pipeline, expert), as PyTorch's DeviceMesh and
+/// Megatron-Core's parallel state create them.
+constexpr double nccl_communicators(const parallel_degrees& d) {
+  double n = 0.0;
+  for (std::int64_t degree : {d.data, d.tensor, d.context, d.pipeline, d.expert})
+    if (degree > 1) n += 1.0;
+  return n;
+}
+
+/// NCCL's buffers on one device: each communicator's channels, one Simple-protocol buffer of
+/// `nccl_channel_buffer` per channel (a ring's connection from the previous peer).
+constexpr bytes nccl_buffer_memory(const parallel_degrees& d) {
+  return nccl_channel_buffer * (nccl_communicators(d) * nccl_channels_assumed);
+}
+
+/// Temporaries of the optimizer step. A fused Adam (`torch.optim.AdamW(fused=True)`, and the
+/// Transformer Engine / Apex `FusedAdam` Megatron-Core uses) updates every state in place through
+/// `multi_tensor_apply`, which walks the tensors in chunks of `kChunkSize = 65536` elements inside
+/// the kernel (aten/src/ATen/native/cuda/MultiTensorApply.cuh) and allocates nothing the size of
+/// a state. The foreach implementation does: `_multi_tensor_adam` builds `exp_avg_sq_sqrt =
+/// torch._foreach_sqrt(device_exp_avg_sqs)`, one optimizer state's size for the whole group
+/// (torch/optim/adam.py at pytorch/pytorch dc80ccded5385cca3e777472d64cfe3d874fad89). torchtitan's
+/// default is "fused" (`implementation ... = "fused"`, torchtitan/components/optimizer.py at
+/// d0eb02f20a80eaf9973fa38dc9e7d64d88b0f5f5) and Megatron-Core's optimizer is fused, so both
+/// charge nothing; `fused = false` charges the foreach temporary, one state of the device's shard.
+constexpr bytes optimizer_step_temporaries(const memory_breakdown& states,
+                                           const precision_policy& x, bool fused) {
+  if (fused || x.optimizer_states < 1) return bytes{};
+  return states.optimizer / static_cast<double>(x.optimizer_states);
+}
+
+/// Fills the transients of `out` (whose states, activations and buffers are set) under the plan's
+/// policy: the flat reserve, the named terms, or nothing (`training_memory_policy::book`).
+constexpr void charge_transients(memory_breakdown& out, const training_setup& t) {
+  const bytes planned = out.model_states() + out.activations + out.buffers;
+  if (t.memory_policy == training_memory_policy::book) return;
+  if (!charges_named_transients(t)) {
+    out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
+    return;
+  }
+  out.cuda_context = cuda_context_memory + cublas_workspace_memory;
+  out.nccl_buffers = nccl_buffer_memory(t.degrees);
+  out.optimizer_temporaries = optimizer_step_temporaries(out, t.precision, true);
+  out.fragmentation = (out.activations + out.buffers) * fragmentation_fraction;
+}
+
 /// Memory of one pipeline stage on one device.
 constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_counts& c,
                                         const training_setup& t, stage_position stage) {
@@ -464,9 +599,8 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
   }
   out.activations = out.activations + rematerialised_layer_memory(m, t);
   out.buffers = buffer_memory(m, c, t, stage);
-  const bytes planned = out.model_states() + out.activations + out.buffers;
-  out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
-  out.total = planned + out.reserve;
+  charge_transients(out, t);
+  out.total = out.model_states() + out.activations + out.buffers + out.reserve + out.transients();
   return out;
 }
 
@@ -482,6 +616,44 @@ constexpr memory_breakdown memory_per_device(const model_shape& m, const trainin
   if (t.degrees.pipeline == 1) return first;
   const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
   return last.total > first.total ? last : first;
+}
+
+// --- the verdict --------------------------------------------------------------------------------
+
+/// What the memory estimate says of a plan against its chip: `fits` with room to spare beyond the
+/// margin, `tight` (it fits, but by less than the margin: inside the model's error band the
+/// estimate cannot tell), `does_not_fit` (the need exceeds the capacity, as `fits` says).
+enum class memory_verdict : std::uint8_t { fits, tight, does_not_fit };
+
+/// The verdict's name in reports and JSON ("fits", "tight", "does_not_fit").
+constexpr std::string_view verdict_name(memory_verdict v) {
+  switch (v) {
+    case memory_verdict::fits: return "fits";
+    case memory_verdict::tight: return "tight";
+    case memory_verdict::does_not_fit: return "does_not_fit";
+  }
+  return "?";
+}
+
+/// A verdict and its numbers: the headroom (capacity minus need, negative when it does not fit)
+/// in GB (1e9 bytes) and the margin it was judged against, a fraction of the need.
+struct memory_assessment {
+  memory_verdict verdict = memory_verdict::fits;
+  double headroom_gb = 0.0;
+  double margin = memory_error_band;
+};
+
+/// The verdict of `need` bytes per device against `capacity`: does not fit above the capacity
+/// (strict, the same comparison as the `fits_in_memory` rule); tight when the headroom is less
+/// than `margin` x need (the estimate's measured error could use it up); else fits.
+constexpr memory_assessment assess_memory(bytes need, bytes capacity,
+                                          double margin = memory_error_band) {
+  memory_assessment out;
+  out.margin = margin;
+  out.headroom_gb = (capacity - need).value() / 1e9;
+  if (need > capacity) out.verdict = memory_verdict::does_not_fit;
+  else if (capacity - need < need * margin) out.verdict = memory_verdict::tight;
+  return out;
 }
 
 }  // namespace shardplan

@@ -491,6 +491,15 @@ constexpr plan_violations check(const training_plan_values& p) {
   return v;
 }
 
+/// The memory verdict of a plan (`assess_memory`): its fullest stage's need against the chip's
+/// memory, with the plan's margin (`training_setup::memory_margin`). Meaningful for a plan whose
+/// batch rules hold (as `memory_per_device` is); the report, the JSON and the plan type's
+/// `memory_verdict()` all call this one function.
+constexpr memory_assessment memory_assessment_of(const training_plan_values& p) {
+  return assess_memory(memory_per_device(p.model, p.setup).total, p.system.chip.memory,
+                       p.setup.memory_margin);
+}
+
 /// Whether a plan with these violations can be costed: its sizes, batch, schedule, expert groups,
 /// recomputation and efficiency are sound (the other rules leave numbers that are wrong, not
 /// meaningless).

@@ -229,11 +229,42 @@ struct percent {
   double value;
 };
 
-/// The memory held back per device: `Fixed` plus `Fraction` of everything planned.
+/// The memory held back per device: `Fixed` plus `Fraction` of everything planned. It sets the
+/// plan's memory policy to `training_memory_policy::reserve`, so that it is charged under every
+/// framework (instead of a named framework's transients); a `memory_policy::...` option after it
+/// overrides that.
 template <gigabytes Fixed, percent Fraction = percent{0.0}>
 struct reserve {
   static constexpr void apply(training_plan_values& p) {
     p.setup.reserve = {Fixed.value * giga * byte, Fraction.value / 100.0};
+    p.setup.memory_policy = training_memory_policy::reserve;
+  }
+};
+
+/// Which transients the plan's memory charges (`training_memory_policy`): `memory_policy::
+/// framework` (the default: the flat reserve under `framework::generic`, the named terms under a
+/// named framework), `memory_policy::book` (none: How to Scale Your Model's convention) or
+/// `memory_policy::reserve` (the flat reserve under every framework).
+namespace memory_policy {
+template <training_memory_policy P>
+struct named {
+  static constexpr void apply(training_plan_values& p) { p.setup.memory_policy = P; }
+};
+using framework = named<training_memory_policy::framework>;
+using book = named<training_memory_policy::book>;
+using reserve = named<training_memory_policy::reserve>;
+}  // namespace memory_policy
+
+/// The margin the memory verdict asks of the headroom, in percent of the need, from 0 up to (not
+/// including) 100; the default is the measured error band, `memory_error_band` (17%). `fits` and
+/// `SHARDPLAN_REQUIRE_FEASIBLE` stay strict (need <= capacity) whatever the margin.
+template <percent Margin>
+struct memory_margin {
+  // A margin is a share of the need: negative makes no sense, 100% or more no plan could meet.
+  static_assert(Margin.value >= 0.0 && Margin.value < 100.0,
+                "shardplan: the memory margin is a percentage from 0 up to 100");
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.memory_margin = Margin.value / 100.0;
   }
 };
 
@@ -354,6 +385,15 @@ struct training_plan {
   static constexpr memory_breakdown memory_per_device() {
     return shardplan::memory_per_device(values.model, values.setup);
   }
+
+  /// The memory verdict: fits, tight (inside the margin, by default the model's measured error
+  /// band) or does not fit (`memory_assessment_of`). `fits` stays the strict test.
+  static constexpr shardplan::memory_verdict memory_verdict() {
+    return memory_assessment_of(values).verdict;
+  }
+
+  /// Capacity minus need per device, in GB (1e9 bytes); negative when it does not fit.
+  static constexpr double headroom_gb() { return memory_assessment_of(values).headroom_gb; }
 
   /// The estimated cost of one step (an estimate: see `estimate_step`).
   static constexpr step_cost step() { return estimate_step(values); }
