@@ -6,6 +6,7 @@
 // FLOPs at the achievable rate; attention is compute-bound; the rest moves memory.
 #include <cstdio>
 #include <iostream>
+#include <initializer_list>
 #include <string>
 
 #include <shardplan/core/format.hpp>
@@ -51,17 +52,31 @@ bool memory_bound(const chip_figures& chip, const operation& o) {
   return true;
 }
 
+/// "(a, b, c)", built by appending (g++ 12 at -O3 warns falsely, -Wrestrict, on "(" + string).
+std::string tuple_text(std::initializer_list<double> xs) {
+  std::string s = "(";
+  for (const double x : xs) {
+    if (s.size() > 1) s += ", ";
+    s += number(x);
+  }
+  s += ")";
+  return s;
+}
+
 std::string shape_of(const operation& o) {
   switch (o.kind) {
     case operation_kind::gemm: {
       const gemm_shape& g = o.gemm;
-      std::string s = "(" + number(g.m) + ", " + number(g.n) + ", " + number(g.k) + ")";
-      return g.groups > 1.0 ? number(g.groups) + " x " + s : s;
+      std::string s = tuple_text({g.m, g.n, g.k});
+      if (g.groups <= 1.0) return s;
+      std::string grouped = number(g.groups);
+      grouped += " x ";
+      grouped += s;
+      return grouped;
     }
     case operation_kind::attention: {
       const attention_shape& a = o.attention;
-      return "(" + number(a.batch) + ", " + number(a.heads) + ", " + number(a.query) + ", " +
-             number(a.keys) + ", " + number(a.qk_dim) + ")";
+      return tuple_text({a.batch, a.heads, a.query, a.keys, a.qk_dim});
     }
     case operation_kind::memory: return format(o.traffic * byte);
   }

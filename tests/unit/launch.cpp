@@ -100,12 +100,21 @@ std::string json_body(const std::string& text) {
 std::optional<std::string> json_value(const std::string& text, std::string_view key,
                                       std::string_view within = {}) {
   const std::string body = json_body(text);
+  // Built by appending: g++ 12 at -O3 warns falsely (-Wrestrict) on "\"" + std::string(...).
+  auto quoted_key = [](std::string_view k) {
+    std::string q;
+    q.reserve(k.size() + 3);
+    q += '"';
+    q += k;
+    q += "\":";
+    return q;
+  };
   std::size_t from = 0;
   if (!within.empty()) {
-    from = body.find("\"" + std::string(within) + "\":");
+    from = body.find(quoted_key(within));
     if (from == std::string::npos) return std::nullopt;
   }
-  const std::string pattern = "\"" + std::string(key) + "\":";
+  const std::string pattern = quoted_key(key);
   const auto at = body.find(pattern, from);
   if (at == std::string::npos) return std::nullopt;
   const auto start = at + pattern.size();

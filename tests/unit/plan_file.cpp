@@ -162,8 +162,12 @@ TEST_CASE("names match whatever their case and separators: h100_sxm is h100 sxm"
                   "precision": "BF16-Mixed-Adam", "recompute": "Selective" }
   })";
   for (const char* chip : {"h100 sxm", "h100_sxm", "H100-SXM"}) {
-    std::string text = plan;
-    text.replace(text.find("%s"), 2, chip);
+    const std::string_view raw = plan;
+    const std::size_t at = raw.find("%s");
+    REQUIRE(at != std::string_view::npos);
+    std::string text(raw.substr(0, at));
+    text += chip;
+    text += raw.substr(at + 2);
     const io::plan_file f = io::read_plan_file(text);
     const training_plan_values p = f.values();
     // Meta's LLaMA-3 8B: 8,030,261,248 parameters; the H100 SXM datasheet: 80 GB.
