@@ -58,7 +58,7 @@ struct memory_result {
   bool fits = true;
   std::string rules;
   double capacity = 0.0;   ///< GB
-  double predicted = 0.0;  ///< GB, memory_per_device().total
+  double predicted = 0.0;  ///< GB, the part of memory_per_device() the kind of peak counts
   double measured = 0.0;   ///< GB
   double last_stage = 0.0;  ///< GB, the last pipeline stage's total (pipelined plans)
   memory_breakdown m{};
@@ -66,6 +66,18 @@ struct memory_result {
 
   double error() const { return (predicted - measured) / measured * 100.0; }
 };
+
+/// The part of the predicted total that the source's tooling counts: a reserved peak (PyTorch's
+/// `reserved_bytes`, what nvidia-smi-like figures and torchtitan print) holds everything; an
+/// allocated or active peak (`allocated_bytes`, `active_bytes`, Megatron's `max allocated`) holds
+/// the live tensors only: not the CUDA context, not NCCL's buffers (NCCL allocates them itself,
+/// outside the caching allocator) and not the allocator's fragmentation; under the flat reserve
+/// (generic framework) not the reserve. An unstated kind is compared with everything.
+inline double counted_gb(const memory_breakdown& m, peak_kind kind) {
+  if (kind == peak_kind::reserved || kind == peak_kind::unstated) return m.total.value() / 1e9;
+  const bytes outside = m.reserve + m.cuda_context + m.nccl_buffers + m.fragmentation;
+  return (m.total - outside).value() / 1e9;
+}
 
 /// Predicts `Plan`'s memory per device and records it against the measured peak (GB).
 template <class Plan>
@@ -88,11 +100,10 @@ memory_result measure(const memory_meta& meta, double measured_gb) {
   constexpr memory_breakdown m = Plan::memory_per_device();
   r.m = m;
   r.capacity = Plan::values.system.chip.memory.value() / 1e9;
-  r.predicted = m.total.value() / 1e9;
+  r.predicted = counted_gb(m, meta.kind);
   if (r.pipeline > 1)
-    r.last_stage =
-        stage_memory(Plan::values.model, Plan::values.setup, stage_position::last).total.value() /
-        1e9;
+    r.last_stage = counted_gb(
+        stage_memory(Plan::values.model, Plan::values.setup, stage_position::last), meta.kind);
   r.measured = measured_gb;
   r.why = std::string(meta.why);
   return r;
