@@ -66,8 +66,8 @@ enum class training_framework : std::uint8_t {
   generic,
   megatron_core,  ///< NVIDIA/Megatron-LM (Megatron-Core)
   torchtitan,     ///< pytorch/torchtitan (FSDP2, DTensor tensor parallelism)
-  deepspeed,      ///< microsoft/DeepSpeed (ZeRO-1/2/3; allocated as `generic` for now)
-  maxtext,        ///< AI-Hypercomputer/maxtext (allocated as `generic` for now)
+  deepspeed,      ///< microsoft/DeepSpeed (ZeRO-1/2/3 as `generic` shards them; the flat reserve)
+  maxtext,        ///< AI-Hypercomputer/maxtext (sharding as `generic`; the flat reserve)
 };
 
 /// The name a framework goes by in reports and plan files.
@@ -421,8 +421,10 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t)
 /// (`torch.utils.checkpoint` reruns the block's forward inside its backward: torchtitan `FullAC`,
 /// torchtitan/distributed/activation_checkpoint.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a;
 /// Megatron-Core's `--recompute-granularity full` does the same per layer). The larger of the
-/// model's layer kinds; zero for the generic framework (the papers' accounting, Korthikanti et
-/// al. Sec. 5, counts only the checkpoints) and for any other recomputation.
+/// model's layer kinds, under every named framework (DeepSpeed's checkpointing reruns the block
+/// the same way, and XLA's rematerialisation of a MaxText layer holds it too); zero for the
+/// generic framework (the papers' accounting, Korthikanti et al. Sec. 5, counts only the
+/// checkpoints) and for any other recomputation.
 constexpr bytes rematerialised_layer_memory(const model_shape& m, const training_setup& t) {
   if (t.framework == training_framework::generic || t.recompute.kind != recompute_kind::full)
     return bytes{};
