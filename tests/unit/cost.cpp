@@ -147,7 +147,8 @@ TEST_CASE("with tensor parallelism the context ring passes only the rank's key-v
   using plan = training_plan<models::llama2_7b, systems::dgx_h100_superpod<1>,
                              mesh<axis<"cp", 4>, axis<"tp", 2>>, context<"cp">, tensor<"tp">,
                              batch<global_sequences<1>, seq_len<32768>, micro_batch<1>>>;
-  const axis_traffic* x = find(plan::step(), "context kv ring");
+  const step_cost c = plan::step();  // kept: `find` points into it
+  const axis_traffic* x = find(c, "context kv ring");
   REQUIRE(x != nullptr);
   CHECK(x->array.value() == doctest::Approx(32768.0 * 2 * 16 * 128 * 2));
 }
