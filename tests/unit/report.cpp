@@ -157,6 +157,13 @@ TEST_CASE("the time table says the kernel model times the compute, and of which 
   const table u = time_table(fp8_plan::values, f);
   CHECK(u.rows[0][0].find("% of the fp8 peak)") != std::string::npos);
   CHECK(u.rows[7][0].rfind("MFU (of the bf16 peak", 0) == 0);
+
+  // The last row: how far the step model has measured off published runs of this chip family
+  // (H100: Hopper, tests/validation's figure, which the runner checks measured_step_error with).
+  CHECK(t.rows.back()[0] == "the model's mean error on published runs of this chip family");
+  CHECK(t.rows.back()[1] ==
+        detail::significant(measured_step_error(plan::values.system.chip) * 100.0, 3) + "%");
+  CHECK(measured_step_error(plan::values.system.chip) > 0.0);
 }
 
 TEST_CASE("the text report names the recipe, the attention kernel and the MFU peak") {

@@ -96,6 +96,8 @@ struct result {
   double published = 0.0;
   step_cost cost{};
   std::string why;
+  std::string family;           ///< the chip family `measured_step_error` tells apart
+  double family_error = 0.0;    ///< `measured_step_error` of the chip, a fraction
 
   double error() const { return (predicted - published) / published * 100.0; }
   /// Exposed communication as a share of the predicted step.
@@ -114,6 +116,15 @@ result evaluate(const run_meta& m, double published_step) {
   r.part = m.part;
   r.low_confidence = m.low_confidence;
   r.chip = std::string(Plan::values.system.chip.name);
+  {
+    const chip_figures& c = Plan::values.system.chip;
+    r.family = c.kind == chip_kind::tpu ? "TPU"
+               : c.kind == chip_kind::cpu ? "CPU"
+               : generation_of(c) == gpu_generation::hopper ? "Hopper"
+               : generation_of(c) == gpu_generation::blackwell ? "Blackwell"
+                                                              : "Ampere";
+    r.family_error = measured_step_error(c);
+  }
   r.chips = mesh_devices(Plan::values);
   for (std::size_t i = 0; i < Plan::violations.count; ++i) {
     const violation& x = Plan::violations.items[i];

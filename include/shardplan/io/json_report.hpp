@@ -102,7 +102,9 @@ inline json verdict_json(const Plan& p, const Violations& v) {
 /// The JSON of `shardplan check`: every number in base units (bytes, seconds, FLOP); the
 /// precision (its compute format, fp8/fp4 scaling and the format attention runs in), the
 /// attention kernel the step is timed with (`reported_attention_kernel`: the chip's usual for
-/// `automatic`), `mfu` against the peak of `mfu_format`; the `reliability` section only when
+/// `automatic`), `mfu` against the peak of `mfu_format`, `step_measured_error` (the step model's
+/// mean error on published runs of the chip family, `measured_step_error`); the `reliability`
+/// section only when
 /// `run` gives a token budget (`has_run`).
 inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   const plan_violations v = check(p);
@@ -165,6 +167,7 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
                        {"step", c.step.value()},
                        {"roofline", c.roofline.value()}};
   j["mfu"] = c.mfu;
+  j["step_measured_error"] = measured_step_error(p.system.chip);
   j["mfu_format"] = std::string(name_of(c.mfu_format));
   j["mfu_capped"] = c.mfu_capped;
   j["efficiency"] = c.efficiency;

@@ -148,7 +148,12 @@ inline table time_table(const step_cost& c, const std::string& matmul_peak) {
 /// The step's time, part by part, and what it gives; the matmuls' fraction is of the peak of
 /// the plan's compute format ("of the fp8 peak"), MFU of the peak of `c.mfu_format`.
 inline table time_table(const training_plan_values& p, const step_cost& c) {
-  return detail::time_table(c, "the " + std::string(name_of(p.setup.precision.compute)) + " peak");
+  table t =
+      detail::time_table(c, "the " + std::string(name_of(p.setup.precision.compute)) + " peak");
+  const double e = measured_step_error(p.system.chip);
+  t.rows.push_back({"the model's mean error on published runs of this chip family",
+                    e > 0.0 ? detail::significant(e * 100.0, 3) + "%" : "not measured"});
+  return t;
 }
 
 /// The step's time without its plan: the matmuls' fraction is of the compute format's peak.
