@@ -137,6 +137,17 @@ constexpr number_format mfu_format_of(const training_plan_values& p, const step_
                                                           : p.setup.precision.compute;
 }
 
+/// The highest MFU (against the peak of `mfu_format`) an estimate may report: the chip family's
+/// `best_measured_mfu` (a bf16 run against the bf16 peak) at the plan's compute format, i.e.
+/// times peak(compute) / peak(mfu_format) (2 for fp8 against bf16 on an H100), and never above
+/// 1. A plan with an fp8 recipe is held to the best bf16 MFU reached at twice the rate.
+constexpr double mfu_ceiling(const training_plan_values& p, number_format mfu_format) {
+  const double ratio = peak(p.system.chip, p.setup.precision.compute).value() /
+                       peak(p.system.chip, mfu_format).value();
+  const double ceiling = best_measured_mfu(p.system.chip) * ratio;
+  return ceiling < 1.0 ? ceiling : 1.0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stage 1: compute.
 
@@ -220,7 +231,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
       c.total > c.elementwise ? (c.at_peak / (c.total - c.elementwise)).value() : 0.0;
   c.mfu_format = mfu_format_of(p, a);
   c.mfu_floor =
-      c.model_flops / devices / (peak(chip, c.mfu_format) * best_measured_mfu(chip));
+      c.model_flops / devices / (peak(chip, c.mfu_format) * mfu_ceiling(p, c.mfu_format));
   c.attention_share = forward.attention / forward.total();
   return c;
 }
@@ -504,9 +515,8 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
   c.optimizer = optimizer;
   c.step = c.compute + c.bubble + c.communication_exposed + c.optimizer;
   c.uncapped_step = c.step;
-  // An efficiency option would otherwise report an MFU no published run has reached. Only
-  // bf16-class steps: the best measured MFUs are bf16 runs against the bf16 peak.
-  c.mfu_capped = bytes_per_element(p.setup.precision.compute) >= 2.0 && c.step < compute.mfu_floor;
+  // An efficiency option would otherwise report an MFU no published run has reached.
+  c.mfu_capped = c.step < compute.mfu_floor;
   if (c.mfu_capped) {
     c.compute += compute.mfu_floor - c.step;
     c.step = compute.mfu_floor;
@@ -540,9 +550,9 @@ constexpr step_cost estimate_step(const training_plan_values& p) {
 }
 
 /// The invariant of every estimate (tests and the fuzzer check it): its MFU is a number, not
-/// negative, and at most the chip family's `best_measured_mfu`.
+/// negative, and at most `mfu_ceiling` (the chip family's `best_measured_mfu` for bf16 plans).
 constexpr bool mfu_within_best_measured(const training_plan_values& p, const step_cost& c) {
-  return c.mfu >= 0.0 && c.mfu <= best_measured_mfu(p.system.chip) * (1.0 + 1e-12);
+  return c.mfu >= 0.0 && c.mfu <= mfu_ceiling(p, c.mfu_format) * (1.0 + 1e-12);
 }
 
 }  // namespace shardplan
