@@ -161,6 +161,12 @@ int print_catalog(const std::string& format_name) {
             << render(chip_table())
             << "\nC/W: peak bf16 FLOP/s over a bandwidth, the FLOP per byte moved at which that "
                "link stops being the bound.\n\n"
+            << (markdown ? "## Inside, and what the kernel model makes of it\n\n"
+                         : "Inside, and what the kernel model makes of it\n\n")
+            << render(chip_inside_table())
+            << "\nGEMM: the deep-GEMM fraction of the bf16 peak; attention: the fused kernel's "
+               "forward; sustained: the share a training step keeps; measured error: the step "
+               "model's mean error on published runs of the family.\n\n"
             << (markdown ? "## Models\n\n" : "Models (exact parameter counts from the shapes)\n\n")
             << render(model_table());
   return exit_ok;

@@ -2,6 +2,7 @@
 // Matmul FLOPS" search (stas00/ml-engineering, compute/accelerator/README.md, MAMF table) found
 // each chip's best matmul, the model gives that chip's measured fraction of peak.
 #include <shardplan/hardware/kernels.hpp>
+#include <shardplan/hardware/amd.hpp>
 #include <shardplan/hardware/nvidia.hpp>
 
 namespace {
@@ -32,6 +33,11 @@ static_assert(within(gemm_efficiency(hw::b200::figures, number_format::bf16,
 static_assert(within(gemm_efficiency(hw::b200::figures, number_format::fp8,
                                      {15360, 4096, 3072}),
                      3432.5 / 4500.0, mamf_tolerance));
+
+// MI300X bf16 (its own kernel figures, hardware/amd.hpp): 668.4 of 1300 at 10240x15360x8192.
+static_assert(within(gemm_efficiency(hw::mi300x::figures, number_format::bf16,
+                                     {10240, 15360, 8192}),
+                     668.4 / 1300.0, mamf_tolerance));
 
 // The reduction depth: a GEMM of depth k runs at k / (k + 496) of the deep limit. Derivation:
 // 4096 x 4096 tiles fill 132 SMs in 8 waves of 128 x 128 (1024 tiles / 132 = 7.76, so 1024 /

@@ -38,6 +38,15 @@ expect("${llama}" 8030261248 parameters active)
 # NVIDIA H100 SXM5 datasheet: 80 GB HBM3.
 find_entry(hardware "h100 sxm" h100)
 expect("${h100}" 80000000000 memory_bytes)
+# NVIDIA H100 whitepaper: 132 SMs on the SXM5 part, 50 MB L2; the MAMF table (stas00/
+# ml-engineering) reaches 0.803 of its bf16 peak, which the deep-GEMM fraction (0.859) gives at
+# MAMF's best shape after the shape's losses, so it lies between 0.803 and 1.
+expect("${h100}" 132 microarchitecture compute_units)
+expect("${h100}" 52428800 microarchitecture l2_bytes)
+string(JSON gemm GET "${h100}" kernel_fractions gemm)
+if(gemm LESS 0.803 OR gemm GREATER 1)
+  message(FATAL_ERROR "h100 sxm: kernel_fractions gemm is ${gemm}")
+endif()
 # Every chip has a memory size, a bandwidth and a bf16 peak.
 math(EXPR last "${chips} - 1")
 foreach(i RANGE ${last})

@@ -73,6 +73,24 @@ struct mi300x {
           .last_level_cache = 256.0 * mebi * byte,                 // [cdna3], [rocm-arch]
           .last_level_cache_bandwidth = 17.2 * tera * byte / second,  // [cdna3]; [sth] "17TB/s"
       },
+      // Not an NVIDIA generation: its own kernel figures. GEMM: the MAMF table
+      // (stas00/ml-engineering, compute/accelerator/README.md) measures 668.4 of 1300 TFLOP/s
+      // bf16 (0.514) at 10240x15360x8192 (torch 2.5.1, ROCm 6.3, TunableOp); over the model's
+      // shape efficiency there (128 x 128 tiles on 304 CUs: 9600 tiles in 32 waves, 0.987, depth
+      // 8192 / 8688) the deep fraction is 0.552. fp8: no MAMF figure; the bf16 one (an
+      // assumption). Attention: no published MI300X figure read; the H100's cuDNN fractions
+      // scaled by the GEMM ratio 0.552 / 0.859 (0.40 and 0.37, an assumption). No training run
+      // measured: sustained 1 and the step error "not measured".
+      .kernels = {.gemm = 0.552,
+                  .gemm_low_precision = 0.552,
+                  .memory = 0.85,
+                  .attention_forward = 0.40,
+                  .attention_backward = 0.37,
+                  .tile_rows = 128,
+                  .tile_columns = 128,
+                  .reduction_overhead = 496.0,
+                  .sustained = 1.0,
+                  .step_error = -1.0},
   };
 };
 

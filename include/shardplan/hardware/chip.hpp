@@ -174,6 +174,9 @@ struct kernel_fractions {
   /// step's power, communication kernels sharing the compute units, gaps between kernels):
   /// the one end-to-end figure, calibrated on published training runs.
   double sustained = 0.0;
+  /// How far the step model has measured off published training runs of the family (a mean
+  /// absolute error, a fraction); negative: never measured (0: the family default).
+  double step_error = 0.0;
 };
 
 /// A chip's figures. Every rate is dense (no 2:4 sparsity) and a peak from a datasheet, never an

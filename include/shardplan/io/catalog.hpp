@@ -7,6 +7,8 @@
 
 #include <shardplan/core/format.hpp>
 #include <shardplan/hardware/catalog.hpp>
+#include <shardplan/hardware/kernels.hpp>
+#include <shardplan/training/cost.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/core/table.hpp>
@@ -30,6 +32,32 @@ inline table chip_table() {
                       or_dash(out, format(c.scale_out_bandwidth)),
                       format(memory_intensity(c)), or_dash(up, format(scale_up_intensity(c))),
                       or_dash(out, format(scale_out_intensity(c)))});
+  }
+  return t;
+}
+
+/// The chips' inside and what the kernel model makes of it: compute units, matrix clock, L2, the
+/// near memory per unit, the deep-GEMM fraction, the fused attention's forward fraction, the
+/// sustained share of a training step and the step model's measured error on published runs of
+/// the family (`measured_step_error`; "-" where not measured).
+inline table chip_inside_table() {
+  table t{{"chip", "units", "matrix clock", "L2", "SMEM/VMEM per unit", "GEMM", "attention",
+           "sustained", "measured error"},
+          {},
+          {false, true, true, true, true, true, true, true, true}};
+  auto percent = [](double x) { return std::to_string(static_cast<int>(x * 100.0 + 0.5)) + "%"; };
+  for (const auto& c : catalog_chips) {
+    const kernel_fractions k = family_kernel_fractions(c);
+    const double clock = matrix_clock_of(c.arch);
+    const double error = measured_step_error(c);
+    t.rows.push_back({std::string(c.name),
+                      c.arch.compute_units > 0 ? std::to_string(c.arch.compute_units) : "-",
+                      clock > 0.0 ? std::to_string(static_cast<int>(clock / 1e6 + 0.5)) + " MHz"
+                                  : "-",
+                      c.arch.l2.value() > 0.0 ? format(c.arch.l2) : "-",
+                      c.arch.l1_smem.value() > 0.0 ? format(c.arch.l1_smem) : "-",
+                      percent(k.gemm), percent(k.attention_forward), percent(k.sustained),
+                      error > 0.0 ? percent(error) : "-"});
   }
   return t;
 }

@@ -45,6 +45,27 @@ inline json chip_json(const chip_figures& c) {
   j["host_link_bandwidth_bytes_per_second"] = c.host_link_bandwidth.value();
   j["host_memory_bytes"] = c.host_memory.value();
   j["memory_intensity_flops_per_byte"] = memory_intensity(c).value();
+  const chip_microarchitecture& a = c.arch;
+  j["microarchitecture"] = {{"compute_units", a.compute_units},
+                            {"boost_clock_hz", a.boost_clock},
+                            {"matrix_clock_hz", matrix_clock_of(a)},
+                            {"matrix_units_per_compute_unit", a.matrix_units},
+                            {"vector_lanes_per_compute_unit", a.vector_lanes},
+                            {"registers_bytes_per_compute_unit", a.registers.value()},
+                            {"l1_smem_bytes_per_compute_unit", a.l1_smem.value()},
+                            {"l2_bytes", a.l2.value()},
+                            {"l2_bandwidth_bytes_per_second", a.l2_bandwidth.value()}};
+  const kernel_fractions k = family_kernel_fractions(c);
+  j["kernel_fractions"] = {{"gemm", k.gemm},
+                           {"gemm_low_precision", k.gemm_low_precision},
+                           {"memory", k.memory},
+                           {"attention_forward", k.attention_forward},
+                           {"attention_backward", k.attention_backward},
+                           {"tile_rows", k.tile_rows},
+                           {"tile_columns", k.tile_columns},
+                           {"reduction_overhead", k.reduction_overhead},
+                           {"sustained", k.sustained}};
+  j["step_measured_error"] = measured_step_error(c);
   return j;
 }
 

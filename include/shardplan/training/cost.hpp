@@ -34,23 +34,12 @@ constexpr double best_measured_mfu(const chip_figures& chip) {
   return 0.50;
 }
 
-/// How far the step model has measured off published training runs of a chip family: the mean
-/// absolute error over every run of tests/validation on that family (both halves, RUNS.md), as
-/// of this commit: Ampere 12.9% (41 runs), Hopper 17.5% (76, torchtitan's 500 W H100s among
-/// them), Blackwell 3.1% (5, all in the calibration half), TPU 10.5% (23). 0 where no run was
-/// measured (CPUs). Reports print it beside the step; it moves with the model.
+/// How far the step model has measured off published training runs of the chip's family (a
+/// mean absolute error, a fraction; `kernel_fractions::step_error`, whose defaults say where it
+/// comes from); 0 where no run of the family was measured. Reports print it beside the step.
 constexpr double measured_step_error(const chip_figures& chip) {
-  switch (chip.kind) {
-    case chip_kind::tpu: return 0.105;
-    case chip_kind::cpu: return 0.0;
-    case chip_kind::gpu: break;
-  }
-  switch (generation_of(chip)) {
-    case gpu_generation::ampere_or_older: return 0.129;
-    case gpu_generation::hopper: return 0.175;
-    case gpu_generation::blackwell: return 0.031;
-  }
-  return 0.0;
+  const double e = family_kernel_fractions(chip).step_error;
+  return e > 0.0 ? e : 0.0;
 }
 
 /// The traffic of one strategy on one mesh axis in one step: which collective, how often, the
