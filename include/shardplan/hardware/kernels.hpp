@@ -4,7 +4,6 @@
 // each fraction comes from.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -167,27 +166,45 @@ constexpr kernel_fractions family_kernel_fractions(const chip_figures& chip) {
           c.step_error != 0.0 ? c.step_error : d.step_error};
 }
 
+/// Compute units a kernel spreads its tiles or blocks over (1 where the chip does not say).
+constexpr double compute_units_of(const chip_figures& chip) {
+  return chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units) : 1.0;
+}
+
+namespace detail {
+
+/// `gemm_shape_efficiency` from fractions already looked up (`family_kernel_fractions`).
+constexpr double shape_efficiency(const kernel_fractions& f, double units, const gemm_shape& g) {
+  if (f.tile_rows <= 0 || f.tile_columns <= 0 || g.m <= 0.0 || g.n <= 0.0 || g.k <= 0.0)
+    return 1.0;
+  const double tr = static_cast<double>(f.tile_rows);
+  const double tc = static_cast<double>(f.tile_columns);
+  const double tiles = ceil_div(g.m, tr) * ceil_div(g.n, tc) * g.groups;
+  const double waves = ceil_div(tiles, units);
+  const double useful = g.m * g.n * g.groups;
+  const double occupied = waves * units * tr * tc;
+  const double depth = f.reduction_overhead > 0.0 ? g.k / (g.k + f.reduction_overhead) : 1.0;
+  return useful / occupied * depth;
+}
+
+/// `gemm_efficiency` from fractions already looked up.
+constexpr double gemm_efficiency(const kernel_fractions& f, double units, number_format format,
+                                 const gemm_shape& g, double override_fraction,
+                                 double scaling_share) {
+  if (override_fraction > 0.0) return override_fraction;
+  const bool low = bytes_per_element(format) < 2.0;
+  return (low ? f.gemm_low_precision : f.gemm) * shape_efficiency(f, units, g) * scaling_share;
+}
+
+}  // namespace detail
+
 /// The fraction of a GEMM's time the matrix units do useful work, from its shape alone: tile
 /// quantisation (the last row and column of tiles are partly empty) times wave quantisation
 /// (tiles run in waves of one per compute unit; the last wave is partly idle) times the depth of
 /// the reduction, k / (k + k0) with the chip's `reduction_overhead` k0 (each tile's prologue and
 /// epilogue). Near 1 for shapes much larger than a tile on every compute unit.
 constexpr double gemm_shape_efficiency(const chip_figures& chip, const gemm_shape& g) {
-  const kernel_fractions f = family_kernel_fractions(chip);
-  const double units = chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units)
-                                                   : 1.0;
-  if (f.tile_rows <= 0 || f.tile_columns <= 0 || g.m <= 0.0 || g.n <= 0.0 || g.k <= 0.0)
-    return 1.0;
-  const double tr = static_cast<double>(f.tile_rows);
-  const double tc = static_cast<double>(f.tile_columns);
-  const double row_tiles = detail::ceil_div(g.m, tr);
-  const double col_tiles = detail::ceil_div(g.n, tc);
-  const double tiles = row_tiles * col_tiles * g.groups;
-  const double waves = detail::ceil_div(tiles, units);
-  const double useful = g.m * g.n * g.groups;
-  const double occupied = waves * units * tr * tc;
-  const double depth = f.reduction_overhead > 0.0 ? g.k / (g.k + f.reduction_overhead) : 1.0;
-  return useful / occupied * depth;
+  return detail::shape_efficiency(family_kernel_fractions(chip), compute_units_of(chip), g);
 }
 
 /// The fraction of the matrix peak of `format` a GEMM of this shape reaches when compute-bound:
@@ -197,10 +214,8 @@ constexpr double gemm_shape_efficiency(const chip_figures& chip, const gemm_shap
 constexpr double gemm_efficiency(const chip_figures& chip, number_format format,
                                  const gemm_shape& g, double override_fraction = 0.0,
                                  double scaling_share = 1.0) {
-  if (override_fraction > 0.0) return override_fraction;
-  const kernel_fractions f = family_kernel_fractions(chip);
-  const bool low = bytes_per_element(format) < 2.0;
-  return (low ? f.gemm_low_precision : f.gemm) * gemm_shape_efficiency(chip, g) * scaling_share;
+  return detail::gemm_efficiency(family_kernel_fractions(chip), compute_units_of(chip), format, g,
+                                 override_fraction, scaling_share);
 }
 
 /// What an fp8 GEMM with per-row or per-block scales (applied in the accumulation) keeps of a
@@ -217,13 +232,15 @@ constexpr seconds memory_time(const chip_figures& chip, bytes traffic) {
 }
 
 /// Time of a GEMM: the slower of its FLOPs at the shape's achievable rate and its bytes at the
-/// achievable HBM bandwidth (a roofline).
+/// achievable HBM bandwidth (a roofline). The chip's fractions are looked up once.
 constexpr seconds gemm_time(const chip_figures& chip, number_format format, const gemm_shape& g,
                             double override_fraction = 0.0, double scaling_share = 1.0) {
-  const flop_rate rate =
-      peak(chip, format) * gemm_efficiency(chip, format, g, override_fraction, scaling_share);
+  const kernel_fractions f = family_kernel_fractions(chip);
+  const flop_rate rate = peak(chip, format) * detail::gemm_efficiency(f, compute_units_of(chip),
+                                                                      format, g, override_fraction,
+                                                                      scaling_share);
   const seconds compute = gemm_flops(g) * flop / rate;
-  const seconds memory = memory_time(chip, gemm_bytes(g, format) * byte);
+  const seconds memory = gemm_bytes(g, format) * byte / (chip.memory_bandwidth * f.memory);
   return compute > memory ? compute : memory;
 }
 
@@ -255,7 +272,8 @@ constexpr double attention_kernel_flops(const attention_shape& a) {
 /// (Transformer Engine's default there); FlashAttention-2 on Ampere and older.
 constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
   if (chip.kind == chip_kind::tpu) return attention_kernel::splash;
-  if (chip.kind == chip_kind::gpu && chip.peak_fp8.value() > 0.0) return attention_kernel::cudnn;
+  if (chip.kind == chip_kind::gpu && generation_of(chip) != gpu_generation::ampere_or_older)
+    return attention_kernel::cudnn;
   return attention_kernel::flash2;
 }
 
@@ -289,8 +307,7 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   if (kernel == attention_kernel::flash1)
     best = (backward ? 0.35 : 0.40) * (newer ? (132.0 * 1.83) / (108.0 * 1.41) * 312.0 / 989.4
                                              : 1.0);
-  const double units = chip.arch.compute_units > 0 ? static_cast<double>(chip.arch.compute_units)
-                                                   : 1.0;
+  const double units = compute_units_of(chip);
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
   const double waves = detail::ceil_div(blocks, units);
   const double fill = blocks > 0.0 ? blocks / (waves * units) : 1.0;

@@ -16,9 +16,9 @@
 
 namespace shardplan {
 
-/// The best MFU published for a chip family, end to end: no estimate may exceed it
-/// (`step_total` raises compute to it, so `estimate_step(p).mfu <= best_measured_mfu(chip)`
-/// for every plan; the fuzzer checks the same).
+/// The best MFU published for a chip family, end to end, a bf16 run against the bf16 peak: no
+/// estimate may exceed it at its compute format (`mfu_ceiling`; `step_total` raises compute to
+/// it, so `mfu_within_best_measured` holds for every plan; the fuzzer checks the same).
 /// - TPU: 71.47%, MaxText's 32B model on one v5p-128 (AI-Hypercomputer/maxtext,
 ///   MaxText/configs/v5p/README.md: "1x v5p-128 | 328 | 71.47%"), the highest row of that table.
 /// - GPU: 64.23%, llm-foundry's MPT-7B on 8 A100-80GB at 2048 tokens without activation
@@ -86,8 +86,8 @@ struct step_cost {
   double efficiency = 0.0;  ///< hardware FLOPs at peak over the GEMM and attention time
   double mfu = 0.0;         ///< against the peak of `mfu_format`
   number_format mfu_format = number_format::bf16;
-  /// The sum came out faster than the chip family's `best_measured_mfu` allows; `compute` was
-  /// raised by the difference, so `mfu` is that best.
+  /// The sum came out faster than `mfu_ceiling` allows (the chip family's `best_measured_mfu`
+  /// at the compute format); `compute` was raised by the difference, so `mfu` is that ceiling.
   bool mfu_capped = false;
   seconds uncapped_step{};  ///< the sum before the ceiling (= `step` when not capped)
   double tokens_per_second_per_device = 0.0;
@@ -147,7 +147,7 @@ struct step_compute {
   seconds at_peak{};       ///< hardware FLOPs per device at the compute format's peak
   seconds elementwise{};   ///< memory-bound operations (norms, activations, casts, loss)
   seconds total{};         ///< every operation of the device's micro-batches
-  /// The time in which the model FLOPs run at `best_measured_mfu`: no bf16 step takes less.
+  /// The time in which the model FLOPs run at `mfu_ceiling`: no step takes less.
   seconds mfu_floor{};
   double efficiency = 0.0;       ///< `at_peak` over the GEMM and attention time
   double attention_share = 0.0;  ///< attention's part of the forward FLOPs
@@ -190,7 +190,7 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
 /// the dense and MoE layers and of the embedding and output (stages are averaged: a pipeline's
 /// timeline is the communication stage's), times the micro-batches. An `efficiency<>` of the
 /// plan replaces the GEMM and attention fractions. `mfu_floor` is the time of the model FLOPs
-/// at the chip family's `best_measured_mfu`, which `step_total` holds a bf16 step to.
+/// at `mfu_ceiling`, which `step_total` holds every step to.
 constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a,
                                      const layer_times& layers) {
   const model_shape& m = p.model;
@@ -208,12 +208,14 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   const double dense_layers = static_cast<double>(m.layers) - moe_layers;
   const double stages = static_cast<double>(t.degrees.pipeline);
   const double sustained = a.efficiency > 0.0 ? 1.0 : family_kernel_fractions(chip).sustained;
-  const seconds per_mb = (layers.dense.total() * dense_layers + layers.moe.total() * moe_layers +
-                          layers.ends.total()) /
-                         stages;
+  // A stage's average share of one micro-batch: its layers of each kind and the ends.
+  auto per_stage = [&](seconds dense, seconds moe, seconds ends) {
+    return (dense * dense_layers + moe * moe_layers + ends) / stages;
+  };
+  const seconds per_mb =
+      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total());
   const seconds memory_mb =
-      (layers.dense.memory * dense_layers + layers.moe.memory * moe_layers + layers.ends.memory) /
-      stages;
+      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
   c.total = per_mb * c.micro_batches / sustained;
   c.elementwise = memory_mb * c.micro_batches / sustained;
   c.efficiency =
@@ -364,12 +366,9 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
 constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const model_shape& m = in.plan.model;
   const training_setup& t = in.plan.setup;
-  // The keys and values of the device's heads: tensor parallelism splits the heads (a rank
-  // keeps at least one key-value head where there are fewer than ranks).
+  // The keys and values of the device's heads: tensor parallelism splits the heads.
   const double tp = static_cast<double>(t.degrees.tensor);
-  const double kv_heads = static_cast<double>(m.kv_heads) / tp > 1.0
-                              ? static_cast<double>(m.kv_heads) / tp
-                              : 1.0;
+  const double kv_heads = kv_heads_per_rank(m, tp);
   const double kv_width = m.mla.kv_lora_rank > 0
                               ? static_cast<double>(m.heads) / tp *
                                     static_cast<double>(m.mla.qk_nope_head_dim +

@@ -108,6 +108,13 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   return s;
 }
 
+/// Key-value heads one tensor-parallel rank holds: kv_heads / t, at least one (with fewer heads
+/// than ranks each head is replicated, as Megatron-Core and torchtitan do).
+constexpr double kv_heads_per_rank(const model_shape& m, double tensor) {
+  const double kv = static_cast<double>(m.kv_heads) / tensor;
+  return kv > 1.0 ? kv : 1.0;
+}
+
 namespace detail {
 
 /// Adds a weight GEMM (in the recipe's linear format) of output m x n over k, `groups` side by
@@ -129,18 +136,23 @@ constexpr void add_linear(operation_list& out, std::string_view name, const laye
   out.add(o);
 }
 
-/// Adds a memory-bound operation moving `elements` elements of `bytes_each`.
-constexpr void add_memory(operation_list& out, std::string_view name, double traffic) {
+/// A memory-bound operation moving `traffic` bytes to and from HBM.
+constexpr operation memory_operation(std::string_view name, double traffic) {
   operation o{name, operation_kind::memory};
   o.traffic = traffic;
-  out.add(o);
+  return o;
+}
+
+/// Adds a memory-bound operation moving `traffic` bytes.
+constexpr void add_memory(operation_list& out, std::string_view name, double traffic) {
+  out.add(memory_operation(name, traffic));
 }
 
 /// The attention core: a fused kernel, or with eager attention the two batched GEMMs and the
 /// softmax (and dropout) over the materialised s x s scores.
 constexpr void add_attention(operation_list& out, const model_shape& m, const layer_shard& s) {
   const double heads = static_cast<double>(m.heads) / s.tensor;
-  const double kv = static_cast<double>(m.kv_heads) / s.tensor;
+  const double kv = kv_heads_per_rank(m, s.tensor);
   const bool mla = m.mla.kv_lora_rank > 0;
   const double qk = mla ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
                         : static_cast<double>(m.head_dim);
@@ -161,9 +173,10 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
     scores.traffic = gemm_bytes(scores.gemm, f);
     out.add(scores);
     // Fused scale-mask-softmax reads and writes the scores; dropout again (Korthikanti et al.).
-    add_memory(out, "softmax", e * 2.0 * s.micro_batch * heads * q_len * s.seq_len *
-                                   (s.dropout ? 2.0 : 1.0));
-    out.items[out.count - 1].attention_core = true;
+    operation softmax = memory_operation(
+        "softmax", e * 2.0 * s.micro_batch * heads * q_len * s.seq_len * (s.dropout ? 2.0 : 1.0));
+    softmax.attention_core = true;
+    out.add(softmax);
     operation pv{"attention values PV", operation_kind::gemm};
     pv.format = f;
     pv.attention_core = true;
@@ -176,11 +189,11 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
   operation a{"attention", operation_kind::attention};
   a.format = f;
   a.attention_core = true;
-  a.attention = {s.micro_batch, heads, kv > 1.0 ? kv : 1.0, q_len, s.seq_len, qk, v, true};
+  a.attention = {s.micro_batch, heads, kv, q_len, s.seq_len, qk, v, true};
   a.model_flops = counted;
   // Q read and O written for the device's queries; K and V read for all keys.
   a.traffic = bytes_per_element(f) * s.micro_batch *
-              (q_len * heads * (qk + v) + s.seq_len * (kv > 1.0 ? kv : 1.0) * (qk + v));
+              (q_len * heads * (qk + v) + s.seq_len * kv * (qk + v));
   out.add(a);
 }
 
@@ -268,7 +281,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
                        kv_rank);
     detail::add_memory(out, "rotary", e * 2.0 * t * (heads / tp + 1.0) * rope);
   } else {
-    const double kv_per_rank = kv_heads / tp > 1.0 ? kv_heads / tp : 1.0;
+    const double kv_per_rank = kv_heads_per_rank(m, tp);
     detail::add_linear(out, "qkv projection", s, t, (heads / tp + 2.0 * kv_per_rank) * hd, h, 1.0,
                        (heads + 2.0 * kv_heads) / tp * hd);
     detail::add_memory(out, "rotary", m.position_embeddings > 0
@@ -353,8 +366,10 @@ constexpr operation_list with_casts(const operation_list& forward, const precisi
   for (std::size_t i = 0; i < forward.count; ++i) {
     const operation& o = forward.items[i];
     if (o.linear && o.format == p.compute) {
-      detail::add_memory(out, "cast to low precision", detail::forward_cast_bytes(p, o.gemm));
-      out.items[out.count - 1].cast = true;
+      operation cast =
+          detail::memory_operation("cast to low precision", detail::forward_cast_bytes(p, o.gemm));
+      cast.cast = true;
+      out.add(cast);
     }
     out.add(o);
   }
@@ -377,10 +392,11 @@ constexpr operation_list backward_operations(const operation_list& forward,
     switch (o.kind) {
       case operation_kind::gemm: {
         if (o.linear && o.format == p.compute && p.scaling != low_precision_scaling::none) {
-          detail::add_memory(out, "cast gradients to low precision",
-                             detail::backward_cast_bytes(p, o.gemm));
-          out.items[out.count - 1].pass = operation_pass::backward;
-          out.items[out.count - 1].cast = true;
+          operation cast = detail::memory_operation("cast gradients to low precision",
+                                                    detail::backward_cast_bytes(p, o.gemm));
+          cast.pass = operation_pass::backward;
+          cast.cast = true;
+          out.add(cast);
         }
         b.name = o.linear ? "data gradient" : "score gradient";
         b.gemm = {o.gemm.m, o.gemm.k, o.gemm.n, o.gemm.groups};
