@@ -38,11 +38,14 @@
 #include <shardplan/training/plan_builder.hpp>
 #include <shardplan/serving/kv_cache.hpp>
 #include <shardplan/serving/inference.hpp>
+#include <shardplan/serving/engine.hpp>
 #include <shardplan/serving/serving_plan.hpp>
+#include <shardplan/serving/workload.hpp>
 #include <shardplan/run/reliability.hpp>
 #include <shardplan/search/search.hpp>
 #include <shardplan/io/catalog.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/reliability_report.hpp>
 #include <shardplan/io/search_chart.hpp>
+#include <shardplan/io/serving_chart.hpp>
 #include <shardplan/io/launch.hpp>

@@ -18,6 +18,7 @@
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/hardware/system_presets.hpp>
 #include <shardplan/serving/inference.hpp>
+#include <shardplan/serving/workload.hpp>
 #include <shardplan/run/reliability.hpp>
 #include <shardplan/search/search.hpp>
 #include <shardplan/training/plan_builder.hpp>
@@ -310,6 +311,12 @@ inline constexpr named<training_framework> framework_choices[] = {
     {"deepspeed", training_framework::deepspeed},
     {"maxtext", training_framework::maxtext}};
 
+/// `inference.engine`: the serving engines (`serving_engine`).
+inline constexpr named<serving_engine> engine_choices[] = {
+    {"generic", serving_engine::generic},   {"roofline", serving_engine::roofline},
+    {"pytorch", serving_engine::pytorch},   {"vllm", serving_engine::vllm},
+    {"tensorrt_llm", serving_engine::tensorrt_llm}, {"sglang", serving_engine::sglang}};
+
 /// `training.memory_policy`: which transients the memory charges (`training_memory_policy`).
 inline constexpr named<training_memory_policy> memory_policy_choices[] = {
     {"framework", training_memory_policy::framework},
@@ -540,7 +547,8 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
                                           const system_figures& system) {
   const std::string p = "inference";
   only_keys(j, p, {"parallelism", "batch", "prompt_tokens", "generated_tokens", "weights",
-                   "kv_cache", "compute", "price_per_chip_hour", "reserve"});
+                   "kv_cache", "compute", "price_per_chip_hour", "reserve", "engine",
+                   "weight_read_percent", "prefill_efficiency_percent", "replicate_kv"});
   serving_plan_values v;
   v.model = model;
   v.system = system;
@@ -564,7 +572,20 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
     add("tp", tensor, role_tensor);
   }
   serving_setup& s = v.setup;
-  s.batch = integer(j, p, "batch", 1, 100'000'000, true);
+  // "batch": "max" serves as many requests as fit (`with_max_load`, below).
+  if (j.contains("batch") && j.at("batch").is_string()) {
+    if (j.at("batch").get<std::string>() != "max")
+      fail(join(p, "batch"), "must be a whole number of sequences or \"max\"");
+    s.max_load = true;
+    s.batch = 1;
+  } else {
+    s.batch = integer(j, p, "batch", 1, 100'000'000, true);
+  }
+  if (j.contains("engine"))
+    s.engine = pick(join(p, "engine"), text(j, p, "engine"), engine_choices);
+  s.weight_read_share = number(j, p, "weight_read_percent", 1.0, 100.0, 0.0) / 100.0;
+  s.prefill_efficiency = number(j, p, "prefill_efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
+  s.replicate_kv = boolean(j, p, "replicate_kv", false);
   s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
   s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
   s.weights = read_format(j, p, "weights", number_format::bf16);
@@ -578,7 +599,7 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
     s.reserve = {number(r, q, "gigabytes", 0.0, 1e6, 0.0) * giga * byte,
                  number(r, q, "percent", 0.0, 100.0, 0.0) / 100.0};
   }
-  return v;
+  return with_max_load(v);
 }
 
 /// The run section of a training plan: token budget, price, storage, restart.

@@ -16,6 +16,7 @@
 #include <shardplan/hardware/collectives.hpp>
 #include <shardplan/models/flops.hpp>
 #include <shardplan/core/format.hpp>
+#include <shardplan/serving/engine.hpp>
 #include <shardplan/serving/kv_cache.hpp>
 #include <shardplan/hardware/placement.hpp>
 #include <shardplan/training/plan.hpp>
@@ -205,7 +206,15 @@ struct serving_setup {
   std::int64_t generated_tokens = 1;            ///< per sequence
   memory_reserve reserve = default_reserve;     ///< memory.hpp's assumption: 2 GB + 5%
   bool replicate_kv = false;                    ///< tensor ranks beyond the kv heads copy the cache
-  double prefill_efficiency = 0.0;     ///< fraction of peak in prefill; 0: the default below
+  /// Fraction of peak in prefill. 0: the book's default below for the roofline, the operation
+  /// model's per-GEMM fractions (hardware/kernels.hpp) for every other engine.
+  double prefill_efficiency = 0.0;
+  serving_engine engine = serving_engine::generic;  ///< whose kernels and overheads (engine.hpp)
+  /// Serve as many requests at once as fit (and as the engine batches): `batch` is ignored by
+  /// the workload estimate.
+  bool max_load = false;
+  /// The share of HBM bandwidth decode reads weights at; 0: the engine's, per format.
+  double weight_read_share = 0.0;
   double dollars_per_chip_hour = 0.0;  ///< 0: example_price_per_chip_hour(chip)
   collective_options collectives{};    ///< latency floors on, in-network reduction off
 };

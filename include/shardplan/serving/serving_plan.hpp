@@ -12,6 +12,7 @@
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/serving/inference.hpp>
 #include <shardplan/serving/kv_cache.hpp>
+#include <shardplan/serving/workload.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/training/training_plan.hpp>
 
@@ -126,6 +127,28 @@ struct prefill_efficiency {
   static constexpr void apply(serving_plan_values& p) {
     p.setup.prefill_efficiency = Efficiency.value / 100.0;
   }
+};
+
+/// The engine whose kernels, overheads and batching the estimate follows (serving/engine.hpp):
+/// `engine::vllm`, `engine::tensorrt_llm`, `engine::sglang`, `engine::pytorch` (a plain loop,
+/// gpt-fast's), `engine::generic` (the default) or `engine::roofline` (the book's bound).
+namespace engine {
+template <serving_engine E>
+struct named {
+  static constexpr void apply(serving_plan_values& p) { p.setup.engine = E; }
+};
+using generic = named<serving_engine::generic>;
+using roofline = named<serving_engine::roofline>;
+using pytorch = named<serving_engine::pytorch>;
+using vllm = named<serving_engine::vllm>;
+using tensorrt_llm = named<serving_engine::tensorrt_llm>;
+using sglang = named<serving_engine::sglang>;
+}  // namespace engine
+
+/// Serve as many requests at once as the cache holds and the engine batches: the plan's batch
+/// becomes that concurrency (`with_max_load`), and `serve_batch` is not needed.
+struct max_load {
+  static constexpr void apply(serving_plan_values& p) { p.setup.max_load = true; }
 };
 
 /// Tensor ranks beyond the kv heads keep copies of the cache instead of splitting the batch.
@@ -295,6 +318,7 @@ struct serving_plan {
     p.axis_count = t.axis_count;
     p.setup.reserve = t.setup.reserve;
     (detail::apply_serving_part<Options>(p), ...);
+    p = with_max_load(p);
     p.unknown_axes = (std::int64_t{0} + ... + (detail::names_mesh_axes<Mesh, Options>() ? 0 : 1));
     // Generation reads every weight every step: gathering them over the network (ZeRO, FSDP)
     // costs orders of magnitude more than reading them from memory (the book: "FSDP is
@@ -335,7 +359,11 @@ struct serving_plan {
   static constexpr std::int64_t smallest_slice(std::int64_t batch) {
     return shardplan::smallest_slice(values, batch);
   }
+  /// The book's decode step (the roofline at the last step, inference.hpp).
   static constexpr decode_cost decode() { return estimate_decode(values); }
+  /// Serving as the plan's engine runs it under its workload (workload.hpp): time to first
+  /// token, time per output token, throughput per device and per user at its concurrency.
+  static constexpr serving_estimate serving() { return estimate_serving(values); }
   static constexpr prefill_cost prefill() { return estimate_prefill(values); }
   static constexpr serving_cost cost() { return estimate_cost(values); }
 

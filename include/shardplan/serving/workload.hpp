@@ -1,0 +1,371 @@
+// Serving as engines run it: a server's step as operations (the compute issue's model of a layer,
+// training/operations.hpp, forward only), timed by the chip's kernels and the engine's
+// (serving/engine.hpp); decode, prefill and time to first token; continuous batching under a
+// workload of input and output lengths, the largest concurrency the cache holds, throughput per
+// device and per user, and the latency-throughput curve. Estimates: each says what it assumes;
+// tests/validation/SERVING.md has how far they are from measurements.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include <shardplan/serving/engine.hpp>
+#include <shardplan/serving/inference.hpp>
+#include <shardplan/training/operations.hpp>
+
+namespace shardplan {
+
+/// What one step of a server does on one replica: `decoding` sequences generate one token each
+/// against caches of `context` tokens on average, and `prefill_tokens` tokens of prompts of
+/// `prompt` tokens each are prefilled in the same step (chunked prefill; a prefill-only step
+/// has no decoding sequences).
+struct step_shape {
+  double decoding = 0.0;
+  double context = 0.0;
+  double prefill_tokens = 0.0;
+  double prompt = 0.0;
+};
+
+/// The time of one step on the replica's slowest device, by part.
+struct step_time {
+  seconds gemm{};           ///< weight GEMMs and logits: weight read or FLOPs, the larger
+  seconds weight_read{};    ///< of `gemm`, what reading the weights alone takes
+  seconds attention{};      ///< decode attention (cache read) and prefill attention (FLOPs)
+  seconds memory{};         ///< norms, rotary, activations, residual adds, permutations
+  seconds communication{};  ///< tensor all-reduces and expert all-to-alls, not overlapped
+  seconds overhead{};       ///< the engine's fixed costs per step and per layer
+  seconds total{};
+  double tokens = 0.0;  ///< tokens through the GEMMs
+};
+
+namespace detail {
+
+/// The share of `e` at which weights in `f` are read, or the plan's own.
+constexpr double read_share(const serving_setup& s, const engine_figures& e, number_format f) {
+  return s.weight_read_share > 0.0 ? s.weight_read_share : weight_read_share(e, f);
+}
+
+/// The matmul format of a GEMM whose weights are stored in `weights` and activations are in
+/// `compute`: weight-only formats (int8, int4, fp4 with a 16-bit compute format) are dequantised
+/// into the compute format.
+constexpr number_format gemm_format(number_format compute) { return compute; }
+
+/// The fraction of peak a serving GEMM reaches when compute-bound. At least a tile of rows
+/// (128) it is `gemm_efficiency`'s; a skinny GEMM of fewer tokens runs a kernel with tiles of
+/// as few rows as the matrix instruction allows (16: the m of Ampere's and Hopper's mma) and
+/// splits k over the compute units (split-k), so only the rows of its last 16-row tile idle:
+/// the deep fraction x m/(16·ceil(m/16)) x the reduction depth.
+constexpr double serving_gemm_efficiency(const chip_figures& chip, number_format f,
+                                         const gemm_shape& g) {
+  const kernel_fractions k = family_kernel_fractions(chip);
+  if (k.tile_rows <= 0 || g.m >= static_cast<double>(k.tile_rows))
+    return gemm_efficiency(chip, f, g);
+  const double rows = 16.0 * ceil_div(g.m, 16.0);
+  const double depth = k.reduction_overhead > 0.0 ? g.k / (g.k + k.reduction_overhead) : 1.0;
+  const bool low = bytes_per_element(f) < 2.0;
+  return (low ? k.gemm_low_precision : k.gemm) * g.m / rows * depth;
+}
+
+/// A serving GEMM: its FLOPs at the shape's achievable rate, or its weights read at the engine's
+/// share of bandwidth and its activations at the chip's memory-bound share, whichever is longer.
+/// `weight_fraction` is the part of the weights read (the routed experts a step touches).
+constexpr seconds serving_gemm_time(const serving_plan_values& p, const engine_figures& e,
+                                    const gemm_shape& g, double weight_fraction,
+                                    seconds& weight_read) {
+  const chip_figures& chip = p.system.chip;
+  const serving_setup& s = p.setup;
+  const number_format f = gemm_format(s.compute);
+  const bool roofline = e.engine == serving_engine::roofline;
+  const double efficiency =
+      roofline ? 1.0 : (s.prefill_efficiency > 0.0 ? s.prefill_efficiency
+                                                   : serving_gemm_efficiency(chip, f, g));
+  const seconds compute = gemm_flops(g) * flop / (peak(chip, f) * efficiency);
+  const double weights = g.k * g.n * g.groups * weight_fraction * bytes_per_element(s.weights);
+  const double activations = g.groups * weight_fraction * g.m * (g.k + g.n) *
+                             bytes_per_element(s.compute);
+  const double memory_share = roofline ? 1.0 : family_kernel_fractions(chip).memory;
+  const seconds read = weights * byte / (chip.memory_bandwidth * read_share(s, e, s.weights));
+  weight_read += read;
+  const seconds memory = read + activations * byte / (chip.memory_bandwidth * memory_share);
+  return compute > memory ? compute : memory;
+}
+
+}  // namespace detail
+
+/// The replica's devices: the mesh over its data replicas.
+constexpr double replica_devices(const serving_plan_values& p) {
+  const serving_degrees d = degrees_of(p);
+  return static_cast<double>(d.devices) / static_cast<double>(d.data);
+}
+
+/// One step of the plan's replica under engine `e`, on its fullest device. The layer's forward
+/// operations (training/operations.hpp) at the step's tokens, after tensor and expert sharding:
+/// - weight GEMMs by `serving_gemm_time` (routed experts: the share `experts_touched` of them);
+/// - the attention call as the decoding sequences' cache read at the engine's `kv_read` share
+///   (plus their queries' FLOPs at peak, which never dominate) and the prefilled prompts' causal
+///   self-attention at the chip's fused-kernel fraction (hardware/kernels.hpp);
+/// - memory-bound operations at the chip's achievable bandwidth;
+/// - the logits of the tokens that produce one (each decoding sequence, each prompt's last);
+/// - per layer two all-reduces of the step's activations over the tensor axes (the engine's
+///   small-message latency plus the bandwidth time) and per MoE layer a dispatch and a combine
+///   all-to-all over the expert axes, none overlapped;
+/// - the engine's fixed costs: `step_overhead` plus `layer_overhead` per layer.
+/// The roofline engine reads at the datasheet bandwidth, multiplies at peak and has no overhead.
+constexpr step_time serving_step(const serving_plan_values& p, const engine_figures& e,
+                                 const step_shape& shape) {
+  const model_shape& m = p.model;
+  const serving_setup& s = p.setup;
+  const serving_degrees d = degrees_of(p);
+  const chip_figures& chip = p.system.chip;
+  const bool roofline = e.engine == serving_engine::roofline;
+  step_time r;
+  const double tokens = shape.decoding + shape.prefill_tokens;
+  r.tokens = tokens;
+  if (tokens <= 0.0) return r;
+  // Tokens one tensor group sees: data-parallel attention and sequence sharding split them.
+  const double group_share = 1.0 / static_cast<double>(d.attention_data);
+  layer_shard sh;
+  sh.micro_batch = tokens;
+  sh.seq_len = 1.0;
+  sh.tensor = static_cast<double>(d.tensor / d.tensor_x);
+  sh.expert = static_cast<double>(d.expert);
+  sh.precision.compute = s.compute;
+  sh.precision.activation_bytes = 2.0;  // activations stay 16-bit between kernels
+  const double experts_read =
+      is_moe(m) ? experts_touched(static_cast<double>(m.moe.experts),
+                                  static_cast<double>(m.moe.top_k), tokens)
+                : 1.0;
+  const double memory_share = roofline ? 1.0 : family_kernel_fractions(chip).memory;
+  const double kv_share = roofline ? 1.0 : e.kv_read;
+  const kv_split split = kv_split_of(p);
+
+  auto layer = [&](bool moe_layer) {
+    step_time t;
+    const operation_list ops = layer_forward_operations(m, sh, moe_layer);
+    for (std::size_t i = 0; i < ops.count; ++i) {
+      const operation& o = ops.items[i];
+      switch (o.kind) {
+        case operation_kind::gemm: {
+          const bool routed = o.gemm.groups > 1.0;
+          gemm_shape g = o.gemm;
+          if (routed) {
+            // The tokens reaching the touched experts, spread over them.
+            g.m = o.gemm.m / experts_read;
+            if (g.m < 1.0) g.m = 1.0;
+          }
+          const double touched = routed ? experts_read : 1.0;
+          t.gemm += detail::serving_gemm_time(p, e, g, touched, t.weight_read);
+          break;
+        }
+        case operation_kind::attention: {
+          // Decoding: read the cache of every decoding sequence of this device.
+          if (shape.decoding > 0.0) {
+            // The replica's sequences spread over its batch groups (data-parallel attention,
+            // kv-batch shards); each device holds its heads' and tokens' share of theirs.
+            const double sequences = shape.decoding * static_cast<double>(d.data) /
+                                     static_cast<double>(split.batch);
+            const double per_layer =
+                kv_bytes_per_sequence_on_device(m, s.kv, 1, split).value() /
+                static_cast<double>(m.layers) * shape.context * sequences;
+            t.attention += per_layer * byte / (chip.memory_bandwidth * kv_share);
+          }
+          if (shape.prefill_tokens > 0.0 && shape.prompt > 0.0) {
+            attention_shape a = o.attention;
+            a.batch = shape.prefill_tokens / shape.prompt * group_share;
+            a.query = shape.prompt;
+            a.keys = shape.prompt;
+            a.causal = true;
+            const double fraction =
+                roofline ? 1.0
+                         : attention_efficiency(chip, default_attention_kernel(chip), a, false);
+            t.attention +=
+                attention_kernel_flops(a) * flop / (peak(chip, number_format::bf16) * fraction);
+          }
+          break;
+        }
+        case operation_kind::memory:
+          t.memory += o.traffic * byte / (chip.memory_bandwidth * memory_share);
+          break;
+      }
+    }
+    return t;
+  };
+  auto add = [&r](const step_time& t, double times) {
+    r.gemm += t.gemm * times;
+    r.weight_read += t.weight_read * times;
+    r.attention += t.attention * times;
+    r.memory += t.memory * times;
+  };
+  const auto dense_layers = static_cast<double>(dense_layer_count(m));
+  const auto moe_layers = static_cast<double>(moe_layer_count(m));
+  if (dense_layers > 0.0) add(layer(false), dense_layers);
+  if (moe_layers > 0.0) add(layer(true), moe_layers);
+
+  // Logits of the tokens that produce one, onto the tensor-split vocabulary.
+  const double outputs =
+      shape.decoding + (shape.prompt > 0.0 ? shape.prefill_tokens / shape.prompt : 0.0);
+  if (outputs > 0.0)
+    r.gemm += detail::serving_gemm_time(
+        p, e, {outputs, static_cast<double>(m.vocab) / sh.tensor, static_cast<double>(m.d_model)},
+        1.0, r.weight_read);
+
+  // Communication.
+  const double layers = static_cast<double>(m.layers);
+  const double b_a = bytes_per_element(s.compute) < 2.0 ? 2.0 : bytes_per_element(s.compute);
+  collective_options bandwidth_only = s.collectives;
+  bandwidth_only.latency = roofline;
+  if (d.tensor > 1) {
+    const axis_network net = network_of(p, role_tensor);
+    const bytes array = tokens * group_share * static_cast<double>(m.d_model) * b_a * byte;
+    const double share = roofline || e.all_reduce_share <= 0.0 ? 1.0 : e.all_reduce_share;
+    const seconds one =
+        collective_time(collective_kind::all_reduce, array, net, bandwidth_only) / share +
+        (roofline ? 0.0 * second : e.all_reduce_latency);
+    r.communication += 2.0 * layers * one;
+  }
+  if (d.expert > 1 && is_moe(m)) {
+    const axis_network net = network_of(p, role_expert);
+    const bytes array = tokens * expected_destinations(m.moe.top_k, d.expert) *
+                        static_cast<double>(m.d_model) * b_a * byte;
+    r.communication += 2.0 * moe_layers *
+                       collective_time(collective_kind::all_to_all, array, net, s.collectives);
+  }
+  if (!roofline)
+    r.overhead = e.step_overhead + layers * e.layer_overhead + shape.decoding * e.sequence_overhead;
+  r.total = r.gemm + r.attention + r.memory + r.communication + r.overhead;
+  return r;
+}
+
+/// A plan's serving under its engine and workload.
+struct serving_estimate {
+  engine_figures engine{};
+  double average_context = 0.0;  ///< prompt + half the generated tokens: decode's mean context
+  /// One request alone: its prefill (the time to first token) and its decode steps.
+  step_time prefill{};
+  step_time decode_alone{};
+  seconds time_to_first_token{};     ///< unloaded: the prefill step
+  double tokens_per_second_alone = 0.0;  ///< one request's decode speed, unloaded
+  /// The largest concurrency (whole mesh) the cache holds at the workload's lengths, and the
+  /// engine's own limit.
+  std::int64_t max_concurrency = 0;
+  std::int64_t concurrency = 0;  ///< served: the plan's batch, or max_concurrency at max load
+  step_time step{};              ///< one step at `concurrency`, prefill mixed in
+  double prefill_share = 0.0;    ///< of the step's tokens, prompt tokens
+  seconds time_per_output_token{};
+  seconds loaded_time_to_first_token{};  ///< the prefill plus one loaded step before it joins
+  double output_tokens_per_second = 0.0;  ///< whole mesh
+  double output_tokens_per_second_per_device = 0.0;
+  double output_tokens_per_second_per_user = 0.0;
+  double requests_per_second = 0.0;
+  bool fits = true;  ///< the served concurrency's caches fit
+};
+
+/// Sequences whose caches one replica holds at `context` tokens each, after its weights, in
+/// the share of memory the engine gives the cache (the plan's reserve for the roofline).
+constexpr std::int64_t cache_capacity(const serving_plan_values& p, const engine_figures& e,
+                                      double context) {
+  const serving_setup& s = p.setup;
+  const chip_figures& chip = p.system.chip;
+  const bytes weights = memory_of(p).weights;
+  bytes free = usable_memory(chip.memory, s.reserve) - weights;
+  if (e.engine != serving_engine::roofline)
+    free = e.kv_share_of_free ? (chip.memory - weights - e.runtime) * e.kv_memory_share
+                              : chip.memory * e.kv_memory_share - weights - e.runtime;
+  const auto tokens = static_cast<std::int64_t>(context + 0.5);
+  const serving_degrees d = degrees_of(p);
+  return sequences_that_fit(free, p.model, s.kv, tokens > 0 ? tokens : 1, kv_split_of(p)) /
+         d.data;
+}
+
+/// Serving at `concurrency` requests in flight on the whole mesh.
+/// - Continuous batching: every step decodes each request's next token and prefills, in the
+///   same step, the prompts of the requests that replace those that finish: concurrency/output
+///   of them a step, so each step carries concurrency·input/output prompt tokens. Contexts are
+///   spread evenly between input and input + output, so decode reads caches at the mean
+///   context input + output/2. The time per output token is one step.
+/// - Static batching (`continuous_batching` false, a plain PyTorch loop): a batch prefills its
+///   prompts, then decodes output steps; throughput is batch·output over both.
+/// Time to first token: unloaded, the prompt's prefill alone; loaded, that plus one step.
+/// `engine` replaces the plan's engine figures (to calibrate them; the default is the plan's).
+constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
+                                               std::int64_t concurrency,
+                                               const engine_figures& engine) {
+  const serving_setup& s = p.setup;
+  const serving_degrees d = degrees_of(p);
+  serving_estimate r;
+  r.engine = engine;
+  const double input = static_cast<double>(s.prompt_tokens);
+  const double output = static_cast<double>(s.generated_tokens);
+  r.average_context = input + output / 2.0;
+  if (input > 0.0) r.prefill = serving_step(p, r.engine, {0.0, 0.0, input, input});
+  r.time_to_first_token = r.prefill.total;
+  r.decode_alone = serving_step(p, r.engine, {1.0, r.average_context, 0.0, 0.0});
+  if (r.decode_alone.total.value() > 0.0)
+    r.tokens_per_second_alone = 1.0 / r.decode_alone.total.value();
+  const double context = r.engine.continuous_batching ? r.average_context : input + output;
+  r.max_concurrency = cache_capacity(p, r.engine, context) * d.data;
+  if (r.engine.max_batch > 0)
+    r.max_concurrency = std::min(r.max_concurrency, r.engine.max_batch * d.data);
+  r.concurrency = concurrency;
+  r.fits = concurrency <= r.max_concurrency;
+  const double per_replica = static_cast<double>(concurrency) / static_cast<double>(d.data);
+  if (per_replica <= 0.0) return r;
+  double cycle = 0.0;  // seconds per output token of every request in flight
+  if (r.engine.continuous_batching) {
+    // A step's token budget caps the requests that decode at once: each brings input/output
+    // prompt tokens a step with it.
+    double decoding = per_replica;
+    const double budget = static_cast<double>(r.engine.max_step_tokens);
+    if (budget > 0.0 && decoding * (1.0 + input / output) > budget)
+      decoding = std::max(1.0, budget / (1.0 + input / output));
+    const double prompts = decoding * input / output;
+    r.step = serving_step(p, r.engine, {decoding, r.average_context, prompts, input});
+    r.prefill_share = prompts / (prompts + decoding);
+    r.time_per_output_token = r.step.total * (per_replica / decoding);
+    cycle = r.step.total.value() / decoding * per_replica;
+  } else {
+    r.step = serving_step(p, r.engine, {per_replica, r.average_context, 0.0, 0.0});
+    const step_time batch_prefill =
+        input > 0.0 ? serving_step(p, r.engine, {0.0, 0.0, per_replica * input, input})
+                    : step_time{};
+    r.time_per_output_token = r.step.total;
+    cycle = r.step.total.value() + batch_prefill.total.value() / output;
+    r.prefill_share = 0.0;
+  }
+  r.loaded_time_to_first_token = r.time_to_first_token + r.step.total;
+  if (cycle > 0.0) {
+    r.output_tokens_per_second = static_cast<double>(concurrency) / cycle;
+    r.output_tokens_per_second_per_device =
+        r.output_tokens_per_second / static_cast<double>(d.devices);
+    r.output_tokens_per_second_per_user = 1.0 / r.time_per_output_token.value();
+    r.requests_per_second = r.output_tokens_per_second / output;
+  }
+  return r;
+}
+
+constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
+                                               std::int64_t concurrency) {
+  return estimate_serving_at(p, concurrency, engine_figures_of(p.setup.engine));
+}
+
+/// Serving the plan: at its batch, or at the largest concurrency that fits with `max_load`.
+constexpr serving_estimate estimate_serving(const serving_plan_values& p) {
+  if (!p.setup.max_load) return estimate_serving_at(p, p.setup.batch);
+  const serving_estimate probe = estimate_serving_at(p, 0);
+  return estimate_serving_at(p, probe.max_concurrency > 0 ? probe.max_concurrency : 1);
+}
+
+
+/// The plan with its batch set to the largest concurrency that fits when it serves at
+/// `max_load` (at least one); unchanged otherwise. Every other answer (memory, rules, the book's
+/// decode step) then reads that batch.
+constexpr serving_plan_values with_max_load(serving_plan_values p) {
+  if (!p.setup.max_load) return p;
+  const serving_estimate probe = estimate_serving_at(p, 0);
+  p.setup.batch = probe.max_concurrency > 0 ? probe.max_concurrency : 1;
+  return p;
+}
+
+}  // namespace shardplan

@@ -1,0 +1,135 @@
+// Serving validation against published MEASUREMENTS: each run is a serving plan built from its
+// published setup (model, chip, tensor parallelism, formats, engine, input and output lengths,
+// concurrency or maximum load); the runner compares the estimate (workload.hpp's
+// `estimate_serving_at`) with the measured figure, prints every run, the mean absolute error per
+// source, per half, per metric and per engine, and exits non-zero when the overall mean
+// absolute error exceeds `mae_threshold_percent` or the held-out half's exceeds
+// `held_out_threshold_percent`. Sources, the split (by source, fixed before calibrating) and the
+// rules for unstated inputs: tests/validation/SERVING.md.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "serving_runs.hpp"
+
+namespace {
+
+/// Regression thresholds: guards against a change that makes the serving model worse, not
+/// targets. The first run with the calibrated engine figures measured 12.5% over all 84 runs
+/// (calibration 6.1%, held-out 22.1%). Issue 14's targets are 10% overall and 15% on the
+/// held-out half; the held-out one is NOT met yet (SERVING.md, "Where it misses").
+constexpr double mae_threshold_percent = 13.5;
+constexpr double held_out_threshold_percent = 23.0;
+
+struct mean {
+  double sum = 0.0;
+  int n = 0;
+  void add(double x) {
+    sum += x;
+    ++n;
+  }
+  double value() const { return n > 0 ? sum / n : 0.0; }
+};
+
+void print_group(const char* title, const std::map<std::string, mean>& groups) {
+  std::printf("\nmean absolute error per %s\n", title);
+  for (const auto& [name, m] : groups)
+    std::printf("  %-34s %3d runs  %6.1f%%\n", name.c_str(), m.n, m.value());
+}
+
+using namespace shardplan;
+
+/// The run as a serving plan: one node of its chip (eight of them on an NVLink switch), the run's
+/// tensor parallelism on one axis.
+serving_plan_values plan_of(const validation::serving_run& r) {
+  serving_plan_values p;
+  p.model = r.model;
+  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 1>::figures;
+  s.chip = r.chip;
+  s.name = "one node";
+  p.system = s;
+  if (r.tensor > 1) p.axes[p.axis_count++] = {"tp", r.tensor, role_tensor, {}};
+  serving_setup& u = p.setup;
+  u.engine = r.engine;
+  u.weights = r.weights;
+  u.kv = r.kv;
+  u.compute = r.compute;
+  u.prompt_tokens = r.input;
+  u.generated_tokens = r.output;
+  u.batch = r.concurrency > 0 ? r.concurrency : 1;
+  u.max_load = r.concurrency == 0;
+  return with_max_load(p);
+}
+
+double predicted(const validation::serving_run& r, const serving_plan_values& p,
+                 serving_estimate& e) {
+  e = estimate_serving_at(p, p.setup.batch);
+  switch (r.metric) {
+    case validation::serving_metric::user_tokens_per_second:
+      return e.output_tokens_per_second / static_cast<double>(p.setup.batch);
+    case validation::serving_metric::time_to_first_token_ms:
+      return e.time_to_first_token.value() * 1e3;
+    case validation::serving_metric::output_tokens_per_second: return e.output_tokens_per_second;
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+int main() {
+  const auto runs = validation::serving_runs();
+  std::printf("shardplan serving validation: estimate vs published measurement\n\n");
+  std::printf("%-7s %-26s %-11s %-14s %-9s %2s %-12s %-5s %6s %6s %6s %-10s %10s %10s %7s  %s\n",
+              "run", "source", "half", "model", "chip", "tp", "engine", "w", "in", "out", "conc",
+              "metric", "predicted", "measured", "error%", "step: gemm/attn/mem/comm/ovh ms");
+  std::map<std::string, mean> by_source, by_half, by_metric, by_engine;
+  mean all, held;
+  double worst = 0.0;
+  std::string worst_id;
+  for (const auto& r : runs) {
+    const serving_plan_values p = plan_of(r);
+    serving_estimate e;
+    const double x = predicted(r, p, e);
+    const double error = (x - r.measured) / r.measured * 100.0;
+    const step_time& t = r.metric == validation::serving_metric::time_to_first_token_ms
+                             ? e.prefill
+                             : e.step;
+    std::printf(
+        "%-7s %-26s %-11s %-14s %-9s %2lld %-12s %-5s %6lld %6lld %6lld %-10s %10.1f %10.1f "
+        "%+7.1f  %.2f/%.2f/%.2f/%.2f/%.2f\n",
+        std::string(r.id).c_str(), std::string(r.source).c_str(),
+        r.half == validation::serving_half::calibration ? "calibration" : "held-out",
+        std::string(r.model.name).c_str(), std::string(r.chip.name).substr(0, 9).c_str(),
+        static_cast<long long>(r.tensor), std::string(name_of(r.engine)).c_str(),
+        std::string(name_of(r.weights)).c_str(), static_cast<long long>(r.input),
+        static_cast<long long>(r.output), static_cast<long long>(p.setup.batch),
+        validation::name_of(r.metric), x, r.measured, error, t.gemm.value() * 1e3,
+        t.attention.value() * 1e3, t.memory.value() * 1e3, t.communication.value() * 1e3,
+        t.overhead.value() * 1e3);
+    const double a = std::fabs(error);
+    all.add(a);
+    if (r.half == validation::serving_half::held_out) held.add(a);
+    by_source[std::string(r.source)].add(a);
+    by_half[r.half == validation::serving_half::calibration ? "calibration" : "held-out"].add(a);
+    by_metric[validation::name_of(r.metric)].add(a);
+    by_engine[std::string(name_of(r.engine))].add(a);
+    if (a > worst) {
+      worst = a;
+      worst_id = std::string(r.id);
+    }
+  }
+  print_group("source", by_source);
+  print_group("half", by_half);
+  print_group("metric", by_metric);
+  print_group("engine", by_engine);
+  std::printf("\nall %d runs: mean absolute error %.1f%% (held-out %.1f%%), worst %.1f%% (%s)\n",
+              all.n, all.value(), held.value(), worst, worst_id.c_str());
+  const bool pass =
+      all.value() <= mae_threshold_percent && held.value() <= held_out_threshold_percent;
+  std::printf("thresholds: %.0f%% overall, %.0f%% held-out: %s\n", mae_threshold_percent,
+              held_out_threshold_percent, pass ? "pass" : "FAIL");
+  return pass ? 0 : 1;
+}
