@@ -1,6 +1,9 @@
 // Serving LLaMA-3 70B: on a TPU v5e 4x4 with int8 weights and cache (the book's setting,
 // applied-inference.md), on one 8-GPU H100 node in fp8, and from the DRAM of a dual-socket Xeon
-// server. 64 sequences of 6144 prompt tokens and 2048 generated tokens each (8k context).
+// server. 64 sequences of 6144 prompt tokens and 2048 generated tokens each (8k context). Each
+// plan prints the book's bound (the roofline: every read at the datasheet bandwidth, full-context
+// caches beside a 2 GB + 5% reserve) and then the estimate of its engine (workload.hpp: the
+// kernels' measured shares, fixed costs, continuous batching with prefill in the steps).
 // Prices are examples that change (inference.hpp's example_prices): pass price<dollars_per_hour{}>.
 #include <iostream>
 #include <shardplan/core/format.hpp>
@@ -20,14 +23,14 @@ using v5e = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<
 using h100 = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
                           tensor<"tp">, weights<number_format::fp8>, kv_cache<number_format::fp8>,
                           compute_in<number_format::fp8>, serve_batch<64>, prompt_tokens<6144>,
-                          generated_tokens<2048>>;
+                          generated_tokens<2048>, engine::vllm>;
 
 using xeon = serving_plan<models::llama3_70b, systems::single_server<hardware::xeon_8480_2s>,
                           mesh<axis<"server", 1>>, data<"server">, weights<number_format::int8>,
                           kv_cache<number_format::int8>, serve_batch<64>, prompt_tokens<6144>,
                           generated_tokens<2048>>;
 
-// The batch at 8k context fits beside the weights and the 2 GB + 5% reserve, every rule holds.
+// The batch fits beside the weights and what the engine keeps for itself, every rule holds.
 SHARDPLAN_REQUIRE_SERVABLE(v5e);
 SHARDPLAN_REQUIRE_SERVABLE(h100);
 SHARDPLAN_REQUIRE_SERVABLE(xeon);
@@ -58,29 +61,40 @@ template <class Plan>
 void report(std::string_view title) {
   const decode_cost d = Plan::decode();
   const prefill_cost p = Plan::prefill();
-  const serving_cost c = Plan::cost();
+  const serving_estimate e = Plan::serving();
+  const serving_cost c = estimate_cost(Plan::values, e);
+  serving_plan_values book = Plan::values;
+  book.setup.engine = serving_engine::roofline;
   const double chips = static_cast<double>(Plan::degrees().devices);
   std::cout << title << "\n"
-            << "  smallest slice for one 8k sequence: " << smallest_slice(Plan::values, 1)
-            << (smallest_slice(Plan::values, 1) == 1 ? " chip" : " chips") << ", for the batch "
-            << smallest_slice(Plan::values) << "; largest batch on " << chips
-            << ": " << Plan::max_batch() << " sequences\n"
-            << "  batch " << Plan::values.setup.batch << ": step " << format(d.step)
+            << "  the book's bound: smallest slice for one 8k sequence " << smallest_slice(book, 1)
+            << (smallest_slice(book, 1) == 1 ? " chip" : " chips") << ", for the batch "
+            << smallest_slice(book) << "; largest batch of full caches on " << chips << ": "
+            << max_batch(book) << "\n"
+            << "    batch " << Plan::values.setup.batch << ": step " << format(d.step)
             << " = weights " << format(d.time.weights) << " + kv " << format(d.time.kv)
             << " + collectives " << format(d.communication) << " (flops " << format(d.time.matmul)
             << ", " << (d.memory_bound ? "memory-bound" : "compute-bound") << " below "
             << number(d.critical_batch) << ")\n"
-            << "  tokens/s: " << number(d.tokens_per_second_per_device) << " per chip, "
+            << "    tokens/s: " << number(d.tokens_per_second_per_device) << " per chip, "
             << number(d.tokens_per_second_per_user) << " per user; first token in "
-            << format(p.time_to_first_token) << " (" << number(p.prefill_servers_per_decode_server)
-            << " prefill servers per decode server)\n";
+            << format(p.time_to_first_token) << "\n"
+            << "  as " << name_of(Plan::values.setup.engine)
+            << " runs it (estimate; measured " << number(serving_measured_error.batch_1_decode)
+            << "-" << number(serving_measured_error.throughput) << "% off):\n"
+            << "    first token in " << format(e.time_to_first_token) << ", then "
+            << format(e.time_per_output_token) << " a token at " << e.concurrency
+            << " requests (" << number(100.0 * e.prefill_share) << "% of each step's tokens prefill)\n"
+            << "    tokens/s: " << number(e.output_tokens_per_second_per_device) << " per chip, "
+            << number(e.output_tokens_per_second_per_user) << " per user; at most "
+            << e.max_concurrency << " requests at once (cache at the mean context of "
+            << number(e.average_context) << " tokens, engine limit)\n";
   if (c.dollars_per_chip_hour > 0.0)
-    std::cout << "  at $" << number(c.dollars_per_chip_hour) << " per chip-hour: $"
+    std::cout << "    at $" << number(c.dollars_per_chip_hour) << " per chip-hour: $"
               << number(c.per_million_output_tokens) << " per million output tokens, $"
-              << number(c.per_query) << " per query, " << number(c.output_tokens_per_dollar)
-              << " tokens per dollar\n";
+              << number(c.per_query) << " per query\n";
   else
-    std::cout << "  no example price for this chip: pass price<dollars_per_hour{...}>\n";
+    std::cout << "    no example price for this chip: pass price<dollars_per_hour{...}>\n";
 }
 
 }  // namespace
@@ -92,17 +106,26 @@ int main() {
 }
 // Output:
 // llama3-70b, int8, tpu v5e 4x4, 16-way tensor parallel
-//   smallest slice for one 8k sequence: 8 chips, for the batch 16; largest batch on 16: 106 sequences
-//   batch 64: step 16.5 ms = weights 5.3 ms + kv 6.56 ms + collectives 4.69 ms (flops 2.82 ms, memory-bound below 120)
-//   tokens/s: 242 per chip, 60.4 per user; first token in 573 ms (1.08 prefill servers per decode server)
-//   at $1.2 per chip-hour: $1.38 per million output tokens, $0.00588 per query, 725000 tokens per dollar
+//   the book's bound: smallest slice for one 8k sequence 8 chips, for the batch 16; largest batch of full caches on 16: 106
+//     batch 64: step 16.5 ms = weights 5.3 ms + kv 6.56 ms + collectives 4.69 ms (flops 2.82 ms, memory-bound below 120)
+//     tokens/s: 242 per chip, 60.4 per user; first token in 573 ms
+//   as generic runs it (estimate; measured 5.1-17.3% off):
+//     first token in 1.07 s, then 56.9 ms a token at 64 requests (75% of each step's tokens prefill)
+//     tokens/s: 70.3 per chip, 17.6 per user; at most 108 requests at once (cache at the mean context of 7170 tokens, engine limit)
+//     at $1.2 per chip-hour: $4.74 per million output tokens, $0.0154 per query
 // llama3-70b, fp8, dgx h100 node, 8-way tensor parallel
-//   smallest slice for one 8k sequence: 1 chip, for the batch 4; largest batch on 8: 390 sequences
-//   batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
-//   tokens/s: 995 per chip, 124 per user; first token in 114 ms (0.444 prefill servers per decode server)
-//   at $12.3 per chip-hour: $3.43 per million output tokens, $0.0101 per query, 292000 tokens per dollar
+//   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 4; largest batch of full caches on 8: 390
+//     batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
+//     tokens/s: 995 per chip, 124 per user; first token in 114 ms
+//   as vllm runs it (estimate; measured 5.1-17.3% off):
+//     first token in 230 ms, then 24.7 ms a token at 64 requests (75% of each step's tokens prefill)
+//     tokens/s: 324 per chip, 40.4 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
+//     at $12.3 per chip-hour: $10.6 per million output tokens, $0.0279 per query
 // llama3-70b, int8, 2x xeon platinum 8480+ from ddr5
-//   smallest slice for one 8k sequence: 1 chip, for the batch 1; largest batch on 1: 726 sequences
-//   batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)
-//   tokens/s: 253 per chip, 3.95 per user; first token in 7.88 s (0.973 prefill servers per decode server)
-//   no example price for this chip: pass price<dollars_per_hour{...}>
+//   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 1; largest batch of full caches on 1: 726
+//     batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)
+//     tokens/s: 253 per chip, 3.95 per user; first token in 7.88 s
+//   as generic runs it (estimate; measured 5.1-17.3% off):
+//     first token in 8.23 s, then 476 ms a token at 64 requests (75% of each step's tokens prefill)
+//     tokens/s: 134 per chip, 2.1 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
+//     no example price for this chip: pass price<dollars_per_hour{...}>

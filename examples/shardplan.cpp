@@ -46,7 +46,16 @@ int print_plan(const training_plan_values& p, const run_inputs& run,
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
-int print_serving(const serving_plan_values& p, const std::string& format_name) {
+int print_serving(const serving_plan_values& p, const std::string& format_name,
+                  const std::string& svg_path) {
+  if (!svg_path.empty()) {
+    std::ofstream svg(svg_path, std::ios::binary);
+    svg << io::latency_chart_svg(p);
+    if (!svg) {
+      std::cerr << "shardplan: cannot write " << svg_path << "\n";
+      return exit_bad_input;
+    }
+  }
   if (format_name == "json") std::cout << io::serving_json(p).dump(2) << "\n";
   else if (format_name == "markdown") std::cout << render_markdown(io::serving_table(p));
   else std::cout << render_text(io::serving_table(p));
@@ -83,11 +92,15 @@ bool read_file(const std::string& path, io::plan_file& file, int& status,
   return true;
 }
 
-int check_file(const std::string& path, const std::string& format_name) {
+int check_file(const std::string& path, const std::string& format_name,
+               const std::string& svg_path) {
   io::plan_file file;
   int status = exit_ok;
   if (!read_file(path, file, status, "")) return status;
-  if (file.inference) return print_serving(file.serving_values(), format_name);
+  if (file.inference) return print_serving(file.serving_values(), format_name, svg_path);
+  if (!svg_path.empty())
+    return bad_input(path, "--svg: draws a serving plan's latency-throughput curve; this is a "
+                           "training plan");
   return print_plan(file.values(), file.run, format_name);
 }
 
@@ -183,6 +196,9 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "check and cost the plan in a JSON plan file");
   check_cmd->add_option("plan", plan_path, "the plan file (JSON; - reads standard input)")
       ->required();
+  std::string check_svg_path;
+  check_cmd->add_option("--svg", check_svg_path,
+                        "a serving plan: write its latency-throughput chart here");
   std::string target;
   auto* export_cmd =
       app.add_subcommand("export", "write a plan file's plan as a training system's launch config");
@@ -235,7 +251,7 @@ int main(int argc, char** argv) {
     run.price_per_chip_hour = example_price_per_chip_hour(default_plan::values.system.chip);
     return print_plan(default_plan::values, run, format_name);
   }
-  if (check_cmd->parsed()) return check_file(plan_path, format_name);
+  if (check_cmd->parsed()) return check_file(plan_path, format_name, check_svg_path);
   if (export_cmd->parsed()) return export_file(plan_path, target);
   if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
   if (catalog->parsed()) return print_catalog(format_name);

@@ -1,6 +1,7 @@
 // Static tests of kv_cache.hpp, inference.hpp and serving_plan.hpp: cache sizes from the published
 // shapes, the book's decode rules and serving plans that compile because they fit, each worked out
-// by hand. Compiling is passing.
+// by hand. The plans serve on `engine::roofline`, the book's model (full-context caches beside a
+// 2 GB + 5% reserve). Compiling is passing.
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/serving/inference.hpp>
@@ -53,7 +54,7 @@ static_assert(attention_intensity(4096, 4096, 1) == 2048.0);
 using v5e_plan =
     serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
                  tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
-                 serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+                 serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>, engine::roofline>;
 static_assert(v5e_plan::servable);
 SHARDPLAN_REQUIRE_SERVABLE(v5e_plan);
 // 160 KiB a token in int8; 8192 tokens a sequence.
@@ -80,7 +81,7 @@ static_assert(smallest_slice(v5e_plan::values) == 16);
 using h100_plan = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>,
                                mesh<axis<"tp", 8>>, tensor<"tp">, weights<number_format::fp8>,
                                kv_cache<number_format::fp8>, compute_in<number_format::fp8>,
-                               serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+                               serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>, engine::roofline>;
 SHARDPLAN_REQUIRE_SERVABLE(h100_plan);
 SHARDPLAN_REQUIRE_MEMORY_BOUND(h100_plan);
 // Critical batch: (1/2) x 1978.9 / 3.35 = 295.4 tokens.
@@ -90,7 +91,7 @@ static_assert(near(h100_plan::decode().critical_batch, 0.5 * 1978.9 / 3.35, 1e-3
 
 using busy_plan =
     serving_plan<models::llama3_8b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
-                 tensor<"tp">, serve_batch<512>, prompt_tokens<1000>, generated_tokens<24>>;
+                 tensor<"tp">, serve_batch<512>, prompt_tokens<1000>, generated_tokens<24>, engine::roofline>;
 SHARDPLAN_REQUIRE_SERVABLE(busy_plan);
 SHARDPLAN_REQUIRE_COMPUTE_BOUND(busy_plan);
 static_assert(busy_plan::compute_bound);
@@ -100,7 +101,7 @@ static_assert(busy_plan::compute_bound);
 template <number_format F>
 using bare = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
                           tensor<"tp">, weights<F>, kv_cache<F>, prompt_tokens<8191>,
-                          generated_tokens<1>, reserve<gigabytes{0.0}>>;
+                          generated_tokens<1>, reserve<gigabytes{0.0}>, engine::roofline>;
 static_assert(smallest_slice(bare<number_format::bf16>::values, 1) == 16);  // "4x4 = 16 chips"
 static_assert(smallest_slice(bare<number_format::int8>::values, 1) == 8);   // "4x2 = 8 chips"
 static_assert(smallest_slice(bare<number_format::int4>::values, 1) == 4);   // "2x2 = 4 chips"
@@ -110,7 +111,7 @@ static_assert(smallest_slice(bare<number_format::int4>::values, 1) == 4);   // "
 using deepseek_plan = serving_plan<models::deepseek_v3, systems::dgx_h100_superpod<4>,
                                    mesh<axis<"ep", 32>>, expert<"ep">, attention_data<"ep">,
                                    weights<number_format::fp8>, compute_in<number_format::fp8>,
-                                   serve_batch<1024>, prompt_tokens<3072>, generated_tokens<1024>>;
+                                   serve_batch<1024>, prompt_tokens<3072>, generated_tokens<1024>, engine::roofline>;
 SHARDPLAN_REQUIRE_SERVABLE(deepseek_plan);
 static_assert(deepseek_plan::degrees().expert == 32);
 static_assert(deepseek_plan::degrees().attention_data == 32);
@@ -123,7 +124,7 @@ static_assert(deepseek_plan::kv_sharding().batch == 32);
 using cpu_plan = serving_plan<models::llama3_405b, systems::single_server<hardware::xeon_8480_2s>,
                               mesh<axis<"server", 1>>, data<"server">, weights<number_format::int8>,
                               kv_cache<number_format::int8>, compute_in<number_format::bf16>,
-                              serve_batch<8>, prompt_tokens<4096>, generated_tokens<4096>>;
+                              serve_batch<8>, prompt_tokens<4096>, generated_tokens<4096>, engine::roofline>;
 // 405.9 GB of int8 weights in 1 TiB of DDR5.
 SHARDPLAN_REQUIRE_SERVABLE(cpu_plan);
 SHARDPLAN_REQUIRE_MEMORY_BOUND(cpu_plan);

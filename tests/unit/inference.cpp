@@ -1,6 +1,7 @@
 // Tests of inference.hpp and serving_plan.hpp: the book's decode, prefill and cost answers
 // (How to Scale Your Model, inference.md and applied-inference.md, quoted beside each check) and
-// serving plans checked against derivations written out here.
+// serving plans checked against derivations written out here. The plans serve on
+// `engine::roofline`, the book's model; workload.cpp tests the engines' model.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -35,21 +36,21 @@ template <std::int64_t Batch>
 using llama2_13b_v5e =
     serving_plan<models::llama2_13b, systems::tpu_v5e_slice<2, 4>, mesh<axis<"tp", 8>>,
                  tensor<"tp">, serve_batch<Batch>, prompt_tokens<8191>, generated_tokens<1>,
-                 reserve<gigabytes{0.0}>>;
+                 reserve<gigabytes{0.0}>, engine::roofline>;
 
 /// LLaMA-3 70B on a v5e 4x4, 16-way tensor parallel at 8k context, no reserve.
 template <number_format Weights, std::int64_t Batch = 1>
 using llama3_70b_v5e =
     serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
                  tensor<"tp">, weights<Weights>, serve_batch<Batch>, prompt_tokens<8191>,
-                 generated_tokens<1>, reserve<gigabytes{0.0}>>;
+                 generated_tokens<1>, reserve<gigabytes{0.0}>, engine::roofline>;
 
 /// LLaMA-3 70B on one DGX H100 node, 8-way tensor parallel.
 template <std::int64_t Batch, number_format Format = number_format::bf16>
 using llama3_70b_h100 =
     serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
                  tensor<"tp">, weights<Format>, kv_cache<Format>, compute_in<Format>,
-                 serve_batch<Batch>, prompt_tokens<1024>, generated_tokens<1024>>;
+                 serve_batch<Batch>, prompt_tokens<1024>, generated_tokens<1024>, engine::roofline>;
 
 }  // namespace
 
@@ -191,7 +192,7 @@ TEST_CASE("the smallest slice holds the plan's batch: 64 int8 caches of 8k need 
   using plan =
       serving_plan<models::llama3_70b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
                    tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
-                   serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
+                   serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>, engine::roofline>;
   // 70,553,706,496 int8 weights (1 byte each) and 64 caches of 8192 tokens at 2 x 8 kv heads x
   // 128 x 80 layers = 163,840 bytes a token; each v5e keeps (16 GB - 2 GB) / 1.05 after the
   // default reserve of 2 GB + 5%.
@@ -239,7 +240,7 @@ TEST_CASE("a serving plan's critical batch is the book's, and decode turns compu
   // the cache read plus the matmul FLOPs: 512 x (2 x matmul weights + 2 x V x D) / 16 chips.
   using big =
       serving_plan<models::llama3_8b, systems::tpu_v5e_slice<4, 4>, mesh<axis<"tp", 16>>,
-                   tensor<"tp">, serve_batch<512>, prompt_tokens<1000>, generated_tokens<24>>;
+                   tensor<"tp">, serve_batch<512>, prompt_tokens<1000>, generated_tokens<24>, engine::roofline>;
   static_assert(big::servable);
   static_assert(big::compute_bound);
   const model_shape& m = models::llama3_8b::shape;
@@ -360,7 +361,7 @@ TEST_CASE("cost: the book's FLOPs per dollar and a plan's price per million toke
   using priced =
       serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
                    tensor<"tp">, serve_batch<64>, prompt_tokens<1024>, generated_tokens<1024>,
-                   price<dollars_per_hour{2.5}>>;
+                   price<dollars_per_hour{2.5}>, engine::roofline>;
   CHECK(priced::cost().dollars_per_hour == doctest::Approx(20.0));
   // No example price for a CPU server: zero, not a guess.
   CHECK(example_price_per_chip_hour(hardware::xeon_8480_2s::figures) == 0.0);
@@ -372,11 +373,11 @@ TEST_CASE("a CPU server decodes from DRAM with the same arithmetic") {
   using cpu = serving_plan<models::llama3_70b, systems::single_server<hardware::xeon_8480_2s>,
                            mesh<axis<"server", 1>>, data<"server">, weights<number_format::int8>,
                            kv_cache<number_format::int8>, serve_batch<1>, prompt_tokens<1024>,
-                           generated_tokens<1024>>;
+                           generated_tokens<1024>, engine::roofline>;
   using gpu =
       serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
                    tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
-                   serve_batch<1>, prompt_tokens<1024>, generated_tokens<1024>>;
+                   serve_batch<1>, prompt_tokens<1024>, generated_tokens<1024>, engine::roofline>;
   static_assert(cpu::servable && gpu::servable);
   const double read = read_parameters(models::llama3_70b::shape) + 2048.0 * 2 * 8 * 128 * 80;
   CHECK(cpu::decode().time.step.value() == doctest::Approx(read / 614.4e9));
@@ -391,7 +392,7 @@ TEST_CASE("DeepSeek-V3 with expert parallelism and data-parallel attention") {
   using plan = serving_plan<models::deepseek_v3, systems::dgx_h100_superpod<4>,
                             mesh<axis<"ep", 32>>, expert<"ep">, attention_data<"ep">,
                             weights<number_format::fp8>, compute_in<number_format::fp8>,
-                            serve_batch<1024>, prompt_tokens<3072>, generated_tokens<1024>>;
+                            serve_batch<1024>, prompt_tokens<3072>, generated_tokens<1024>, engine::roofline>;
   static_assert(plan::servable);
   const model_shape& m = models::deepseek_v3::shape;
   const parameter_counts c = parameters(m);
@@ -423,7 +424,7 @@ TEST_CASE("one token touches top_k of E experts; many tokens touch them all") {
   using small = serving_plan<models::deepseek_v3, systems::dgx_h100_superpod<2>,
                              mesh<axis<"ep", 16>>, expert<"ep">, attention_data<"ep">,
                              weights<number_format::fp8>, compute_in<number_format::fp8>,
-                             serve_batch<16>, prompt_tokens<1000>, generated_tokens<24>>;
+                             serve_batch<16>, prompt_tokens<1000>, generated_tokens<24>, engine::roofline>;
   CHECK(small::decode().experts_read == doctest::Approx(1 - std::pow(248.0 / 256, 16)));
 }
 
@@ -433,7 +434,7 @@ TEST_CASE("2D weight-stationary sharding gathers [B, D/X] over YZ and reduces [B
   using plan = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<8, 8>,
                             mesh<axis<"x", 4>, axis<"yz", 16>>, weight_stationary_2d<"x", "yz">,
                             weights<number_format::int8>, serve_batch<64>, prompt_tokens<2000>,
-                            generated_tokens<48>>;
+                            generated_tokens<48>, engine::roofline>;
   static_assert(plan::servable);
   CHECK(plan::degrees().tensor == 64);
   CHECK(plan::degrees().tensor_x == 4);
@@ -454,7 +455,7 @@ TEST_CASE("2D weight-stationary sharding gathers [B, D/X] over YZ and reduces [B
 TEST_CASE("sequence sharding splits each sequence's cache") {
   using plan = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<4>,
                             mesh<axis<"sp", 4>, axis<"tp", 8>>, context<"sp">, tensor<"tp">,
-                            serve_batch<2>, prompt_tokens<131072 - 64>, generated_tokens<64>>;
+                            serve_batch<2>, prompt_tokens<131072 - 64>, generated_tokens<64>, engine::roofline>;
   static_assert(plan::servable);
   // 2 sequences of 128K tokens, 8 ways by heads and 4 by tokens.
   CHECK(plan::memory().kv.value() == doctest::Approx(2.0 * 131072 * 2 * 8 * 128 * 80 * 2 / 32));
@@ -467,12 +468,12 @@ TEST_CASE("the rules of a serving plan, as values") {
   // bf16 LLaMA-3 70B on a 2x2 v5e: 141 GB of weights on 64 GB.
   using too_small =
       serving_plan<models::llama3_70b, systems::tpu_v5e_slice<2, 2>, mesh<axis<"tp", 4>>,
-                   tensor<"tp">, serve_batch<1>, prompt_tokens<1000>, generated_tokens<24>>;
+                   tensor<"tp">, serve_batch<1>, prompt_tokens<1000>, generated_tokens<24>, engine::roofline>;
   CHECK(too_small::violations.has(serving_rule::fits_in_memory));
   CHECK_FALSE(too_small::fits);
   // int4 compute on an H100, which has no int4 tensor cores.
   using int4 = serving_plan<models::llama3_70b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 8>>,
-                            tensor<"tp">, compute_in<number_format::int4>>;
+                            tensor<"tp">, compute_in<number_format::int4>, engine::roofline>;
   CHECK(int4::violations.has(serving_rule::compute_format_supported));
   CHECK(int4::fits);
   CHECK(rule_text(serving_rule::fits_in_memory).starts_with("shardplan: "));

@@ -18,7 +18,9 @@
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/run/reliability.hpp>
 #include <shardplan/search/search.hpp>
+#include <shardplan/io/serving_chart.hpp>
 #include <shardplan/serving/serving_plan.hpp>
+#include <shardplan/serving/workload.hpp>
 #include <shardplan/training/cost.hpp>
 #include <shardplan/training/training_plan.hpp>
 
@@ -215,15 +217,73 @@ inline json serving_json(const serving_plan_values& p) {
   const decode_cost d = estimate_decode(p);
   const prefill_cost f = estimate_prefill(p);
   const serving_cost c = estimate_cost(p);
-  j["decode_step_seconds"] = d.step.value();
+  const serving_estimate e = estimate_serving(p);
+  const serving_cost ec = estimate_cost(p, e);
+  // The estimate: the plan's engine at its batch (its concurrency) under its workload.
+  j["engine"] = std::string(name_of(p.setup.engine));
+  j["concurrency"] = e.concurrency;
+  j["max_load"] = p.setup.max_load;
+  j["max_concurrency"] = e.max_concurrency;
+  j["average_context_tokens"] = e.average_context;
+  j["decode_step_seconds"] = e.decode_step.total.value();
+  j["time_per_output_token_seconds"] = e.time_per_output_token.value();
+  j["prefill_share"] = e.prefill_share;
+  j["output_tokens_per_second"] = e.output_tokens_per_second;
+  j["tokens_per_second_per_device"] = e.output_tokens_per_second_per_device;
+  j["tokens_per_second_per_user"] = e.output_tokens_per_second_per_user;
+  j["requests_per_second"] = e.requests_per_second;
+  j["prefill_seconds"] = e.time_to_first_token.value();
+  j["loaded_time_to_first_token_seconds"] = e.loaded_time_to_first_token.value();
+  j["dollars_per_million_output_tokens"] = ec.per_million_output_tokens;
+  j["dollars_per_query"] = ec.per_query;
+  j["estimate_measured_error_percent"] = {
+      {"batch_1_decode", serving_measured_error.batch_1_decode},
+      {"time_to_first_token", serving_measured_error.time_to_first_token},
+      {"throughput", serving_measured_error.throughput}};
+  // The book's bound: the last decode step and the prefill at the roofline.
+  j["roofline"] = {{"decode_step_seconds", d.step.value()},
+                   {"decode_memory_bound", d.memory_bound},
+                   {"critical_batch", d.critical_batch},
+                   {"tokens_per_second_per_device", d.tokens_per_second_per_device},
+                   {"tokens_per_second_per_user", d.tokens_per_second_per_user},
+                   {"prefill_seconds", f.time_to_first_token.value()},
+                   {"dollars_per_million_output_tokens", c.per_million_output_tokens}};
   j["decode_memory_bound"] = d.memory_bound;
   j["critical_batch"] = d.critical_batch;
-  j["tokens_per_second_per_device"] = d.tokens_per_second_per_device;
-  j["tokens_per_second_per_user"] = d.tokens_per_second_per_user;
-  j["prefill_seconds"] = f.time_to_first_token.value();
-  j["dollars_per_million_output_tokens"] = c.per_million_output_tokens;
-  j["dollars_per_query"] = c.per_query;
   return j;
+}
+
+/// The serving plan's latency-throughput curve (`latency_curve_of`, with the plan's own
+/// concurrency among its points) as the chart's points.
+inline std::vector<latency_point> latency_points(const serving_plan_values& p) {
+  const latency_curve curve = latency_curve_of(p);
+  std::vector<latency_point> out;
+  bool has_plan = false;
+  auto add = [&out](std::int64_t n, const serving_estimate& e) {
+    out.push_back({static_cast<double>(n), e.output_tokens_per_second_per_device,
+                   e.output_tokens_per_second_per_user, e.loaded_time_to_first_token.value(),
+                   e.fits});
+  };
+  for (std::size_t i = 0; i < curve.count; ++i) {
+    add(curve.points[i].concurrency, curve.points[i].estimate);
+    has_plan = has_plan || curve.points[i].concurrency == p.setup.batch;
+  }
+  if (!has_plan) add(p.setup.batch, estimate_serving_at(p, p.setup.batch));
+  return out;
+}
+
+/// The serving plan's latency-throughput chart: a standalone SVG with its own concurrency marked.
+inline std::string latency_chart_svg(const serving_plan_values& p) {
+  latency_chart_options o;
+  o.title = std::string(p.model.name) + " on " + std::to_string(degrees_of(p).devices) + " x " +
+            std::string(p.system.chip.name) + ", " + std::string(name_of(p.setup.engine)) +
+            " (estimate)";
+  o.subtitle = std::to_string(p.setup.prompt_tokens) + " input and " +
+               std::to_string(p.setup.generated_tokens) + " output tokens per request, " +
+               std::string(name_of(p.setup.weights)) + " weights, " +
+               std::string(name_of(p.setup.kv)) + " cache";
+  o.marked_concurrency = static_cast<double>(p.setup.batch);
+  return latency_throughput_svg(latency_points(p), o);
 }
 
 /// A plan as the plan file that re-checks to its numbers (`plan_file_text`), or as the reason it

@@ -296,22 +296,51 @@ struct serving_memory {
   bytes total{};
 };
 
+/// Tokens of each sequence's cache that memory is sized for: the whole context (prompt +
+/// generated) for the roofline (the book's) and for static batching; for an engine that pages
+/// the cache and batches continuously, the mean over a request's life, prompt + generated/2
+/// (requests in flight are spread evenly over their generation; vLLM, SGLang and TensorRT-LLM
+/// allocate cache blocks as tokens arrive).
+constexpr std::int64_t cache_context(const serving_setup& s) {
+  const engine_figures e = engine_figures_of(s.engine);
+  if (s.engine == serving_engine::roofline || !e.continuous_batching) return context_tokens(s);
+  const std::int64_t mean = s.prompt_tokens + (s.generated_tokens + 1) / 2;
+  return mean > 0 ? mean : 1;
+}
+
+/// What memory holds besides the weights and the cache: the plan's reserve (2 GB + 5% unless
+/// it says otherwise) for the roofline; for an engine, its runtime (context, activations,
+/// workspace) and the share of memory it leaves unused (`kv_memory_share`, of the whole memory
+/// or of what the weights and runtime leave free).
+constexpr bytes serving_reserve(const serving_plan_values& p, bytes weights, bytes kv) {
+  const serving_setup& s = p.setup;
+  const bytes memory = p.system.chip.memory;
+  if (s.engine == serving_engine::roofline) return s.reserve.fixed + (weights + kv) * s.reserve.fraction;
+  const engine_figures e = engine_figures_of(s.engine);
+  const bytes unused = e.kv_share_of_free ? (memory - weights - e.runtime) * (1.0 - e.kv_memory_share)
+                                          : memory * (1.0 - e.kv_memory_share);
+  return e.runtime + (unused.value() > 0.0 ? unused : 0.0 * byte);
+}
+
 constexpr serving_memory memory_of(const serving_plan_values& p) {
   const serving_setup& s = p.setup;
   const device_weights w = weights_on_device(p.model, degrees_of(p));
   serving_memory m;
   m.weights = (w.dense + w.routed) * bytes_per_element(s.weights) * byte;
-  m.kv = kv_bytes_per_device(p.model, s.kv, context_tokens(s), s.batch, kv_split_of(p));
-  m.reserve = s.reserve.fixed + (m.weights + m.kv) * s.reserve.fraction;
+  m.kv = kv_bytes_per_device(p.model, s.kv, cache_context(s), s.batch, kv_split_of(p));
+  m.reserve = serving_reserve(p, m.weights, m.kv);
   m.total = m.weights + m.kv + m.reserve;
   return m;
 }
 
-/// The largest batch whose caches at the plan's context fit beside the weights and the reserve.
+/// The largest batch whose caches (at `cache_context`) fit beside the weights and the reserve.
 constexpr std::int64_t max_batch(const serving_plan_values& p) {
   const serving_setup& s = p.setup;
-  const bytes free = usable_memory(p.system.chip.memory, s.reserve) - memory_of(p).weights;
-  return sequences_that_fit(free, p.model, s.kv, context_tokens(s), kv_split_of(p));
+  const bytes weights = memory_of(p).weights;
+  const bytes free = s.engine == serving_engine::roofline
+                         ? usable_memory(p.system.chip.memory, s.reserve) - weights
+                         : p.system.chip.memory - weights - serving_reserve(p, weights, 0.0 * byte);
+  return sequences_that_fit(free, p.model, s.kv, cache_context(s), kv_split_of(p));
 }
 
 /// The fewest chips of the plan's kind, rounded up to a power of two, that hold the model's

@@ -251,6 +251,7 @@ struct serving_estimate {
   /// engine's own limit.
   std::int64_t max_concurrency = 0;
   std::int64_t concurrency = 0;  ///< served: the plan's batch, or max_concurrency at max load
+  step_time decode_step{};       ///< one decode step at `concurrency`, no prefill in it
   step_time step{};              ///< one step at `concurrency`, prefill mixed in
   double prefill_share = 0.0;    ///< of the step's tokens, prompt tokens
   seconds time_per_output_token{};
@@ -261,23 +262,6 @@ struct serving_estimate {
   double requests_per_second = 0.0;
   bool fits = true;  ///< the served concurrency's caches fit
 };
-
-/// Sequences whose caches one replica holds at `context` tokens each, after its weights, in
-/// the share of memory the engine gives the cache (the plan's reserve for the roofline).
-constexpr std::int64_t cache_capacity(const serving_plan_values& p, const engine_figures& e,
-                                      double context) {
-  const serving_setup& s = p.setup;
-  const chip_figures& chip = p.system.chip;
-  const bytes weights = memory_of(p).weights;
-  bytes free = usable_memory(chip.memory, s.reserve) - weights;
-  if (e.engine != serving_engine::roofline)
-    free = e.kv_share_of_free ? (chip.memory - weights - e.runtime) * e.kv_memory_share
-                              : chip.memory * e.kv_memory_share - weights - e.runtime;
-  const auto tokens = static_cast<std::int64_t>(context + 0.5);
-  const serving_degrees d = degrees_of(p);
-  return sequences_that_fit(free, p.model, s.kv, tokens > 0 ? tokens : 1, kv_split_of(p)) /
-         d.data;
-}
 
 /// Serving at `concurrency` requests in flight on the whole mesh.
 /// - Continuous batching: every step decodes each request's next token and prefills, in the
@@ -304,14 +288,14 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   r.decode_alone = serving_step(p, r.engine, {1.0, r.average_context, 0.0, 0.0});
   if (r.decode_alone.total.value() > 0.0)
     r.tokens_per_second_alone = 1.0 / r.decode_alone.total.value();
-  const double context = r.engine.continuous_batching ? r.average_context : input + output;
-  r.max_concurrency = cache_capacity(p, r.engine, context) * d.data;
+  r.max_concurrency = max_batch(p);
   if (r.engine.max_batch > 0)
     r.max_concurrency = std::min(r.max_concurrency, r.engine.max_batch * d.data);
   r.concurrency = concurrency;
   r.fits = concurrency <= r.max_concurrency;
   const double per_replica = static_cast<double>(concurrency) / static_cast<double>(d.data);
   if (per_replica <= 0.0) return r;
+  r.decode_step = serving_step(p, r.engine, {per_replica, r.average_context, 0.0, 0.0});
   double cycle = 0.0;  // seconds per output token of every request in flight
   if (r.engine.continuous_batching) {
     // A step's token budget caps the requests that decode at once: each brings input/output
@@ -326,7 +310,7 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
     r.time_per_output_token = r.step.total * (per_replica / decoding);
     cycle = r.step.total.value() / decoding * per_replica;
   } else {
-    r.step = serving_step(p, r.engine, {per_replica, r.average_context, 0.0, 0.0});
+    r.step = r.decode_step;
     const step_time batch_prefill =
         input > 0.0 ? serving_step(p, r.engine, {0.0, 0.0, per_replica * input, input})
                     : step_time{};
@@ -366,6 +350,69 @@ constexpr serving_plan_values with_max_load(serving_plan_values p) {
   const serving_estimate probe = estimate_serving_at(p, 0);
   p.setup.batch = probe.max_concurrency > 0 ? probe.max_concurrency : 1;
   return p;
+}
+
+/// What serving costs at the plan's price per chip-hour under the estimate `e` (its throughput
+/// and time to first token; inference.hpp's `estimate_cost(p)` is the roofline's).
+constexpr serving_cost estimate_cost(const serving_plan_values& p, const serving_estimate& e) {
+  const serving_degrees d = degrees_of(p);
+  serving_cost c;
+  c.dollars_per_chip_hour = p.setup.dollars_per_chip_hour > 0.0
+                                ? p.setup.dollars_per_chip_hour
+                                : example_price_per_chip_hour(p.system.chip);
+  const double devices = static_cast<double>(d.devices);
+  c.dollars_per_hour = c.dollars_per_chip_hour * devices;
+  c.per_million_output_tokens =
+      dollars_per_million_tokens(c.dollars_per_chip_hour, devices, e.output_tokens_per_second);
+  c.per_query = c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens);
+  c.per_query += c.dollars_per_chip_hour / 3600.0 * replica_devices(p) *
+                 e.time_to_first_token.value();
+  c.output_tokens_per_dollar =
+      tokens_per_dollar(e.output_tokens_per_second_per_device, c.dollars_per_chip_hour);
+  return c;
+}
+
+/// How far the serving estimate has measured from published runs: the mean absolute error (%)
+/// of tests/validation/serving_validate.cpp per metric, over both halves (SERVING.md). The runner
+/// fails when these are stale by more than half a point.
+struct serving_error_figures {
+  double batch_1_decode = 0.0;
+  double time_to_first_token = 0.0;
+  double throughput = 0.0;
+};
+inline constexpr serving_error_figures serving_measured_error{5.1, 14.0, 17.3};
+
+/// The latency-throughput curve of the plan under its workload: one estimate per concurrency
+/// 1, 2, 4, ... up to twice the largest that fits (those beyond it do not fit), and the largest
+/// itself.
+struct latency_curve_point {
+  std::int64_t concurrency = 0;
+  serving_estimate estimate{};
+};
+inline constexpr std::size_t max_curve_points = 48;
+struct latency_curve {
+  std::array<latency_curve_point, max_curve_points> points{};
+  std::size_t count = 0;
+};
+
+constexpr latency_curve latency_curve_of(const serving_plan_values& p) {
+  latency_curve c;
+  const serving_degrees d = degrees_of(p);
+  const std::int64_t largest = estimate_serving_at(p, 0).max_concurrency;
+  const std::int64_t step = d.data > 0 ? d.data : 1;
+  const std::int64_t last = largest > 0 ? 2 * largest : 2 * step;
+  bool placed_largest = largest <= 0;
+  auto add = [&c, &p](std::int64_t n) { c.points[c.count++] = {n, estimate_serving_at(p, n)}; };
+  for (std::int64_t n = step; n <= last && c.count + 2 < max_curve_points; n *= 2) {
+    if (!placed_largest && largest < n) {
+      add(largest);
+      placed_largest = true;
+    }
+    if (n == largest) placed_largest = true;
+    add(n);
+  }
+  if (!placed_largest && c.count < max_curve_points) add(largest);
+  return c;
 }
 
 }  // namespace shardplan
