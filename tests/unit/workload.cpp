@@ -1,0 +1,194 @@
+// Tests of engine.hpp and workload.hpp: a serving step as operations under an engine, continuous
+// and static batching under a workload, the largest concurrency, the latency-throughput curve.
+// Each expectation is derived here from the model's stated rules and the published figures they
+// cite, not read back from the code.
+#include <doctest/doctest.h>
+
+#include <shardplan/hardware/nvidia.hpp>
+#include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/llama.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/serving/serving_plan.hpp>
+#include <shardplan/serving/workload.hpp>
+
+namespace {
+
+using namespace shardplan;
+
+serving_plan_values one_node(const model_shape& m, const chip_figures& chip, std::int64_t tensor,
+                             serving_engine engine, number_format weights,
+                             number_format compute = number_format::bf16) {
+  serving_plan_values p;
+  p.model = m;
+  p.system = systems::nvlink_fat_tree<hardware::h100_sxm, 1>::figures;
+  p.system.chip = chip;
+  if (tensor > 1) p.axes[p.axis_count++] = {"tp", tensor, role_tensor, {}};
+  p.setup.engine = engine;
+  p.setup.weights = weights;
+  p.setup.compute = compute;
+  p.setup.kv = compute == number_format::fp8 ? number_format::fp8 : number_format::bf16;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("an engine's batch-1 decode step: weights at its share of bandwidth plus its fixed costs") {
+  // LLaMA-2 7B in bf16 on one A100 80GB under a plain PyTorch loop, a 5-token prompt, 200 tokens.
+  serving_plan_values p = one_node(models::llama2_7b::shape, hardware::a100_80gb::figures, 1,
+                                   serving_engine::pytorch, number_format::bf16);
+  p.setup.prompt_tokens = 5;
+  p.setup.generated_tokens = 200;
+  const serving_estimate e = estimate_serving_at(p, 1);
+  // Read each step: every parameter but the input embedding (a lookup of one row), 2 bytes each,
+  // at 0.825 of 2.039 TB/s; 32 layers x 48 us of fixed cost; the cache of 105 tokens on average
+  // (2 x 32 heads x 128 x 32 layers x 2 B a token) at 0.944; the activations and norms are
+  // negligible (under 1%).
+  const parameter_counts c = parameters(models::llama2_7b::shape);
+  const double weights = static_cast<double>(c.total - 32000LL * 4096) * 2.0;
+  const double read = weights / (2.039e12 * 0.825);
+  const double fixed = 32 * 48e-6;
+  const double kv = 105.0 * 2 * 32 * 128 * 32 * 2 / (2.039e12 * 0.944);
+  const double step = read + fixed + kv;
+  CHECK(e.decode_step.total.value() == doctest::Approx(step).epsilon(0.01));
+  // gpt-fast's README measures 104.9 tokens/s for this setup (calibration half): 9.53 ms.
+  CHECK(1.0 / e.decode_step.total.value() == doctest::Approx(104.9).epsilon(0.03));
+}
+
+TEST_CASE("the roofline engine's decode is the book's step: weights and cache at peak bandwidth") {
+  // LLaMA-3 70B in bf16 on 8 H100, one sequence at 1 token of context: the book's T = (weights +
+  // KV)/W plus its collectives; the roofline engine reads the same bytes at the same bandwidth
+  // and charges the same collectives.
+  serving_plan_values p = one_node(models::llama3_70b::shape, hardware::h100_sxm::figures, 8,
+                                   serving_engine::roofline, number_format::bf16);
+  p.setup.prompt_tokens = 0;
+  p.setup.generated_tokens = 1;
+  p.setup.batch = 1;
+  const decode_cost book = estimate_decode(p);
+  const serving_estimate e = estimate_serving_at(p, 1);
+  CHECK(e.decode_step.total.value() == doctest::Approx(book.step.value()).epsilon(0.02));
+}
+
+TEST_CASE("weight-only formats read fewer bytes at their own shares of bandwidth") {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::a100_80gb::figures, 1,
+                                   serving_engine::pytorch, number_format::bf16);
+  p.setup.generated_tokens = 1;
+  serving_plan_values q = p;
+  q.setup.weights = number_format::int8;
+  const double bf16 = estimate_serving_at(p, 1).decode_step.weight_read.value();
+  const double int8 = estimate_serving_at(q, 1).decode_step.weight_read.value();
+  // Half the bytes at 0.664 instead of 0.825 of the bandwidth: (1/2) x 0.825/0.664 = 0.621.
+  CHECK(int8 / bf16 == doctest::Approx(0.5 * 0.825 / 0.664).epsilon(1e-6));
+}
+
+TEST_CASE("continuous batching carries input/output prompt tokens in every step") {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::vllm, number_format::bf16);
+  p.setup.prompt_tokens = 512;
+  p.setup.generated_tokens = 256;
+  const serving_estimate e = estimate_serving_at(p, 64);
+  // 64 requests decode; 64/256 of them finish a step and are replaced, each with 512 prompt
+  // tokens: 128 prompt tokens a step, 2/3 of the step's 192 tokens.
+  CHECK(e.step.tokens == doctest::Approx(64.0 + 128.0));
+  CHECK(e.prefill_share == doctest::Approx(128.0 / 192.0));
+  // The mean context of decoding requests: 512 + 256/2.
+  CHECK(e.average_context == doctest::Approx(640.0));
+  // Each step gives each request one token: 64 tokens a step.
+  CHECK(e.output_tokens_per_second == doctest::Approx(64.0 / e.step.total.value()));
+  CHECK(e.time_per_output_token.value() == doctest::Approx(e.step.total.value()));
+}
+
+TEST_CASE("a step's token budget caps the requests that decode at once") {
+  // TensorRT-LLM's max_num_tokens of 8192 at 2048 input and 128 output tokens: each decoding
+  // request brings 16 prompt tokens a step, so at most 8192/17 = 481.9 of them fit in a step.
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h200::figures, 1,
+                                   serving_engine::tensorrt_llm, number_format::fp8,
+                                   number_format::fp8);
+  p.setup.prompt_tokens = 2048;
+  p.setup.generated_tokens = 128;
+  const serving_estimate e = estimate_serving_at(p, 1024);
+  CHECK(e.step.tokens == doctest::Approx(8192.0));
+  CHECK(e.output_tokens_per_second == doctest::Approx(8192.0 / 17.0 / e.step.total.value()));
+  // The 1024 requests take turns: each waits 1024/481.9 steps a token.
+  CHECK(e.time_per_output_token.value() ==
+        doctest::Approx(e.step.total.value() * 1024.0 / (8192.0 / 17.0)));
+}
+
+TEST_CASE("a static batch prefills, then decodes: throughput is batch x output over both") {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::pytorch, number_format::bf16);
+  p.setup.prompt_tokens = 1000;
+  p.setup.generated_tokens = 100;
+  const serving_estimate e = estimate_serving_at(p, 8);
+  const engine_figures f = engine_figures_of(serving_engine::pytorch);
+  const double prefill = serving_step(p, f, {0.0, 0.0, 8000.0, 1000.0}).total.value();
+  const double decode = e.decode_step.total.value();
+  CHECK(e.output_tokens_per_second == doctest::Approx(8.0 * 100.0 / (prefill + 100.0 * decode)));
+  CHECK(e.prefill_share == 0.0);
+}
+
+TEST_CASE("the largest concurrency: TensorRT-LLM's cache in 0.95 of the memory left free") {
+  // LLaMA-3 70B in fp8 on one H100 80GB: 70.55 GB of weights, 2 GB of runtime; the cache takes
+  // 0.95 of the rest, 7.08 GB. A request at 128 in and 2048 out holds 128 + 1024 tokens on average,
+  // 80 layers x 2 x 8 heads x 128 x 1 B = 163,840 B a token: 188.7 MB; 37 requests.
+  serving_plan_values p = one_node(models::llama3_70b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::tensorrt_llm, number_format::fp8,
+                                   number_format::fp8);
+  p.setup.prompt_tokens = 128;
+  p.setup.generated_tokens = 2048;
+  const parameter_counts c = parameters(models::llama3_70b::shape);
+  const double free = (80e9 - static_cast<double>(c.total) - 2e9) * 0.95;
+  const double per_request = 1152.0 * 80 * 2 * 8 * 128;
+  const auto expected = static_cast<std::int64_t>(free / per_request);
+  CHECK(estimate_serving_at(p, 1).max_concurrency == expected);
+  CHECK(expected == 37);
+  // At maximum load the plan's batch becomes that concurrency, and its caches fit.
+  p.setup.max_load = true;
+  const serving_plan_values loaded = with_max_load(p);
+  CHECK(loaded.setup.batch == expected);
+  CHECK(check(loaded).empty());
+  CHECK(estimate_serving(loaded).fits);
+}
+
+TEST_CASE("the engines' own limits: vLLM batches at most 256 requests") {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::vllm, number_format::bf16);
+  p.setup.prompt_tokens = 100;
+  p.setup.generated_tokens = 100;
+  CHECK(estimate_serving_at(p, 1).max_concurrency == 256);
+  p.setup.engine = serving_engine::sglang;  // no request limit: the cache decides
+  CHECK(estimate_serving_at(p, 1).max_concurrency > 256);
+}
+
+TEST_CASE("the latency-throughput curve doubles concurrency past the largest that fits") {
+  serving_plan_values p = one_node(models::llama3_70b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::tensorrt_llm, number_format::fp8,
+                                   number_format::fp8);
+  p.setup.prompt_tokens = 128;
+  p.setup.generated_tokens = 2048;
+  const latency_curve c = latency_curve_of(p);
+  // 1, 2, 4, 8, 16, 32, the largest (37), 64: the last one does not fit.
+  REQUIRE(c.count == 8);
+  CHECK(c.points[0].concurrency == 1);
+  CHECK(c.points[6].concurrency == 37);
+  CHECK(c.points[6].estimate.fits);
+  CHECK(c.points[7].concurrency == 64);
+  CHECK_FALSE(c.points[7].estimate.fits);
+  // More requests in flight: more tokens per second per device, fewer per user.
+  for (std::size_t i = 1; i < c.count; ++i) {
+    CHECK(c.points[i].estimate.output_tokens_per_second_per_device >
+          c.points[i - 1].estimate.output_tokens_per_second_per_device);
+    CHECK(c.points[i].estimate.output_tokens_per_second_per_user <
+          c.points[i - 1].estimate.output_tokens_per_second_per_user);
+  }
+}
+
+TEST_CASE("a serving plan type names its engine and serves at maximum load") {
+  using plan = serving_plan<models::llama3_8b, systems::dgx_h100_superpod<1>, mesh<axis<"tp", 1>>,
+                            tensor<"tp">, prompt_tokens<128>, generated_tokens<128>, engine::vllm,
+                            max_load>;
+  static_assert(plan::values.setup.engine == serving_engine::vllm);
+  static_assert(plan::values.setup.max_load);
+  static_assert(plan::values.setup.batch == 256);  // vLLM's max_num_seqs
+  static_assert(plan::servable);
+  CHECK(plan::serving().concurrency == 256);
+}
