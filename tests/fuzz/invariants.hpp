@@ -169,7 +169,13 @@ inline void check_serving(const serving_plan_values& s) {
     require(memory_of(s).total.value() <= s.system.chip.memory.value(),
             "a feasible serving plan's memory is within capacity", j.dump());
   }
-  if (costable(v)) (void)estimate_cost(s);
+  if (costable(v)) {
+    (void)estimate_cost(s);
+    require_no_nan_words(io::latency_chart_svg(s), "check --svg (serving)", s.model.name);
+    // At maximum load the served concurrency is the largest that fits, and it fits.
+    if (s.setup.max_load && v.empty())
+      require(estimate_serving(s).fits, "a plan at maximum load fits its concurrency", j.dump());
+  }
 }
 
 /// Everything the tool does with a plan file's text; a `bad_input` is the only allowed refusal.

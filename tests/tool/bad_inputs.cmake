@@ -222,6 +222,7 @@ bad_plan("inference.weight_read_percent: must be between" serving inference weig
 bad_plan("inference.weight_read_percent: must be a number" serving inference weight_read_percent [=["70"]=])
 bad_plan("inference.prefill_efficiency_percent: must be between" serving inference prefill_efficiency_percent 101)
 bad_plan("inference.replicate_kv: must be true or false" serving inference replicate_kv 1)
+bad_plan("inference.cuda_graphs: must be true or false" serving inference cuda_graphs [=["no"]=])
 
 # --- command lines -------------------------------------------------------------------------------
 bad_command("--format: xml not in" catalog --format xml)

@@ -548,7 +548,8 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   const std::string p = "inference";
   only_keys(j, p, {"parallelism", "batch", "prompt_tokens", "generated_tokens", "weights",
                    "kv_cache", "compute", "price_per_chip_hour", "reserve", "engine",
-                   "weight_read_percent", "prefill_efficiency_percent", "replicate_kv"});
+                   "weight_read_percent", "prefill_efficiency_percent", "replicate_kv",
+                   "cuda_graphs"});
   serving_plan_values v;
   v.model = model;
   v.system = system;
@@ -586,6 +587,7 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   s.weight_read_share = number(j, p, "weight_read_percent", 1.0, 100.0, 0.0) / 100.0;
   s.prefill_efficiency = number(j, p, "prefill_efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
   s.replicate_kv = boolean(j, p, "replicate_kv", false);
+  s.cuda_graphs = boolean(j, p, "cuda_graphs", true);
   s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
   s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
   s.weights = read_format(j, p, "weights", number_format::bf16);

@@ -215,6 +215,9 @@ struct serving_setup {
   bool max_load = false;
   /// The share of HBM bandwidth decode reads weights at; 0: the engine's, per format.
   double weight_read_share = 0.0;
+  /// Decode steps replayed as CUDA graphs (every named engine's default); false: launched kernel
+  /// by kernel (vLLM's `enforce_eager`, a plain eager loop), `eager_layer_overhead` a layer more.
+  bool cuda_graphs = true;
   double dollars_per_chip_hour = 0.0;  ///< 0: example_price_per_chip_hour(chip)
   collective_options collectives{};    ///< latency floors on, in-network reduction off
 };

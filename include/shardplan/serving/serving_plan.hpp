@@ -151,6 +151,12 @@ struct max_load {
   static constexpr void apply(serving_plan_values& p) { p.setup.max_load = true; }
 };
 
+/// Decode steps launched kernel by kernel instead of replayed as CUDA graphs (vLLM's
+/// `--enforce-eager`): `engine_figures::eager_layer_overhead` a layer more each step.
+struct no_cuda_graphs {
+  static constexpr void apply(serving_plan_values& p) { p.setup.cuda_graphs = false; }
+};
+
 /// Tensor ranks beyond the kv heads keep copies of the cache instead of splitting the batch.
 struct replicate_kv {
   static constexpr void apply(serving_plan_values& p) { p.setup.replicate_kv = true; }

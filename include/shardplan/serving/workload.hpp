@@ -232,8 +232,13 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
     r.communication += 2.0 * moe_layers *
                        collective_time(collective_kind::all_to_all, array, net, s.collectives);
   }
-  if (!roofline)
+  if (!roofline) {
     r.overhead = e.step_overhead + layers * e.layer_overhead + shape.decoding * e.sequence_overhead;
+    // Without graphs the decode step's launches show; a prefill's kernels run long enough to
+    // hide theirs.
+    if (!(e.cuda_graphs && s.cuda_graphs) && shape.decoding > 0.0)
+      r.overhead += layers * e.eager_layer_overhead;
+  }
   r.total = r.gemm + r.attention + r.memory + r.communication + r.overhead;
   return r;
 }
@@ -260,6 +265,10 @@ struct serving_estimate {
   double output_tokens_per_second_per_device = 0.0;
   double output_tokens_per_second_per_user = 0.0;
   double requests_per_second = 0.0;
+  /// Disaggregated serving: prefill servers (replicas like this one) per decode server at this
+  /// concurrency, from the engine's prefill and time per output token (the book's ratio,
+  /// `prefill_servers_per_decode_server`).
+  double prefill_servers_per_decode_server = 0.0;
   bool fits = true;  ///< the served concurrency's caches fit
 };
 
@@ -325,6 +334,8 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
         r.output_tokens_per_second / static_cast<double>(d.devices);
     r.output_tokens_per_second_per_user = 1.0 / r.time_per_output_token.value();
     r.requests_per_second = r.output_tokens_per_second / output;
+    r.prefill_servers_per_decode_server = shardplan::prefill_servers_per_decode_server(
+        per_replica, output, r.decode_step.total, r.time_to_first_token);
   }
   return r;
 }
