@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 
+#include "runs_common.hpp"
 #include "serving_runs.hpp"
 
 namespace {
@@ -24,21 +25,8 @@ namespace {
 constexpr double mae_threshold_percent = 13.5;
 constexpr double held_out_threshold_percent = 23.0;
 
-struct mean {
-  double sum = 0.0;
-  int n = 0;
-  void add(double x) {
-    sum += x;
-    ++n;
-  }
-  double value() const { return n > 0 ? sum / n : 0.0; }
-};
-
-void print_group(const char* title, const std::map<std::string, mean>& groups) {
-  std::printf("\nmean absolute error per %s\n", title);
-  for (const auto& [name, m] : groups)
-    std::printf("  %-34s %3d runs  %6.1f%%\n", name.c_str(), m.n, m.value());
-}
+using validation::mean;
+using validation::print_group;
 
 using namespace shardplan;
 

@@ -587,24 +587,33 @@ struct serving_cost {
   double output_tokens_per_dollar = 0.0;
 };
 
-constexpr serving_cost estimate_cost(const serving_plan_values& p) {
-  const serving_degrees d = degrees_of(p);
-  const decode_cost decode = estimate_decode(p);
-  const prefill_cost prefill = estimate_prefill(p);
+/// What serving costs at the plan's price when its devices produce `tokens_per_second` output
+/// tokens (`tokens_per_second_per_device` each) and a prompt's prefill takes `prefill` on
+/// `prefill_devices` of them.
+constexpr serving_cost cost_at(const serving_plan_values& p, double tokens_per_second,
+                               double tokens_per_second_per_device, seconds prefill,
+                               double prefill_devices) {
   serving_cost c;
   c.dollars_per_chip_hour = p.setup.dollars_per_chip_hour > 0.0
                                 ? p.setup.dollars_per_chip_hour
                                 : example_price_per_chip_hour(p.system.chip);
-  const double devices = static_cast<double>(d.devices);
+  const double devices = static_cast<double>(degrees_of(p).devices);
   c.dollars_per_hour = c.dollars_per_chip_hour * devices;
   c.per_million_output_tokens =
-      dollars_per_million_tokens(c.dollars_per_chip_hour, devices, decode.tokens_per_second);
-  c.per_query =
-      c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens) +
-      c.dollars_per_chip_hour / 3600.0 * prefill.devices * prefill.time_to_first_token.value();
+      dollars_per_million_tokens(c.dollars_per_chip_hour, devices, tokens_per_second);
+  c.per_query = c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens) +
+                c.dollars_per_chip_hour / 3600.0 * prefill_devices * prefill.value();
   c.output_tokens_per_dollar =
-      tokens_per_dollar(decode.tokens_per_second_per_device, c.dollars_per_chip_hour);
+      tokens_per_dollar(tokens_per_second_per_device, c.dollars_per_chip_hour);
   return c;
+}
+
+/// The book's cost: the roofline's decode and prefill.
+constexpr serving_cost estimate_cost(const serving_plan_values& p) {
+  const decode_cost decode = estimate_decode(p);
+  const prefill_cost prefill = estimate_prefill(p);
+  return cost_at(p, decode.tokens_per_second, decode.tokens_per_second_per_device,
+                 prefill.time_to_first_token, prefill.devices);
 }
 
 // --- rules ---------------------------------------------------------------------------------------

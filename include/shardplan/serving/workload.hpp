@@ -366,21 +366,8 @@ constexpr serving_plan_values with_max_load(serving_plan_values p) {
 /// What serving costs at the plan's price per chip-hour under the estimate `e` (its throughput
 /// and time to first token; inference.hpp's `estimate_cost(p)` is the roofline's).
 constexpr serving_cost estimate_cost(const serving_plan_values& p, const serving_estimate& e) {
-  const serving_degrees d = degrees_of(p);
-  serving_cost c;
-  c.dollars_per_chip_hour = p.setup.dollars_per_chip_hour > 0.0
-                                ? p.setup.dollars_per_chip_hour
-                                : example_price_per_chip_hour(p.system.chip);
-  const double devices = static_cast<double>(d.devices);
-  c.dollars_per_hour = c.dollars_per_chip_hour * devices;
-  c.per_million_output_tokens =
-      dollars_per_million_tokens(c.dollars_per_chip_hour, devices, e.output_tokens_per_second);
-  c.per_query = c.per_million_output_tokens / 1e6 * static_cast<double>(p.setup.generated_tokens);
-  c.per_query += c.dollars_per_chip_hour / 3600.0 * replica_devices(p) *
-                 e.time_to_first_token.value();
-  c.output_tokens_per_dollar =
-      tokens_per_dollar(e.output_tokens_per_second_per_device, c.dollars_per_chip_hour);
-  return c;
+  return cost_at(p, e.output_tokens_per_second, e.output_tokens_per_second_per_device,
+                 e.time_to_first_token, replica_devices(p));
 }
 
 /// How far the serving estimate has measured from published runs: the mean absolute error (%)
