@@ -210,7 +210,7 @@ bad_plan("inference.generated_tokens: must be at least 1" serving inference gene
 bad_plan("inference.weights: unknown number format 'int3' (known: fp32, tf32, bf16, fp16, fp8, int8, int4, fp4)" serving inference weights [=["int3"]=])
 bad_plan("inference.kv_cache: must be a string" serving inference kv_cache 8)
 bad_plan("inference.parallelism.tensor: must be at least 1" serving inference parallelism tensor 0)
-bad_plan("inference.parallelism.pipeline: unknown key (known: data, expert, sequence, tensor)" serving inference parallelism pipeline 2)
+bad_plan("inference.parallelism.pipeline: unknown key (known: data, expert, sequence, tensor, attention_data)" serving inference parallelism pipeline 2)
 bad_plan("inference.parallelism: data 1000000 x expert 100000 x sequence 100000 x tensor 100000 overflows 64-bit integers" serving inference parallelism [=[{"data": 1000000, "expert": 100000, "sequence": 100000, "tensor": 100000}]=])
 bad_plan("inference.reserve.percent: must be between" serving inference reserve [=[{"percent": -5}]=])
 bad_plan("inference.price_per_chip_hour: must be between" serving inference price_per_chip_hour -1)
@@ -223,6 +223,8 @@ bad_plan("inference.weight_read_percent: must be a number" serving inference wei
 bad_plan("inference.prefill_efficiency_percent: must be between" serving inference prefill_efficiency_percent 101)
 bad_plan("inference.replicate_kv: must be true or false" serving inference replicate_kv 1)
 bad_plan("inference.cuda_graphs: must be true or false" serving inference cuda_graphs [=["no"]=])
+bad_plan("inference.disaggregated: must be true or false" serving inference disaggregated 0)
+bad_plan("inference.parallelism.attention_data: needs an expert axis" serving inference parallelism [=[{"tensor": 4, "attention_data": true}]=])
 
 # --- command lines -------------------------------------------------------------------------------
 bad_command("--format: xml not in" catalog --format xml)

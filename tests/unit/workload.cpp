@@ -6,6 +6,7 @@
 
 #include <shardplan/hardware/nvidia.hpp>
 #include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/serving/serving_plan.hpp>
@@ -207,4 +208,31 @@ TEST_CASE("without CUDA graphs a decode step pays vLLM's measured 47 us a layer 
   // A prefill's kernels hide their launches: the time to first token does not change.
   CHECK(estimate_serving_at(eager, 1).time_to_first_token.value() ==
         doctest::Approx(estimate_serving_at(p, 1).time_to_first_token.value()));
+}
+
+TEST_CASE("data-parallel attention: each rank runs its own share of the tokens and its own batch") {
+  // DeepSeek-V3 decode on 72 H100, experts and attention both over "ep": a step of 72 x 256
+  // requests puts 256 tokens through each rank's attention and dense layers, and each expert
+  // gets 72 x 256 x 8 / 256 = 576 tokens. Against the same plan without data-parallel attention
+  // (every rank would run all 18,432 tokens through attention), the dense GEMMs shrink 72-fold.
+  serving_plan_values p;
+  p.model = models::deepseek_v3::shape;
+  p.system = systems::nvlink_fat_tree<hardware::h100_sxm, 9>::figures;
+  p.axes[p.axis_count++] = {"ep", 72, static_cast<std::uint8_t>(role_expert | role_attention_data),
+                            {}};
+  p.setup.engine = serving_engine::sglang;
+  p.setup.weights = number_format::fp8;
+  p.setup.compute = number_format::fp8;
+  p.setup.prompt_tokens = 1000;
+  p.setup.generated_tokens = 2000;
+  p.setup.disaggregated = true;
+  const serving_estimate e = estimate_serving_at(p, 72 * 256);
+  // A disaggregated decode pool prefills nothing.
+  CHECK(e.prefill_share == 0.0);
+  CHECK(e.step.tokens == doctest::Approx(72.0 * 256));
+  // Per-sequence costs are each rank's: 256 x 8.2 us, not 18,432 x 8.2 us.
+  CHECK(e.step.overhead.value() ==
+        doctest::Approx(61 * 48e-6 + 256 * 8.2e-6).epsilon(1e-9));
+  // The engine's limits hold per rank; SGLang has none but its cache.
+  CHECK(e.max_concurrency >= 72 * 256);
 }

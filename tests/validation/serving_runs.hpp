@@ -77,6 +77,11 @@ struct serving_run {
   std::int64_t concurrency = 1;  ///< 0: maximum load
   serving_metric metric = serving_metric::user_tokens_per_second;
   double measured = 0.0;
+  /// Expert parallelism with data-parallel attention over this many GPUs (0: none), and whether
+  /// the GPUs are a disaggregated decode pool.
+  std::int64_t expert_attention_data = 0;
+  bool disaggregated = false;
+  double per_node = 1.0;  ///< the measurement is per node of this many GPUs (1: per group)
 };
 
 inline std::vector<serving_run> serving_runs() {
@@ -212,6 +217,16 @@ inline std::vector<serving_run> serving_runs() {
       {"V09", "vllm-blog@c3a01c4", held, llama3_70b::shape, h100, 4, vllm, bf16, bf16, bf16, 462, 256, 0, out, 15.4 * 256},
       {"V02", "vllm-blog@c3a01c4", held, llama3_8b::shape, h100, 1, sgl, bf16, bf16, bf16, 202, 179, 0, out, 33.5 * 179},
   };
+  // --- LMSYS blog @2db4e40, SGLang with large-scale expert parallelism (held-out): the decode
+  // pool of DeepSeek-V3 on 9 nodes of 8 H100 (EP72, data-parallel attention), 256 requests a GPU
+  // at 2000 tokens of cache, 22,282 output tokens/s per node. Rule S7: fp8 weights and GEMMs,
+  // bf16 cache (MLA), the 2000 tokens as the mean context (1000 in + 2000 out).
+  serving_run s06{"S06", "lmsys-sglang-ep@2db4e40", held, models::deepseek_v3::shape, h100, 1,
+                  sgl, fp8, bf16, fp8, 1000, 2000, 256 * 72, out, 22282.0};
+  s06.expert_attention_data = 72;
+  s06.disaggregated = true;
+  s06.per_node = 8.0;
+  r.push_back(s06);
   // clang-format on
   (void)fp4;
   (void)int4;

@@ -20,7 +20,8 @@ namespace {
 
 /// Regression thresholds: guards against a change that makes the serving model worse, not
 /// targets. The first run with the calibrated engine figures measured 12.5% over all 84 runs
-/// (calibration 6.1%, held-out 22.1%). Issue 14's targets are 10% overall and 15% on the
+/// (calibration 6.1%, held-out 22.1%); with SGLang's DeepSeek-V3 decode pool, 85 runs, 12.5%
+/// (held-out 21.6%). Issue 14's targets are 10% overall and 15% on the
 /// held-out half; the held-out one is NOT met yet (SERVING.md, "Where it misses").
 constexpr double mae_threshold_percent = 13.5;
 constexpr double held_out_threshold_percent = 23.0;
@@ -35,10 +36,13 @@ using namespace shardplan;
 serving_plan_values plan_of(const validation::serving_run& r) {
   serving_plan_values p;
   p.model = r.model;
-  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 1>::figures;
+  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 16>::figures;
   s.chip = r.chip;
   s.name = "one node";
   p.system = s;
+  if (r.expert_attention_data > 1)
+    p.axes[p.axis_count++] = {"ep", r.expert_attention_data,
+                              static_cast<std::uint8_t>(role_expert | role_attention_data), {}};
   if (r.tensor > 1) p.axes[p.axis_count++] = {"tp", r.tensor, role_tensor, {}};
   serving_setup& u = p.setup;
   u.engine = r.engine;
@@ -49,6 +53,7 @@ serving_plan_values plan_of(const validation::serving_run& r) {
   u.generated_tokens = r.output;
   u.batch = r.concurrency > 0 ? r.concurrency : 1;
   u.max_load = r.concurrency == 0;
+  u.disaggregated = r.disaggregated;
   return with_max_load(p);
 }
 
@@ -60,7 +65,9 @@ double predicted(const validation::serving_run& r, const serving_plan_values& p,
       return e.output_tokens_per_second / static_cast<double>(p.setup.batch);
     case validation::serving_metric::time_to_first_token_ms:
       return e.time_to_first_token.value() * 1e3;
-    case validation::serving_metric::output_tokens_per_second: return e.output_tokens_per_second;
+    case validation::serving_metric::output_tokens_per_second:
+      return r.per_node > 1.0 ? e.output_tokens_per_second_per_device * r.per_node
+                              : e.output_tokens_per_second;
   }
   return 0.0;
 }

@@ -233,6 +233,7 @@ inline json serving_json(const serving_plan_values& p) {
   j["tokens_per_second_per_user"] = e.output_tokens_per_second_per_user;
   j["requests_per_second"] = e.requests_per_second;
   j["cuda_graphs"] = p.setup.cuda_graphs;
+  j["disaggregated"] = p.setup.disaggregated;
   j["prefill_servers_per_decode_server"] = e.prefill_servers_per_decode_server;
   j["prefill_seconds"] = e.time_to_first_token.value();
   j["loaded_time_to_first_token_seconds"] = e.loaded_time_to_first_token.value();

@@ -549,14 +549,14 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   only_keys(j, p, {"parallelism", "batch", "prompt_tokens", "generated_tokens", "weights",
                    "kv_cache", "compute", "price_per_chip_hour", "reserve", "engine",
                    "weight_read_percent", "prefill_efficiency_percent", "replicate_kv",
-                   "cuda_graphs"});
+                   "cuda_graphs", "disaggregated"});
   serving_plan_values v;
   v.model = model;
   v.system = system;
   if (j.contains("parallelism")) {
     const json& par = j.at("parallelism");
     const std::string q = join(p, "parallelism");
-    only_keys(par, q, {"data", "expert", "sequence", "tensor"});
+    only_keys(par, q, {"data", "expert", "sequence", "tensor", "attention_data"});
     const std::int64_t data = integer(par, q, "data", 1, 1'000'000, false, 1);
     const std::int64_t expert = integer(par, q, "expert", 1, 100'000, false, 1);
     const std::int64_t sequence = integer(par, q, "sequence", 1, 100'000, false, 1);
@@ -567,8 +567,13 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
     auto add = [&v](std::string_view name, std::int64_t size, std::uint8_t role) {
       if (size > 1) v.axes[v.axis_count++] = {name, size, role, {}};
     };
+    // Data-parallel attention on the expert axis (SGLang's DP attention, DeepSeek-V3's decode).
+    const bool attention_data = boolean(par, q, "attention_data", false);
+    if (attention_data && expert <= 1)
+      fail(join(q, "attention_data"), "needs an expert axis (\"expert\" of at least 2)");
     add("dp", data, role_data);
-    add("ep", expert, role_expert);
+    add("ep", expert,
+        static_cast<std::uint8_t>(role_expert | (attention_data ? role_attention_data : 0)));
     add("sp", sequence, role_context);
     add("tp", tensor, role_tensor);
   }
@@ -588,6 +593,7 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   s.prefill_efficiency = number(j, p, "prefill_efficiency_percent", 1.0, 100.0, 0.0) / 100.0;
   s.replicate_kv = boolean(j, p, "replicate_kv", false);
   s.cuda_graphs = boolean(j, p, "cuda_graphs", true);
+  s.disaggregated = boolean(j, p, "disaggregated", false);
   s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
   s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
   s.weights = read_format(j, p, "weights", number_format::bf16);

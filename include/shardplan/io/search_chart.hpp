@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +12,7 @@
 
 #include <shardplan/training/cost.hpp>
 #include <shardplan/search/search.hpp>
+#include <shardplan/core/svg.hpp>
 #include <shardplan/core/units.hpp>
 
 namespace shardplan {
@@ -53,115 +53,14 @@ inline std::vector<chart_point> chart_points(const search_space& s,
   return points;
 }
 
-namespace detail {
-
-/// One axis of the chart: linear, or logarithmic when the data span more than a factor of 20.
-struct chart_axis {
-  double lo = 0.0;
-  double hi = 1.0;
-  bool log = false;
-  double from = 0.0;  ///< pixel of `lo`
-  double to = 1.0;    ///< pixel of `hi`
-
-  double pixel(double v) const {
-    const double f = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
-                         : (v - lo) / (hi - lo);
-    return from + f * (to - from);
-  }
-};
-
-/// An axis over [lo, hi] with some room at both ends.
-inline chart_axis make_axis(double lo, double hi, double from, double to) {
-  chart_axis a;
-  a.from = from;
-  a.to = to;
-  if (!(hi > lo)) hi = lo > 0.0 ? lo * 2.0 : 1.0;
-  a.log = lo > 0.0 && hi / lo > 20.0;
-  if (a.log) {
-    a.lo = std::pow(10.0, std::floor(std::log10(lo) * 10.0) / 10.0);
-    a.hi = std::pow(10.0, std::ceil(std::log10(hi) * 10.0) / 10.0);
-  } else {
-    const double pad = (hi - lo) * 0.05;
-    a.lo = std::max(0.0, lo - pad);
-    a.hi = hi + pad;
-  }
-  return a;
-}
-
-/// Tick values: 1, 2 and 5 times powers of ten on a log axis (1 and 10 alone when those are
-/// enough), about six round numbers on a linear one.
-inline std::vector<double> ticks(const chart_axis& a) {
-  std::vector<double> out;
-  if (a.log) {
-    const int first = static_cast<int>(std::floor(std::log10(a.lo)));
-    const int last = static_cast<int>(std::ceil(std::log10(a.hi)));
-    const bool sparse = last - first > 4;
-    for (int e = first; e <= last; ++e)
-      for (double m : {1.0, 2.0, 5.0}) {
-        if (sparse && m != 1.0) continue;
-        const double v = m * std::pow(10.0, e);
-        if (v >= a.lo * 0.999 && v <= a.hi * 1.001) out.push_back(v);
-      }
-    return out;
-  }
-  const double raw = (a.hi - a.lo) / 6.0;
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = p;
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (m * p >= raw) {
-      step = m * p;
-      break;
-    }
-  for (double v = std::ceil(a.lo / step) * step; v <= a.hi * 1.0000001; v += step)
-    out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
-  return out;
-}
-
-inline std::string number(double v, int decimals = 1) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-/// A tick label without needless decimals: "0.5", "2", "1000".
-inline std::string tick_label(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-inline std::string escape_xml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace detail
-
 /// The chart as a standalone SVG document: x memory per device (GB), y step time (s), both
 /// logarithmic when they span more than a factor of 20; one circle per point (class "point fits"
 /// or "point over-memory"), the chip's memory as a dashed line, the trade-off as a line, the best
 /// plan as a star with its label, a legend, axes with ticks and labels, and the title.
 inline std::string search_chart_svg(const std::vector<chart_point>& points,
                                     const search_chart_options& o = {}) {
-  using detail::number;
+  namespace draw = detail::svg;
+  using draw::number;
   const double w = o.width;
   const double h = o.height;
   const double left = 80.0;
@@ -187,52 +86,32 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
   for (const chart_point& p : points) widen(p.memory / gb, p.step);
   if (o.capacity > 0.0 && any) widen(o.capacity / gb, y_lo);
   if (!any) widen(1.0, 1.0);
-  const detail::chart_axis x = detail::make_axis(x_lo, x_hi, left, w - right);
-  const detail::chart_axis y = detail::make_axis(y_lo, y_hi, h - bottom, top);
+  // A single value sits near the left or bottom of [value, twice the value].
+  if (!(x_hi > x_lo)) x_hi = x_lo * 2.0;
+  if (!(y_hi > y_lo)) y_hi = y_lo * 2.0;
+  const draw::axis x = draw::make_axis(x_lo, x_hi, left, w - right);
+  const draw::axis y = draw::make_axis(y_lo, y_hi, h - bottom, top);
 
   std::string svg;
   svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) + "\" height=\"" +
          number(h, 0) + "\" viewBox=\"0 0 " + number(w, 0) + " " + number(h, 0) +
          "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
-  svg += "<title>" + detail::escape_xml(o.title.empty() ? "plan search" : o.title) + "</title>\n";
+  svg += "<title>" + draw::escape(o.title.empty() ? "plan search" : o.title) + "</title>\n";
   svg += "<rect x=\"0\" y=\"0\" width=\"" + number(w, 0) + "\" height=\"" + number(h, 0) +
          "\" fill=\"#ffffff\"/>\n";
   if (!o.title.empty())
     svg += "<text class=\"title\" x=\"" + number(w / 2.0) +
            "\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">" +
-           detail::escape_xml(o.title) + "</text>\n";
+           draw::escape(o.title) + "</text>\n";
   if (!o.best_label.empty())
     svg += "<text class=\"subtitle\" x=\"" + number(w / 2.0) + "\" y=\"" +
            number(o.title.empty() ? 28.0 : 52.0) +
            "\" text-anchor=\"middle\" font-size=\"12\" fill=\"#d62728\">best: " +
-           detail::escape_xml(o.best_label) + "</text>\n";
+           draw::escape(o.best_label) + "</text>\n";
 
   // Grid, ticks and tick labels.
-  svg += "<g class=\"axes\" stroke=\"#000000\" stroke-width=\"1\">\n";
-  for (double v : detail::ticks(x)) {
-    const double px = x.pixel(v);
-    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(top) + "\" x2=\"" + number(px) +
-           "\" y2=\"" + number(h - bottom) + "\" stroke=\"#e4e4e4\"/>\n";
-    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(h - bottom) + "\" x2=\"" + number(px) +
-           "\" y2=\"" + number(h - bottom + 6) + "\"/>\n";
-    svg += "<text x=\"" + number(px) + "\" y=\"" + number(h - bottom + 20) +
-           "\" text-anchor=\"middle\" stroke=\"none\">" + detail::tick_label(v) + "</text>\n";
-  }
-  for (double v : detail::ticks(y)) {
-    const double py = y.pixel(v);
-    svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(py) + "\" x2=\"" + number(w - right) +
-           "\" y2=\"" + number(py) + "\" stroke=\"#e4e4e4\"/>\n";
-    svg += "<line x1=\"" + number(left - 6) + "\" y1=\"" + number(py) + "\" x2=\"" + number(left) +
-           "\" y2=\"" + number(py) + "\"/>\n";
-    svg += "<text x=\"" + number(left - 9) + "\" y=\"" + number(py + 4) +
-           "\" text-anchor=\"end\" stroke=\"none\">" + detail::tick_label(v) + "</text>\n";
-  }
-  svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(h - bottom) + "\" x2=\"" +
-         number(w - right) + "\" y2=\"" + number(h - bottom) + "\"/>\n";
-  svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(top) + "\" x2=\"" + number(left) +
-         "\" y2=\"" + number(h - bottom) + "\"/>\n";
-  svg += "</g>\n";
+  svg += draw::grid(x, y);
   svg += "<text class=\"x-label\" x=\"" + number((left + w - right) / 2.0) + "\" y=\"" +
          number(h - 18) + "\" text-anchor=\"middle\" font-size=\"13\">memory per device (GB" +
          std::string(x.log ? ", log scale" : "") + ")</text>\n";
@@ -248,7 +127,7 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
            number(px) + "\" y2=\"" + number(h - bottom) +
            "\" stroke=\"#444444\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n";
     svg += "<text x=\"" + number(px + 4) + "\" y=\"" + number(top + 12) +
-           "\" font-size=\"11\" fill=\"#444444\">" + detail::tick_label(o.capacity / gb) +
+           "\" font-size=\"11\" fill=\"#444444\">" + draw::label(o.capacity / gb) +
            " GB per device</text>\n";
   }
 
@@ -311,7 +190,7 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
            number(cy < top + 30 ? cy + 24 : cy - 14) +
            "\" font-size=\"12\" font-weight=\"bold\" fill=\"#d62728\" stroke=\"#ffffff\" "
            "stroke-width=\"3\" paint-order=\"stroke\">best, " +
-           detail::number(o.best_step, 2) + " s</text>\n";
+           draw::number(o.best_step, 2) + " s</text>\n";
   }
 
   // The legend, top right.
@@ -323,7 +202,7 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
       "\" width=\"254\" height=\"84\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";
   auto entry = [&](const std::string& mark, const std::string& text) {
     svg += mark + "<text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 9) + "\">" +
-           detail::escape_xml(text) + "</text>\n";
+           draw::escape(text) + "</text>\n";
     ly += 18.0;
   };
   entry("<rect x=\"" + number(lx + 2) + "\" y=\"" + number(ly + 2) +
@@ -360,8 +239,8 @@ inline std::string search_chart_svg(const search_space& s) {
     o.best_memory = r.memory.total.value();
     o.best_step = r.cost.step.value();
     o.best_label = describe(r.choice, is_moe(s.base.model)) + " (" +
-                   detail::number(r.cost.step.value(), 2) + " s, MFU " +
-                   detail::number(r.cost.mfu * 100.0, 1) + "%)";
+                   detail::svg::number(r.cost.step.value(), 2) + " s, MFU " +
+                   detail::svg::number(r.cost.mfu * 100.0, 1) + "%)";
   }
   for (std::size_t i = 0; i < r.front.count; ++i)
     o.front.emplace_back(r.front.plans[i].memory, r.front.plans[i].step);

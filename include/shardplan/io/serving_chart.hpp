@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <string>
 #include <vector>
+
+#include <shardplan/core/svg.hpp>
 
 namespace shardplan {
 
@@ -33,100 +34,6 @@ struct latency_chart_options {
 
 namespace detail::serving_chart {
 
-/// One axis: linear, or logarithmic when the data span more than a factor of 20 (the rule of
-/// search_chart.hpp, restated here so that this header needs nothing above core).
-struct axis {
-  double lo = 0.0, hi = 1.0, from = 0.0, to = 1.0;
-  bool log = false;
-  double pixel(double v) const {
-    const double f = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
-                         : (v - lo) / (hi - lo);
-    return from + f * (to - from);
-  }
-};
-
-inline axis make_axis(double lo, double hi, double from, double to) {
-  axis a;
-  a.from = from;
-  a.to = to;
-  if (!(hi > lo)) {  // one value: a span around it
-    hi = lo * 1.5;
-    lo = lo * 0.5;
-  }
-  a.log = hi / lo > 20.0;
-  if (a.log) {
-    a.lo = std::pow(10.0, std::floor(std::log10(lo) * 10.0) / 10.0);
-    a.hi = std::pow(10.0, std::ceil(std::log10(hi) * 10.0) / 10.0);
-  } else {
-    const double pad = (hi - lo) * 0.05;
-    a.lo = std::max(0.0, lo - pad);
-    a.hi = hi + pad;
-  }
-  return a;
-}
-
-/// 1, 2 and 5 times powers of ten on a log axis (powers alone past four decades), about six round
-/// numbers on a linear one.
-inline std::vector<double> ticks(const axis& a) {
-  std::vector<double> out;
-  if (a.log) {
-    const int first = static_cast<int>(std::floor(std::log10(a.lo)));
-    const int last = static_cast<int>(std::ceil(std::log10(a.hi)));
-    for (int e = first; e <= last; ++e)
-      for (double m : {1.0, 2.0, 5.0}) {
-        if (last - first > 4 && m != 1.0) continue;
-        const double v = m * std::pow(10.0, e);
-        if (v >= a.lo * 0.999 && v <= a.hi * 1.001) out.push_back(v);
-      }
-    return out;
-  }
-  const double raw = (a.hi - a.lo) / 6.0;
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = 10.0 * p;
-  for (double m : {1.0, 2.0, 2.5, 5.0})
-    if (m * p >= raw) {
-      step = m * p;
-      break;
-    }
-  for (double v = std::ceil(a.lo / step) * step; v <= a.hi * 1.0000001; v += step)
-    out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
-  return out;
-}
-
-inline std::string number(double v, int decimals = 1) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-/// "0.5", "20", "2k", "1.5M": no needless decimals, thousands and millions shortened.
-inline std::string tick_label(double v) {
-  char buf[64];
-  if (std::fabs(v) >= 1e6)
-    std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
-  else if (std::fabs(v) >= 1e3)
-    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-/// Text for an element or an attribute: the five characters XML reserves, escaped.
-inline std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 inline bool positive(double v) { return std::isfinite(v) && v > 0.0; }
 
 inline bool drawable(const latency_point& p) {
@@ -146,7 +53,8 @@ inline bool drawable(const latency_point& p) {
 inline std::string latency_throughput_svg(const std::vector<latency_point>& points,
                                           const latency_chart_options& o = {}) {
   namespace d = detail::serving_chart;
-  using d::number;
+  namespace draw = detail::svg;
+  using draw::number;
   const double w = std::max(o.width, 320);
   const double h = std::max(o.height, 240);
   const double left = 80.0, right = 24.0, bottom = 64.0;
@@ -166,17 +74,17 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) + "\" height=\"" +
          number(h, 0) + "\" viewBox=\"0 0 " + number(w, 0) + " " + number(h, 0) +
          "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
-  svg += "<title>" + d::escape(o.title.empty() ? "latency and throughput" : o.title) + "</title>\n";
+  svg += "<title>" + draw::escape(o.title.empty() ? "latency and throughput" : o.title) + "</title>\n";
   svg += "<rect x=\"0\" y=\"0\" width=\"" + number(w, 0) + "\" height=\"" + number(h, 0) +
          "\" fill=\"#ffffff\"/>\n";
   if (!o.title.empty())
     svg += "<text class=\"title\" x=\"" + number(w / 2.0) +
            "\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">" +
-           d::escape(o.title) + "</text>\n";
+           draw::escape(o.title) + "</text>\n";
   if (!o.subtitle.empty())
     svg += "<text class=\"subtitle\" x=\"" + number(w / 2.0) + "\" y=\"" +
            number(o.title.empty() ? 30.0 : 52.0) + "\" text-anchor=\"middle\">" +
-           d::escape(o.subtitle) + "</text>\n";
+           draw::escape(o.subtitle) + "</text>\n";
   if (drawn.empty()) {
     svg += "<text class=\"empty\" x=\"" + number(w / 2.0) + "\" y=\"" + number(h / 2.0) +
            "\" text-anchor=\"middle\" font-size=\"14\" fill=\"#444444\">no point to draw</text>\n";
@@ -191,31 +99,11 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
     y_lo = std::min(y_lo, p.tokens_per_second_per_device);
     y_hi = std::max(y_hi, p.tokens_per_second_per_device);
   }
-  const d::axis x = d::make_axis(x_lo, x_hi, left, w - right);
-  const d::axis y = d::make_axis(y_lo, y_hi, h - bottom, top);
+  const draw::axis x = draw::make_axis(x_lo, x_hi, left, w - right);
+  const draw::axis y = draw::make_axis(y_lo, y_hi, h - bottom, top);
 
   // Grid, ticks, tick labels, axes and their titles.
-  svg += "<g class=\"axes\" stroke=\"#000000\" stroke-width=\"1\">\n";
-  for (double v : d::ticks(x)) {
-    const std::string px = number(x.pixel(v));
-    svg += "<line x1=\"" + px + "\" y1=\"" + number(top) + "\" x2=\"" + px + "\" y2=\"" +
-           number(h - bottom) + "\" stroke=\"#e4e4e4\"/>\n<line x1=\"" + px + "\" y1=\"" +
-           number(h - bottom) + "\" x2=\"" + px + "\" y2=\"" + number(h - bottom + 6) +
-           "\"/>\n<text x=\"" + px + "\" y=\"" + number(h - bottom + 20) +
-           "\" text-anchor=\"middle\" stroke=\"none\">" + d::tick_label(v) + "</text>\n";
-  }
-  for (double v : d::ticks(y)) {
-    const std::string py = number(y.pixel(v));
-    svg += "<line x1=\"" + number(left) + "\" y1=\"" + py + "\" x2=\"" + number(w - right) +
-           "\" y2=\"" + py + "\" stroke=\"#e4e4e4\"/>\n<line x1=\"" + number(left - 6) +
-           "\" y1=\"" + py + "\" x2=\"" + number(left) + "\" y2=\"" + py + "\"/>\n<text x=\"" +
-           number(left - 9) + "\" y=\"" + number(y.pixel(v) + 4) +
-           "\" text-anchor=\"end\" stroke=\"none\">" + d::tick_label(v) + "</text>\n";
-  }
-  svg += "<line x1=\"" + number(left) + "\" y1=\"" + number(h - bottom) + "\" x2=\"" +
-         number(w - right) + "\" y2=\"" + number(h - bottom) + "\"/>\n<line x1=\"" +
-         number(left) + "\" y1=\"" + number(top) + "\" x2=\"" + number(left) + "\" y2=\"" +
-         number(h - bottom) + "\"/>\n</g>\n";
+  svg += draw::grid(x, y, draw::short_label);
   const std::string mid_y = number((top + h - bottom) / 2.0);
   svg += "<text class=\"x-label\" x=\"" + number((left + w - right) / 2.0) + "\" y=\"" +
          number(h - 18) + "\" text-anchor=\"middle\" font-size=\"13\">output tokens/s per user" +
@@ -240,7 +128,7 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
     const double cx = x.pixel(p.tokens_per_second_per_user);
     const double cy = y.pixel(p.tokens_per_second_per_device);
     const char* kind = marked ? "marked" : p.fits ? "fits" : "over-memory";
-    std::string tip = "concurrency " + d::tick_label(p.concurrency) + ": " +
+    std::string tip = "concurrency " + draw::short_label(p.concurrency) + ": " +
                       number(p.tokens_per_second_per_user, 1) + " tokens/s per user, " +
                       number(p.tokens_per_second_per_device, 0) + " tokens/s per device";
     if (d::positive(p.time_to_first_token))
@@ -249,13 +137,13 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
     svg += std::string("<circle class=\"point ") + kind + "\" cx=\"" + number(cx) + "\" cy=\"" +
            number(cy) + "\" r=\"" + (marked ? "6" : "4") + "\" fill=\"" +
            (marked ? mark_color : p.fits ? fits_color : over_color) +
-           "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + d::escape(tip) +
+           "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + draw::escape(tip) +
            "</title></circle>\n";
     svg += std::string("<text class=\"label") + (marked ? " marked" : "") + "\" x=\"" +
            number(cx + 7) + "\" y=\"" + number(cy - 7) + "\" font-size=\"11\"" +
            (marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
            " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
-           d::tick_label(p.concurrency) + (marked ? " (the plan)" : "") + "</text>\n";
+           draw::short_label(p.concurrency) + (marked ? " (the plan)" : "") + "</text>\n";
   }
   svg += "</g>\n";
 

@@ -218,6 +218,9 @@ struct serving_setup {
   /// Decode steps replayed as CUDA graphs (every named engine's default); false: launched kernel
   /// by kernel (vLLM's `enforce_eager`, a plain eager loop), `eager_layer_overhead` a layer more.
   bool cuda_graphs = true;
+  /// The plan is the decode pool of disaggregated serving: prompts are prefilled on other
+  /// servers and their caches sent over, so decode steps carry no prefill.
+  bool disaggregated = false;
   double dollars_per_chip_hour = 0.0;  ///< 0: example_price_per_chip_hour(chip)
   collective_options collectives{};    ///< latency floors on, in-network reduction off
 };

@@ -157,6 +157,11 @@ struct no_cuda_graphs {
   static constexpr void apply(serving_plan_values& p) { p.setup.cuda_graphs = false; }
 };
 
+/// The plan is the decode pool of disaggregated serving (prefill runs on other servers).
+struct disaggregated_decode {
+  static constexpr void apply(serving_plan_values& p) { p.setup.disaggregated = true; }
+};
+
 /// Tensor ranks beyond the kv heads keep copies of the cache instead of splitting the batch.
 struct replicate_kv {
   static constexpr void apply(serving_plan_values& p) { p.setup.replicate_kv = true; }

@@ -127,7 +127,10 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   // Tokens one tensor group sees: data-parallel attention and sequence sharding split them.
   const double group_share = 1.0 / static_cast<double>(d.attention_data);
   layer_shard sh;
-  sh.micro_batch = tokens;
+  // Each device of a data-parallel-attention group runs its own share of the tokens through
+  // attention and the dense layers; the experts receive every device's (per expert:
+  // tokens·k/E, as layer_forward_operations counts them).
+  sh.micro_batch = tokens * group_share;
   sh.seq_len = 1.0;
   sh.tensor = static_cast<double>(d.tensor / d.tensor_x);
   sh.expert = static_cast<double>(d.expert);
@@ -207,9 +210,11 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   const double outputs =
       shape.decoding + (shape.prompt > 0.0 ? shape.prefill_tokens / shape.prompt : 0.0);
   if (outputs > 0.0)
-    r.gemm += detail::serving_gemm_time(
-        p, e, {outputs, static_cast<double>(m.vocab) / sh.tensor, static_cast<double>(m.d_model)},
-        1.0, r.weight_read);
+    r.gemm += detail::serving_gemm_time(p, e,
+                                        {outputs * group_share,
+                                         static_cast<double>(m.vocab) / sh.tensor,
+                                         static_cast<double>(m.d_model)},
+                                        1.0, r.weight_read);
 
   // Communication.
   const double layers = static_cast<double>(m.layers);
@@ -233,7 +238,9 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
                        collective_time(collective_kind::all_to_all, array, net, s.collectives);
   }
   if (!roofline) {
-    r.overhead = e.step_overhead + layers * e.layer_overhead + shape.decoding * e.sequence_overhead;
+    // Each data-parallel-attention rank schedules and samples its own sequences.
+    r.overhead = e.step_overhead + layers * e.layer_overhead +
+                 shape.decoding * group_share * e.sequence_overhead;
     // Without graphs the decode step's launches show; a prefill's kernels run long enough to
     // hide theirs.
     if (!(e.cuda_graphs && s.cuda_graphs) && shape.decoding > 0.0)
@@ -278,6 +285,8 @@ struct serving_estimate {
 ///   of them a step, so each step carries concurrency·input/output prompt tokens. Contexts are
 ///   spread evenly between input and input + output, so decode reads caches at the mean
 ///   context input + output/2. The time per output token is one step.
+///   With `disaggregated`, the plan is the decode pool: its steps carry no prompt tokens (the
+///   prefill pool's servers per decode server: `prefill_servers_per_decode_server`).
 /// - Static batching (`continuous_batching` false, a plain PyTorch loop): a batch prefills its
 ///   prompts, then decodes output steps; throughput is batch·output over both.
 /// Time to first token: unloaded, the prompt's prefill alone; loaded, that plus one step.
@@ -298,8 +307,11 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   if (r.decode_alone.total.value() > 0.0)
     r.tokens_per_second_alone = 1.0 / r.decode_alone.total.value();
   r.max_concurrency = max_batch(p);
+  // The engine's request limit holds for each scheduler: each replica's, and with data-parallel
+  // attention each rank's.
   if (r.engine.max_batch > 0)
-    r.max_concurrency = std::min(r.max_concurrency, r.engine.max_batch * d.data);
+    r.max_concurrency =
+        std::min(r.max_concurrency, r.engine.max_batch * d.data * d.attention_data);
   r.concurrency = concurrency;
   r.fits = concurrency <= r.max_concurrency;
   const double per_replica = static_cast<double>(concurrency) / static_cast<double>(d.data);
@@ -309,11 +321,15 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   if (r.engine.continuous_batching) {
     // A step's token budget caps the requests that decode at once: each brings input/output
     // prompt tokens a step with it.
+    // A disaggregated decode pool prefills nothing: its prompts are prefilled elsewhere.
+    const double prompt_per_output = s.disaggregated ? 0.0 : input / output;
     double decoding = per_replica;
-    const double budget = static_cast<double>(r.engine.max_step_tokens);
-    if (budget > 0.0 && decoding * (1.0 + input / output) > budget)
-      decoding = std::max(1.0, budget / (1.0 + input / output));
-    const double prompts = decoding * input / output;
+    // Each data-parallel-attention rank runs its own scheduler with its own budget.
+    const double budget = static_cast<double>(r.engine.max_step_tokens) *
+                          static_cast<double>(d.attention_data);
+    if (budget > 0.0 && decoding * (1.0 + prompt_per_output) > budget)
+      decoding = std::max(1.0, budget / (1.0 + prompt_per_output));
+    const double prompts = decoding * prompt_per_output;
     r.step = serving_step(p, r.engine, {decoding, r.average_context, prompts, input});
     r.prefill_share = prompts / (prompts + decoding);
     r.time_per_output_token = r.step.total * (per_replica / decoding);
@@ -378,7 +394,7 @@ struct serving_error_figures {
   double time_to_first_token = 0.0;
   double throughput = 0.0;
 };
-inline constexpr serving_error_figures serving_measured_error{5.1, 14.0, 17.3};
+inline constexpr serving_error_figures serving_measured_error{5.1, 14.0, 17.0};
 
 /// The latency-throughput curve of the plan under its workload: one estimate per concurrency
 /// 1, 2, 4, ... up to twice the largest that fits (those beyond it do not fit), and the largest
