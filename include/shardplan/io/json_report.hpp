@@ -338,10 +338,18 @@ inline json catalog_json() {
 inline table serving_table(const serving_plan_values& p) {
   const json j = serving_json(p);
   table t{{"serving plan (estimate)", "value"}, {}, {false, true}};
+  auto shown = [](const json& value) {
+    return value.is_number_float() ? shardplan::detail::significant(value.get<double>(), 4)
+                                   : value.dump();
+  };
   for (const auto& [key, value] : j.items()) {
-    if (value.is_object() || value.is_array()) continue;
-    t.rows.push_back(
-        {key, value.is_number_float() ? shardplan::detail::significant(value.get<double>(), 4) : value.dump()});
+    if (value.is_array() || key == "memory_per_device_bytes") continue;
+    if (value.is_object()) {  // the roofline's and the measured error's figures, one level deep
+      for (const auto& [inner, x] : value.items())
+        if (!x.is_object() && !x.is_array()) t.rows.push_back({key + "." + inner, shown(x)});
+      continue;
+    }
+    t.rows.push_back({key, shown(value)});
   }
   for (const auto& x : j["violations"])
     t.rows.push_back({x["rule"].get<std::string>(), x["message"].get<std::string>()});
