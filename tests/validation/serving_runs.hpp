@@ -217,6 +217,25 @@ inline std::vector<serving_run> serving_runs() {
       {"V09", "vllm-blog@c3a01c4", held, llama3_70b::shape, h100, 4, vllm, bf16, bf16, bf16, 462, 256, 0, out, 15.4 * 256},
       {"V02", "vllm-blog@c3a01c4", held, llama3_8b::shape, h100, 1, sgl, bf16, bf16, bf16, 202, 179, 0, out, 33.5 * 179},
   };
+  // --- torchao quantization README @92dd5f5 (held-out): batch-1 decode with gpt-fast's method
+  // (a 5-token prompt, 100 tokens, torch.compile reduce-overhead); H100 taken as the SXM part
+  // (rule S8). fp8 "dq" rows quantise the activations dynamically at every linear layer.
+  const char* ao = "torchao@92dd5f5";
+  std::vector<serving_run> more = {
+      {"AO-01", ao, held, llama3_8b::shape, h100, 1, pt, bf16, bf16, bf16, 5, 100, 1, user, 126.9},
+      {"AO-02", ao, held, llama3_8b::shape, h100, 1, pt, int8, bf16, bf16, 5, 100, 1, user, 198.85},
+      {"AO-03", ao, held, llama3_8b::shape, h100, 1, pt, int4, bf16, bf16, 5, 100, 1, user, 241.39},
+      {"AO-04", ao, held, llama3_8b::shape, h100, 1, pt, fp8, bf16, bf16, 5, 100, 1, user, 178.46},
+      {"AO-05", ao, held, llama3_8b::shape, h100, 1, pt, fp8, bf16, fp8, 5, 100, 1, user, 116.4},
+      {"AO-06", ao, held, llama3_8b::shape, h100, 1, pt, fp8, bf16, fp8, 5, 100, 1, user, 154.63},
+      {"AO-07", ao, held, llama2_7b::shape, a100, 1, pt, bf16, bf16, bf16, 5, 100, 1, user, 107.38},
+      {"AO-09", ao, held, llama2_7b::shape, a100, 1, pt, int8, bf16, bf16, 5, 100, 1, user, 170.83},
+      {"AO-11", ao, held, llama2_7b::shape, a100, 1, pt, int4, bf16, bf16, 5, 100, 1, user, 201.14},
+      {"AO-12", ao, held, llama3_8b::shape, a100, 1, pt, bf16, bf16, bf16, 5, 100, 1, user, 95.64},
+      {"AO-14", ao, held, llama3_8b::shape, a100, 1, pt, int8, bf16, bf16, 5, 100, 1, user, 153.03},
+      {"AO-16", ao, held, llama3_8b::shape, a100, 1, pt, int4, bf16, bf16, 5, 100, 1, user, 180.8},
+  };
+  r.insert(r.end(), more.begin(), more.end());
   // --- LMSYS blog @2db4e40, SGLang with large-scale expert parallelism (held-out): the decode
   // pool of DeepSeek-V3 on 9 nodes of 8 H100 (EP72, data-parallel attention), 256 requests a GPU
   // at 2000 tokens of cache, 22,282 output tokens/s per node. Rule S7: fp8 weights and GEMMs,
@@ -229,7 +248,6 @@ inline std::vector<serving_run> serving_runs() {
   r.push_back(s06);
   // clang-format on
   (void)fp4;
-  (void)int4;
   return r;
 }
 

@@ -394,7 +394,7 @@ struct serving_error_figures {
   double time_to_first_token = 0.0;
   double throughput = 0.0;
 };
-inline constexpr serving_error_figures serving_measured_error{5.1, 14.0, 17.0};
+inline constexpr serving_error_figures serving_measured_error{7.1, 14.0, 17.0};
 
 /// The latency-throughput curve of the plan under its workload: one estimate per concurrency
 /// 1, 2, 4, ... up to twice the largest that fits (those beyond it do not fit), and the largest
