@@ -46,16 +46,19 @@ int print_plan(const training_plan_values& p, const run_inputs& run,
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
+/// Writes a chart to `path`; false (with one line on stderr) when it cannot.
+bool write_chart(const std::string& path, const std::string& svg_text) {
+  std::ofstream svg(path, std::ios::binary);
+  svg << svg_text;
+  if (svg) return true;
+  std::cerr << "shardplan: cannot write " << path << "\n";
+  return false;
+}
+
 int print_serving(const serving_plan_values& p, const std::string& format_name,
                   const std::string& svg_path) {
-  if (!svg_path.empty()) {
-    std::ofstream svg(svg_path, std::ios::binary);
-    svg << io::latency_chart_svg(p);
-    if (!svg) {
-      std::cerr << "shardplan: cannot write " << svg_path << "\n";
-      return exit_bad_input;
-    }
-  }
+  if (!svg_path.empty() && !write_chart(svg_path, io::latency_chart_svg(p)))
+    return exit_bad_input;
   if (format_name == "json") std::cout << io::serving_json(p).dump(2) << "\n";
   else if (format_name == "markdown") std::cout << render_markdown(io::serving_table(p));
   else std::cout << render_text(io::serving_table(p));
@@ -129,14 +132,7 @@ int search_file(const std::string& path, const std::string& format_name,
   const search_space space = make_search_space(base, chips);
   const search_result r = search(space);
   if (!r.problem.empty()) return bad_input(path, io::rule_message(r.problem));
-  if (!svg_path.empty()) {
-    std::ofstream svg(svg_path, std::ios::binary);
-    svg << search_chart_svg(space);
-    if (!svg) {
-      std::cerr << "shardplan: cannot write " << svg_path << "\n";
-      return exit_bad_input;
-    }
-  }
+  if (!svg_path.empty() && !write_chart(svg_path, search_chart_svg(space))) return exit_bad_input;
   if (!plans_dir.empty()) {  // every ranked plan as a plan file that re-checks to its numbers
     try {
       for (const std::string& written : io::write_ranked_plans(r, file.run, plans_dir))

@@ -33,7 +33,8 @@ serving_plan_values one_node(const model_shape& m, const chip_figures& chip, std
 
 }  // namespace
 
-TEST_CASE("an engine's batch-1 decode step: weights at its share of bandwidth plus its fixed costs") {
+TEST_CASE(
+    "an engine's batch-1 decode step: weights at its share of bandwidth plus its fixed costs") {
   // LLaMA-2 7B in bf16 on one A100 80GB under a plain PyTorch loop, a 5-token prompt, 200 tokens.
   serving_plan_values p = one_node(models::llama2_7b::shape, hardware::a100_80gb::figures, 1,
                                    serving_engine::pytorch, number_format::bf16);

@@ -21,8 +21,9 @@ namespace {
 /// Regression thresholds: guards against a change that makes the serving model worse, not
 /// targets. The first run with the calibrated engine figures measured 12.5% over all 84 runs
 /// (calibration 6.1%, held-out 22.1%); with SGLang's DeepSeek-V3 decode pool, 85 runs, 12.5%
-/// (held-out 21.6%); with torchao's batch-1 tables, 97 runs, 12.4% (held-out 19.1%). Issue 14's targets are 10% overall and 15% on the
-/// held-out half; the held-out one is NOT met yet (SERVING.md, "Where it misses").
+/// (held-out 21.6%); with torchao's batch-1 tables, 97 runs, 12.4% (held-out 19.1%). Issue 14's
+/// targets are 10% overall and 15% on the held-out half; neither is met yet (SERVING.md, "Where
+/// it misses").
 constexpr double mae_threshold_percent = 13.5;
 constexpr double held_out_threshold_percent = 21.0;
 

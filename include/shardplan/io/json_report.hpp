@@ -216,7 +216,9 @@ inline json serving_json(const serving_plan_values& p) {
   if (!costable(v)) return j;
   const decode_cost d = estimate_decode(p);
   const prefill_cost f = estimate_prefill(p);
-  const serving_cost c = estimate_cost(p);
+  // The roofline's cost from the decode and prefill above (`estimate_cost(p)` would redo both).
+  const serving_cost c = cost_at(p, d.tokens_per_second, d.tokens_per_second_per_device,
+                                 f.time_to_first_token, f.devices);
   const serving_estimate e = estimate_serving(p);
   const serving_cost ec = estimate_cost(p, e);
   // The estimate: the plan's engine at its batch (its concurrency) under its workload.

@@ -18,7 +18,8 @@ namespace shardplan {
 struct latency_point {
   double concurrency = 0.0;                   ///< requests in flight
   double tokens_per_second_per_device = 0.0;  ///< output tokens/s per device (throughput)
-  double tokens_per_second_per_user = 0.0;    ///< output tokens/s one request sees (1 / time per output token)
+  /// Output tokens/s one request sees (1 / time per output token).
+  double tokens_per_second_per_user = 0.0;
   double time_to_first_token = 0.0;           ///< seconds
   bool fits = true;                           ///< the caches of this many requests fit in memory
 };
@@ -27,7 +28,8 @@ struct latency_point {
 struct latency_chart_options {
   std::string title;                 ///< heading; empty: none
   std::string subtitle;              ///< second line (e.g. the workload); empty: none
-  double marked_concurrency = -1.0;  ///< the plan's own concurrency, drawn in red with a label; negative: none
+  /// The plan's own concurrency, drawn in red with a label; negative: none.
+  double marked_concurrency = -1.0;
   int width = 960;
   int height = 640;
 };
@@ -74,7 +76,9 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
   svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) + "\" height=\"" +
          number(h, 0) + "\" viewBox=\"0 0 " + number(w, 0) + " " + number(h, 0) +
          "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
-  svg += "<title>" + draw::escape(o.title.empty() ? "latency and throughput" : o.title) + "</title>\n";
+  svg += "<title>";
+  svg += draw::escape(o.title.empty() ? "latency and throughput" : o.title);
+  svg += "</title>\n";
   svg += "<rect x=\"0\" y=\"0\" width=\"" + number(w, 0) + "\" height=\"" + number(h, 0) +
          "\" fill=\"#ffffff\"/>\n";
   if (!o.title.empty())

@@ -20,10 +20,6 @@ namespace shardplan {
 /// the datasheet bandwidth, every FLOP at peak, nothing else.
 enum class serving_engine : std::uint8_t { generic, roofline, pytorch, vllm, tensorrt_llm, sglang };
 
-inline constexpr std::array<serving_engine, 6> all_serving_engines = {
-    serving_engine::generic,      serving_engine::roofline, serving_engine::pytorch,
-    serving_engine::vllm,         serving_engine::tensorrt_llm, serving_engine::sglang};
-
 constexpr std::string_view name_of(serving_engine e) {
   switch (e) {
     case serving_engine::generic: return "generic";
@@ -47,7 +43,6 @@ struct engine_figures {
   double weight_read_int8 = 1.0;
   double weight_read_int4 = 1.0;
   double kv_read = 1.0;  ///< share of HBM bandwidth the decode attention kernel reads the cache at
-  seconds step_overhead{};      ///< per step: scheduling, sampling setup, what CUDA graphs leave
   seconds layer_overhead{};     ///< per layer and step: kernel launches and their gaps
   seconds sequence_overhead{};  ///< per decoding sequence and step: sampling, bookkeeping
   seconds all_reduce_latency{};  ///< one small-message all-reduce over NVLink (its floor)

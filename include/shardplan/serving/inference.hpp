@@ -321,10 +321,12 @@ constexpr std::int64_t cache_context(const serving_setup& s) {
 constexpr bytes serving_reserve(const serving_plan_values& p, bytes weights, bytes kv) {
   const serving_setup& s = p.setup;
   const bytes memory = p.system.chip.memory;
-  if (s.engine == serving_engine::roofline) return s.reserve.fixed + (weights + kv) * s.reserve.fraction;
+  if (s.engine == serving_engine::roofline)
+    return s.reserve.fixed + (weights + kv) * s.reserve.fraction;
   const engine_figures e = engine_figures_of(s.engine);
-  const bytes unused = e.kv_share_of_free ? (memory - weights - e.runtime) * (1.0 - e.kv_memory_share)
-                                          : memory * (1.0 - e.kv_memory_share);
+  const bytes unused = e.kv_share_of_free
+                           ? (memory - weights - e.runtime) * (1.0 - e.kv_memory_share)
+                           : memory * (1.0 - e.kv_memory_share);
   return e.runtime + (unused.value() > 0.0 ? unused : 0.0 * byte);
 }
 

@@ -35,7 +35,7 @@ struct step_time {
   seconds attention{};      ///< decode attention (cache read) and prefill attention (FLOPs)
   seconds memory{};         ///< norms, rotary, activations, residual adds, permutations
   seconds communication{};  ///< tensor all-reduces and expert all-to-alls, not overlapped
-  seconds overhead{};       ///< the engine's fixed costs per step and per layer
+  seconds overhead{};       ///< the engine's fixed costs per layer and per sequence
   seconds total{};
   double tokens = 0.0;  ///< tokens through the GEMMs
 };
@@ -46,11 +46,6 @@ namespace detail {
 constexpr double read_share(const serving_setup& s, const engine_figures& e, number_format f) {
   return s.weight_read_share > 0.0 ? s.weight_read_share : weight_read_share(e, f);
 }
-
-/// The matmul format of a GEMM whose weights are stored in `weights` and activations are in
-/// `compute`: weight-only formats (int8, int4, fp4 with a 16-bit compute format) are dequantised
-/// into the compute format.
-constexpr number_format gemm_format(number_format compute) { return compute; }
 
 /// The fraction of peak a serving GEMM reaches when compute-bound. At least a tile of rows
 /// (128) it is `gemm_efficiency`'s; a skinny GEMM of fewer tokens runs a kernel with tiles of
@@ -70,13 +65,15 @@ constexpr double serving_gemm_efficiency(const chip_figures& chip, number_format
 
 /// A serving GEMM: its FLOPs at the shape's achievable rate, or its weights read at the engine's
 /// share of bandwidth and its activations at the chip's memory-bound share, whichever is longer.
+/// It multiplies in the plan's compute format: weight-only formats (int8, int4, fp4 weights with
+/// a 16-bit compute format) are dequantised into it.
 /// `weight_fraction` is the part of the weights read (the routed experts a step touches).
 constexpr seconds serving_gemm_time(const serving_plan_values& p, const engine_figures& e,
                                     const gemm_shape& g, double weight_fraction,
                                     seconds& weight_read) {
   const chip_figures& chip = p.system.chip;
   const serving_setup& s = p.setup;
-  const number_format f = gemm_format(s.compute);
+  const number_format f = s.compute;
   const bool roofline = e.engine == serving_engine::roofline;
   const double efficiency =
       roofline ? 1.0 : (s.prefill_efficiency > 0.0 ? s.prefill_efficiency
@@ -111,7 +108,8 @@ constexpr double replica_devices(const serving_plan_values& p) {
 /// - per layer two all-reduces of the step's activations over the tensor axes (the engine's
 ///   small-message latency plus the bandwidth time) and per MoE layer a dispatch and a combine
 ///   all-to-all over the expert axes, none overlapped;
-/// - the engine's fixed costs: `step_overhead` plus `layer_overhead` per layer.
+/// - the engine's fixed costs: `layer_overhead` per layer and `sequence_overhead` per decoding
+///   sequence of each scheduler (and `eager_layer_overhead` a layer without CUDA graphs).
 /// The roofline engine reads at the datasheet bandwidth, multiplies at peak and has no overhead.
 constexpr step_time serving_step(const serving_plan_values& p, const engine_figures& e,
                                  const step_shape& shape) {
@@ -239,8 +237,8 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   }
   if (!roofline) {
     // Each data-parallel-attention rank schedules and samples its own sequences.
-    r.overhead = e.step_overhead + layers * e.layer_overhead +
-                 shape.decoding * group_share * e.sequence_overhead;
+    r.overhead =
+        layers * e.layer_overhead + shape.decoding * group_share * e.sequence_overhead;
     // Without graphs the decode step's launches show; a prefill's kernels run long enough to
     // hide theirs.
     if (!(e.cuda_graphs && s.cuda_graphs) && shape.decoding > 0.0)
@@ -254,11 +252,8 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
 struct serving_estimate {
   engine_figures engine{};
   double average_context = 0.0;  ///< prompt + half the generated tokens: decode's mean context
-  /// One request alone: its prefill (the time to first token) and its decode steps.
-  step_time prefill{};
-  step_time decode_alone{};
+  step_time prefill{};               ///< one request's prompt alone
   seconds time_to_first_token{};     ///< unloaded: the prefill step
-  double tokens_per_second_alone = 0.0;  ///< one request's decode speed, unloaded
   /// The largest concurrency (whole mesh) the cache holds at the workload's lengths, and the
   /// engine's own limit.
   std::int64_t max_concurrency = 0;
@@ -279,6 +274,27 @@ struct serving_estimate {
   bool fits = true;  ///< the served concurrency's caches fit
 };
 
+/// The most requests the whole mesh serves at once: as many caches as memory holds beside the
+/// weights (`max_batch`, under the plan's engine's memory model), at most `e`'s request limit
+/// for each scheduler: each replica's, and with data-parallel attention each rank's.
+constexpr std::int64_t max_concurrency(const serving_plan_values& p, const engine_figures& e) {
+  const serving_degrees d = degrees_of(p);
+  const std::int64_t cache = max_batch(p);
+  return e.max_batch > 0 ? std::min(cache, e.max_batch * d.data * d.attention_data) : cache;
+}
+
+constexpr std::int64_t max_concurrency(const serving_plan_values& p) {
+  return max_concurrency(p, engine_figures_of(p.setup.engine));
+}
+
+/// The requests the plan serves at once: its batch, or with `max_load` the largest concurrency
+/// (at least one).
+constexpr std::int64_t served_concurrency(const serving_plan_values& p) {
+  if (!p.setup.max_load) return p.setup.batch;
+  const std::int64_t largest = max_concurrency(p);
+  return largest > 0 ? largest : 1;
+}
+
 /// Serving at `concurrency` requests in flight on the whole mesh.
 /// - Continuous batching: every step decodes each request's next token and prefills, in the
 ///   same step, the prompts of the requests that replace those that finish: concurrency/output
@@ -290,7 +306,8 @@ struct serving_estimate {
 /// - Static batching (`continuous_batching` false, a plain PyTorch loop): a batch prefills its
 ///   prompts, then decodes output steps; throughput is batch·output over both.
 /// Time to first token: unloaded, the prompt's prefill alone; loaded, that plus one step.
-/// `engine` replaces the plan's engine figures (to calibrate them; the default is the plan's).
+/// `engine` replaces the plan's engine figures (to calibrate them; the default is the plan's);
+/// memory stays the plan's engine's.
 constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
                                                std::int64_t concurrency,
                                                const engine_figures& engine) {
@@ -303,15 +320,7 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   r.average_context = input + output / 2.0;
   if (input > 0.0) r.prefill = serving_step(p, r.engine, {0.0, 0.0, input, input});
   r.time_to_first_token = r.prefill.total;
-  r.decode_alone = serving_step(p, r.engine, {1.0, r.average_context, 0.0, 0.0});
-  if (r.decode_alone.total.value() > 0.0)
-    r.tokens_per_second_alone = 1.0 / r.decode_alone.total.value();
-  r.max_concurrency = max_batch(p);
-  // The engine's request limit holds for each scheduler: each replica's, and with data-parallel
-  // attention each rank's.
-  if (r.engine.max_batch > 0)
-    r.max_concurrency =
-        std::min(r.max_concurrency, r.engine.max_batch * d.data * d.attention_data);
+  r.max_concurrency = max_concurrency(p, r.engine);
   r.concurrency = concurrency;
   r.fits = concurrency <= r.max_concurrency;
   const double per_replica = static_cast<double>(concurrency) / static_cast<double>(d.data);
@@ -319,12 +328,11 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   r.decode_step = serving_step(p, r.engine, {per_replica, r.average_context, 0.0, 0.0});
   double cycle = 0.0;  // seconds per output token of every request in flight
   if (r.engine.continuous_batching) {
-    // A step's token budget caps the requests that decode at once: each brings input/output
-    // prompt tokens a step with it.
-    // A disaggregated decode pool prefills nothing: its prompts are prefilled elsewhere.
+    // Each decoding request brings input/output prompt tokens a step with it (none to a
+    // disaggregated decode pool, whose prompts are prefilled elsewhere). A step's token budget,
+    // each data-parallel-attention rank's own, caps the requests that decode at once.
     const double prompt_per_output = s.disaggregated ? 0.0 : input / output;
     double decoding = per_replica;
-    // Each data-parallel-attention rank runs its own scheduler with its own budget.
     const double budget = static_cast<double>(r.engine.max_step_tokens) *
                           static_cast<double>(d.attention_data);
     if (budget > 0.0 && decoding * (1.0 + prompt_per_output) > budget)
@@ -341,7 +349,6 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
                     : step_time{};
     r.time_per_output_token = r.step.total;
     cycle = r.step.total.value() + batch_prefill.total.value() / output;
-    r.prefill_share = 0.0;
   }
   r.loaded_time_to_first_token = r.time_to_first_token + r.step.total;
   if (cycle > 0.0) {
@@ -363,19 +370,14 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
 
 /// Serving the plan: at its batch, or at the largest concurrency that fits with `max_load`.
 constexpr serving_estimate estimate_serving(const serving_plan_values& p) {
-  if (!p.setup.max_load) return estimate_serving_at(p, p.setup.batch);
-  const serving_estimate probe = estimate_serving_at(p, 0);
-  return estimate_serving_at(p, probe.max_concurrency > 0 ? probe.max_concurrency : 1);
+  return estimate_serving_at(p, served_concurrency(p));
 }
-
 
 /// The plan with its batch set to the largest concurrency that fits when it serves at
 /// `max_load` (at least one); unchanged otherwise. Every other answer (memory, rules, the book's
 /// decode step) then reads that batch.
 constexpr serving_plan_values with_max_load(serving_plan_values p) {
-  if (!p.setup.max_load) return p;
-  const serving_estimate probe = estimate_serving_at(p, 0);
-  p.setup.batch = probe.max_concurrency > 0 ? probe.max_concurrency : 1;
+  p.setup.batch = served_concurrency(p);
   return p;
 }
 
@@ -412,7 +414,7 @@ struct latency_curve {
 constexpr latency_curve latency_curve_of(const serving_plan_values& p) {
   latency_curve c;
   const serving_degrees d = degrees_of(p);
-  const std::int64_t largest = estimate_serving_at(p, 0).max_concurrency;
+  const std::int64_t largest = max_concurrency(p);
   const std::int64_t step = d.data > 0 ? d.data : 1;
   const std::int64_t last = largest > 0 ? 2 * largest : 2 * step;
   bool placed_largest = largest <= 0;
