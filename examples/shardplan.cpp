@@ -112,10 +112,7 @@ int export_file(const std::string& path, const std::string& target) {
   int status = exit_ok;
   if (!read_file(path, file, status, "export")) return status;
   const training_plan_values p = file.values();
-  if (target == "megatron") std::cout << megatron_arguments(p);
-  else if (target == "torchtitan") std::cout << torchtitan_toml(p);
-  else if (target == "maxtext") std::cout << maxtext_config(p);
-  else std::cout << deepspeed_json(p);
+  std::cout << launch_config(p, target);
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
@@ -202,7 +199,8 @@ int main(int argc, char** argv) {
       ->required();
   export_cmd->add_option("--to", target, "the target system")
       ->required()
-      ->check(CLI::IsMember({"megatron", "torchtitan", "maxtext", "deepspeed"}));
+      ->check(CLI::IsMember(std::vector<std::string>(launch_target_names.begin(),
+                                                     launch_target_names.end())));
   std::string svg_path;
   auto* search_cmd = app.add_subcommand(
       "search", "rank every plan for a spec's model, system, chips and batch");

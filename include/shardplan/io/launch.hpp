@@ -13,3 +13,24 @@
 #include <shardplan/io/launch/maxtext.hpp>
 #include <shardplan/io/launch/megatron.hpp>
 #include <shardplan/io/launch/torchtitan.hpp>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace shardplan {
+
+/// The targets `launch_config` writes, as `shardplan export --to` names them.
+inline constexpr std::array<std::string_view, 4> launch_target_names = {"megatron", "torchtitan",
+                                                                        "maxtext", "deepspeed"};
+
+/// The plan as the launch config of `target` (one of `launch_target_names`; empty otherwise).
+inline std::string launch_config(const training_plan_values& p, std::string_view target) {
+  if (target == "megatron") return megatron_arguments(p);
+  if (target == "torchtitan") return torchtitan_toml(p);
+  if (target == "maxtext") return maxtext_config(p);
+  if (target == "deepspeed") return deepspeed_json(p);
+  return {};
+}
+
+}  // namespace shardplan
