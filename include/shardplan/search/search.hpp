@@ -951,7 +951,7 @@ namespace detail {
 template <ModelSpec Model, SystemSpec System, PlanOptionSpec... Options>
 constexpr training_plan_values search_base_of(std::int64_t global_tokens, std::int64_t seq_len) {
   training_plan_values p =
-      search_base(checked_shape<Model>(), System::figures, global_tokens, seq_len);
+      search_base(checked_shape<Model>(), checked_system<System>(), global_tokens, seq_len);
   (apply_option<Options>(p), ...);
   return p;
 }

@@ -10,6 +10,7 @@
 
 #include <shardplan/core/detail/fixed_string.hpp>
 #include <shardplan/hardware/system.hpp>
+#include <shardplan/hardware/system_rules.hpp>
 #include <shardplan/serving/inference.hpp>
 #include <shardplan/serving/kv_cache.hpp>
 #include <shardplan/serving/workload.hpp>
@@ -324,7 +325,7 @@ struct serving_plan {
     (detail::apply_training_part<Options>(t), ...);
     serving_plan_values p;
     p.model = checked_shape<Model>();
-    p.system = System::figures;
+    p.system = checked_system<System>();
     p.axes = t.axes;
     p.axis_count = t.axis_count;
     p.setup.reserve = t.setup.reserve;

@@ -11,6 +11,7 @@
 #include <shardplan/training/cost.hpp>
 #include <shardplan/core/detail/fixed_string.hpp>
 #include <shardplan/hardware/system.hpp>
+#include <shardplan/hardware/system_rules.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/training/plan.hpp>
 #include <shardplan/training/precision.hpp>
@@ -371,7 +372,7 @@ struct training_plan {
   static constexpr training_plan_values values = [] {
     training_plan_values p;
     p.model = checked_shape<Model>();
-    p.system = System::figures;
+    p.system = checked_system<System>();
     for (const mesh_axis& a : Mesh::axes) p.axes[p.axis_count++] = a;
     p.setup.precision = precision::bf16_mixed_adam::policy;
     (detail::apply_option<Options>(p), ...);
