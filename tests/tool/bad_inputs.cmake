@@ -88,7 +88,7 @@ bad_plan("system.racks: does not apply to the preset dgx_h100_superpod" training
 bad_plan("system.shape: does not apply to the preset dgx_h100_superpod" training system shape [=[[4, 4]]=])
 bad_plan("system.speed: unknown key (known: preset, nodes" training system speed 1)
 bad_plan("system.chip: unknown chip 'h100' (known: tpu v4p, tpu v5e, tpu v5p, tpu v6e, tpu7x, a100 sxm4 40gb, a100 sxm4 80gb, h100 sxm, " fat_tree system chip [=["h100"]=])
-bad_plan("system.chip: must be a string" fat_tree system chip 100)
+bad_plan("system.chip: must be a catalogue chip's name or a chip object" fat_tree system chip 100)
 bad_plan_without("system.chip: missing" fat_tree system chip)
 bad_plan("system.gpus_per_node: an nvlink fat tree node has 1, 2, 4 or 8 gpus" fat_tree system gpus_per_node 3)
 bad_plan("system.gpus_per_node: is too large (at most 8)" fat_tree system gpus_per_node 16)

@@ -19,6 +19,8 @@ struct system_request {
   std::int64_t nodes = 0;
   std::int64_t gpus_per_node = 8;
   std::string_view chip{};  ///< a catalogue chip name, for nvlink_fat_tree
+  /// The chip itself, for nvlink_fat_tree, instead of `chip` (a chip of the user's own).
+  const chip_figures* own_chip = nullptr;
   std::int64_t racks = 0;
   std::array<std::int64_t, 3> shape = {0, 0, 0};
   std::int64_t slices = 1;
@@ -100,7 +102,7 @@ constexpr system_result make_system(const system_request& r) {
             {}};
   }
   if (is("nvlink_fat_tree")) {
-    const chip_figures* chip = find_chip(r.chip);
+    const chip_figures* chip = r.own_chip ? r.own_chip : find_chip(r.chip);
     if (chip == nullptr) return {{}, "shardplan: unknown chip for nvlink_fat_tree", "chip"};
     if (r.nodes < 1) return {{}, "shardplan: an nvlink fat tree has at least one node", "nodes"};
     const std::int64_t g = r.gpus_per_node;

@@ -131,8 +131,9 @@ constexpr std::int64_t first_level_breaking(const system_figures& s, Ok ok) {
 
 /// Predicates of the system rules, each safe for any input.
 namespace system_rules {
+/// At most 5 levels; a system without one is a single chip (a CPU server, `chips_fill_levels`).
 constexpr bool level_count_in_range(std::int64_t count) {
-  return count >= 1 && count <= max_network_levels;
+  return count >= 0 && count <= max_network_levels;
 }
 constexpr bool level_joins_units(const network_level& l) { return l.degree >= 1; }
 /// A level that joins more than one unit moves bytes: positive bandwidth; no latency below 0.
@@ -185,7 +186,8 @@ constexpr system_rule first_broken_rule(const system_figures& s) {
         return r::level_has_bandwidth(l);
       }) >= 0)
     return system_rule::levels_have_bandwidth;
-  const std::int64_t outermost = s.levels[static_cast<std::size_t>(s.level_count - 1)].degree;
+  const std::int64_t outermost =
+      s.level_count > 0 ? s.levels[static_cast<std::size_t>(s.level_count - 1)].degree : 1;
   if (!r::chips_fill_levels(s.chips, level_capacity(s), outermost))
     return system_rule::chips_fill_levels;
   if (!r::torus_is_first_level(s.torus, s.levels[0].degree))
@@ -199,7 +201,7 @@ constexpr std::string_view rule_text(system_rule rule) {
     case system_rule::none: return "shardplan: the system is valid";
     case system_rule::chip_valid: return "shardplan: the system's chip breaks a chip rule";
     case system_rule::level_count_in_range:
-      return "shardplan: a system has 1 to 5 network levels";
+      return "shardplan: a system has at most 5 network levels";
     case system_rule::levels_join_units:
       return "shardplan: every network level joins at least one unit";
     case system_rule::level_names_unique:
@@ -311,7 +313,7 @@ constexpr const system_figures& checked_system() {
                     k::kernel_fractions_in_range{chip_rules::kernel_fractions_valid(c.kernels)}>::value,
                 "shardplan: a chip's kernel fractions are between 0 and 1");
   static_assert(k::level_count_in_range<k::levels{s.level_count}>::value,
-                "shardplan: a system has 1 to 5 network levels");
+                "shardplan: a system has at most 5 network levels");
   // The checks below read the levels: only when their count is in range (one error each).
   constexpr bool counted = r::level_count_in_range(s.level_count);
   constexpr std::int64_t no_level = -1;
@@ -336,7 +338,8 @@ constexpr const system_figures& checked_system() {
   // Capacity needs every degree: only when the levels' count and degrees hold.
   constexpr bool sized = counted && without_units < 0;
   constexpr std::int64_t outermost =
-      sized ? s.levels[static_cast<std::size_t>(s.level_count - 1)].degree : 1;
+      sized && s.level_count > 0 ? s.levels[static_cast<std::size_t>(s.level_count - 1)].degree
+                                 : 1;
   static_assert(k::chips_fill_levels<k::chips{sized ? s.chips : 1},
                                      k::level_capacity_chips{sized ? level_capacity(s) : 1},
                                      k::outermost_degree{outermost}>::value,

@@ -3,6 +3,7 @@
 // Part of the optional shardplan::io target (it needs nlohmann-json 3.11 or later).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/hardware/system_presets.hpp>
+#include <shardplan/hardware/system_rules.hpp>
 #include <shardplan/serving/inference.hpp>
 #include <shardplan/serving/workload.hpp>
 #include <shardplan/run/reliability.hpp>
@@ -37,6 +39,22 @@ struct bad_input : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The owned names of a system read from a plan file (its `string_view`s point at these).
+struct system_names {
+  std::string system;
+  std::string chip;
+  std::array<std::string, max_network_levels> levels;
+};
+
+/// `s` with its names pointing at `names` (a system read from a plan file).
+inline system_figures named_system(system_figures s, const system_names& names) {
+  s.name = names.system;
+  s.chip.name = names.chip;
+  for (std::size_t i = 0; i < names.levels.size(); ++i)
+    if (!names.levels[i].empty()) s.levels[i].name = names.levels[i];
+  return s;
+}
+
 /// What a plan file describes: a training plan (with its run: token budget, price) or a serving
 /// plan. The names live here; `values()` and `serving_values()` point the plans at them.
 struct plan_file {
@@ -46,20 +64,20 @@ struct plan_file {
   std::int64_t search_chips = 0;  ///< a search spec's chips (0: the system's)
   serving_plan_values serving{};
   std::string model_name;
-  std::string system_name;
+  system_names names;  ///< the system's, its chip's and its levels' names
 
   /// The training plan's values, valid while this object lives.
   training_plan_values values() const {
     training_plan_values p = plan;
     p.model.name = model_name;
-    p.system.name = system_name;
+    p.system = named_system(p.system, names);
     return p;
   }
   /// The serving plan's values, valid while this object lives.
   serving_plan_values serving_values() const {
     serving_plan_values p = serving;
     p.model.name = model_name;
-    p.system.name = system_name;
+    p.system = named_system(p.system, names);
     return p;
   }
 };
@@ -462,6 +480,354 @@ inline model_shape read_model(const json& j, std::string& name) {
   return m;
 }
 
+/// `system.chip.kind`, `system.chip.scale_up` and `system.levels[].link`.
+inline constexpr named<chip_kind> chip_kind_choices[] = {
+    {"gpu", chip_kind::gpu}, {"tpu", chip_kind::tpu}, {"cpu", chip_kind::cpu}};
+inline constexpr named<scale_up_kind> scale_up_choices[] = {
+    {"none", scale_up_kind::none},
+    {"torus_2d", scale_up_kind::torus_2d},
+    {"torus_3d", scale_up_kind::torus_3d},
+    {"switched", scale_up_kind::switched},
+    {"full_mesh", scale_up_kind::full_mesh}};
+inline constexpr named<link_kind> link_choices[] = {
+    {"ici", link_kind::ici},           {"nvlink", link_kind::nvlink},
+    {"infinity_fabric", link_kind::infinity_fabric}, {"infiniband", link_kind::infiniband},
+    {"roce", link_kind::roce},         {"dcn", link_kind::dcn},
+    {"pcie", link_kind::pcie}};
+
+/// One number of a chip object: its key (the `chip_figures` member with its unit), the unit it
+/// is written in, its range in that unit, whether it is whole, and how it is read and set. One
+/// table serves the reader and the writer (io/plan_writer.hpp), so the two cannot disagree.
+struct chip_number {
+  const char* key;
+  double unit;  ///< the key's unit in the figure's base unit (1e12 for TFLOP/s)
+  double lo;
+  double hi;
+  bool whole;
+  double (*get)(const chip_figures&);
+  void (*set)(chip_figures&, double);
+};
+
+inline constexpr double tflops = 1e12;  // FLOP/s in one TFLOP/s
+inline constexpr double gb = 1e9;       // bytes in one GB, bytes/s in one GB/s
+inline constexpr double mhz = 1e6;
+inline constexpr double big = 1e9;      // an upper bound no figure reaches in its unit
+
+// clang-format off
+#define SHARDPLAN_CHIP_RATE(member, key, unit_value, hi, unit_expr)                                \
+  chip_number{key, unit_value, 0.0, hi, false,                                                   \
+              [](const chip_figures& c) { return c.member.value(); },                           \
+              [](chip_figures& c, double x) { c.member = x * (unit_expr); }}
+#define SHARDPLAN_CHIP_PLAIN(member, key, unit_value, lo, hi, is_whole, type)                   \
+  chip_number{key, unit_value, lo, hi, is_whole,                                                 \
+              [](const chip_figures& c) { return static_cast<double>(c.member); },              \
+              [](chip_figures& c, double x) { c.member = static_cast<type>(x); }}
+/// The chip's own numbers (the top level of `system.chip`).
+inline constexpr chip_number chip_numbers[] = {
+    SHARDPLAN_CHIP_RATE(peak_fp32, "peak_fp32_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_tf32, "peak_tf32_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_bf16, "peak_bf16_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_fp16, "peak_fp16_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_fp8, "peak_fp8_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_int8, "peak_int8_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_int4, "peak_int4_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(peak_fp4, "peak_fp4_tflops", tflops, big, flop / second),
+    SHARDPLAN_CHIP_RATE(memory, "memory_gb", gb, big, byte),
+    SHARDPLAN_CHIP_RATE(memory_bandwidth, "memory_bandwidth_gb_per_s", gb, big, byte / second),
+    SHARDPLAN_CHIP_RATE(scale_up_link_bandwidth, "scale_up_link_bandwidth_gb_per_s", gb, big,
+                        byte / second),
+    SHARDPLAN_CHIP_PLAIN(scale_up_links, "scale_up_links", 1.0, 0.0, 1e6, true, std::int64_t),
+    SHARDPLAN_CHIP_RATE(scale_out_bandwidth, "scale_out_bandwidth_gb_per_s", gb, big,
+                        byte / second),
+    SHARDPLAN_CHIP_RATE(host_link_bandwidth, "host_link_bandwidth_gb_per_s", gb, big,
+                        byte / second),
+    SHARDPLAN_CHIP_RATE(host_memory, "host_memory_gb", gb, big, byte),
+};
+/// `system.chip.arch`: the chip's inside (`chip_microarchitecture`); zeros are "not given".
+inline constexpr chip_number arch_numbers[] = {
+    SHARDPLAN_CHIP_PLAIN(arch.compute_units, "compute_units", 1.0, 0.0, 1e7, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.base_clock, "base_clock_mhz", mhz, 0.0, 1e6, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.boost_clock, "boost_clock_mhz", mhz, 0.0, 1e6, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_clock, "matrix_clock_mhz", mhz, 0.0, 1e6, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_clock, "vector_clock_mhz", mhz, 0.0, 1e6, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_units, "matrix_units", 1.0, 0.0, 1e6, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_unit_rows, "matrix_unit_rows", 1.0, 0.0, 1e6, true,
+                         std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_unit_columns, "matrix_unit_columns", 1.0, 0.0, 1e6, true,
+                         std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_units, "vector_units", 1.0, 0.0, 1e6, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_lanes, "vector_lanes", 1.0, 0.0, 1e9, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_flop_per_lane, "vector_flop_per_lane", 1.0, 0.0, 1e3, false,
+                         double),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_sublanes, "vector_sublanes", 1.0, 0.0, 1e6, true,
+                         std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(arch.vector_lane_width, "vector_lane_width", 1.0, 0.0, 1e6, true,
+                         std::int64_t),
+    SHARDPLAN_CHIP_RATE(arch.registers, "registers_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.matrix_memory, "matrix_memory_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.l1_smem, "l1_smem_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.max_shared_memory, "max_shared_memory_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.l1_smem_bandwidth, "l1_smem_bandwidth_gb_per_s", gb, big,
+                        byte / second),
+    SHARDPLAN_CHIP_RATE(arch.l2, "l2_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.l2_bandwidth, "l2_bandwidth_gb_per_s", gb, big, byte / second),
+    SHARDPLAN_CHIP_RATE(arch.last_level_cache, "last_level_cache_bytes", 1.0, 1e15, byte),
+    SHARDPLAN_CHIP_RATE(arch.last_level_cache_bandwidth, "last_level_cache_bandwidth_gb_per_s",
+                        gb, big, byte / second),
+};
+/// `system.chip.arch.matrix_flop_per_clock`: per compute unit, by input format.
+inline constexpr chip_number flop_per_clock_numbers[] = {
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.fp32, "fp32", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.tf32, "tf32", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.bf16, "bf16", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.fp16, "fp16", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.fp8, "fp8", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.int8, "int8", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.int4, "int4", 1.0, 0.0, 1e9, false, double),
+    SHARDPLAN_CHIP_PLAIN(arch.matrix_flop_per_clock.fp4, "fp4", 1.0, 0.0, 1e9, false, double),
+};
+/// `system.chip.kernels`: what its kernels reach (`kernel_fractions`); zeros take the family's.
+inline constexpr chip_number kernel_numbers[] = {
+    SHARDPLAN_CHIP_PLAIN(kernels.gemm, "gemm", 1.0, 0.0, 1.0, false, double),
+    SHARDPLAN_CHIP_PLAIN(kernels.gemm_low_precision, "gemm_low_precision", 1.0, 0.0, 1.0, false,
+                         double),
+    SHARDPLAN_CHIP_PLAIN(kernels.memory, "memory", 1.0, 0.0, 1.0, false, double),
+    SHARDPLAN_CHIP_PLAIN(kernels.attention_forward, "attention_forward", 1.0, 0.0, 1.0, false,
+                         double),
+    SHARDPLAN_CHIP_PLAIN(kernels.attention_backward, "attention_backward", 1.0, 0.0, 1.0, false,
+                         double),
+    SHARDPLAN_CHIP_PLAIN(kernels.tile_rows, "tile_rows", 1.0, 0.0, 1e5, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(kernels.tile_columns, "tile_columns", 1.0, 0.0, 1e5, true, std::int64_t),
+    SHARDPLAN_CHIP_PLAIN(kernels.reduction_overhead, "reduction_overhead", 1.0, -1.0, 1e6, false,
+                         double),
+    SHARDPLAN_CHIP_PLAIN(kernels.sustained, "sustained", 1.0, 0.0, 1.0, false, double),
+    SHARDPLAN_CHIP_PLAIN(kernels.step_error, "step_error", 1.0, -1.0, 1.0, false, double),
+};
+#undef SHARDPLAN_CHIP_RATE
+#undef SHARDPLAN_CHIP_PLAIN
+// clang-format on
+
+/// The keys of a table of numbers, and `extra` before them.
+template <std::size_t N>
+std::vector<const char*> keys_of(const chip_number (&table)[N],
+                                 std::initializer_list<const char*> extra) {
+  std::vector<const char*> keys(extra);
+  for (const chip_number& n : table) keys.push_back(n.key);
+  return keys;
+}
+
+inline void only_keys(const json& j, const std::string& path, const std::vector<const char*>& allowed) {
+  if (!j.is_object()) fail(path, "must be an object");
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const char* a : allowed) known = known || key == a;
+    if (!known) fail(join(path, key), "unknown key (known: " + name_list(allowed) + ")");
+  }
+}
+
+/// Sets each number of `table` that `j` gives, in the key's unit and range.
+template <std::size_t N>
+void read_numbers(const json& j, const std::string& path, const chip_number (&table)[N],
+                  chip_figures& c) {
+  for (const chip_number& n : table) {
+    if (!j.contains(n.key)) continue;
+    const double x = n.whole ? static_cast<double>(whole(j.at(n.key), join(path, n.key),
+                                                         static_cast<std::int64_t>(n.lo),
+                                                         static_cast<std::int64_t>(n.hi)))
+                             : number(j, path, n.key, n.lo, n.hi, 0.0);
+    n.set(c, x * n.unit);
+  }
+}
+
+/// A plan file's name for something of its own (a chip, a system, a level): it goes into
+/// reports and launch configs, so only characters no format must escape.
+inline std::string plain_name(const json& j, const std::string& path, const char* key) {
+  const std::string name = text(j, path, key);
+  constexpr const char* plain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._+-/()";
+  if (name.find_first_not_of(" ") == std::string::npos) fail(join(path, key), "must not be empty");
+  if (name.size() > 64) fail(join(path, key), "is longer than 64 characters");
+  if (name.find_first_not_of(plain) != std::string::npos)
+    fail(join(path, key), "may hold only letters, digits, spaces and . _ + - / ( )");
+  return name;
+}
+
+/// The catalogue chip `name`, or the error listing the catalogue.
+inline const chip_figures& catalog_chip(const std::string& where, const std::string& name) {
+  const chip_figures* found = find_chip(name);
+  if (found == nullptr) {
+    std::vector<std::string_view> known;
+    for (const chip_figures& c : catalog_chips) known.push_back(c.name);
+    fail(where, "unknown chip '" + name + "' (known: " + name_list(known) + ")");
+  }
+  return *found;
+}
+
+/// The key of a chip object that a broken chip rule concerns.
+inline std::string chip_rule_field(chip_rule r) {
+  switch (r) {
+    case chip_rule::has_a_name: return "name";
+    case chip_rule::has_memory: return "memory_gb";
+    case chip_rule::rates_valid: return "peak_bf16_tflops";
+    case chip_rule::links_valid: return "scale_up_links";
+    case chip_rule::kernel_fractions_valid: return "kernels";
+    default: return "";
+  }
+}
+
+/// `system.chip`: a catalogue name, or an object with every `chip_figures` member (`base`: a
+/// catalogue chip whose figures the object's keys change; without it every figure starts at 0).
+/// The chip obeys the chip rules of hardware/system_rules.hpp; `name` is the object's own and
+/// no catalogue chip's.
+inline chip_figures read_chip(const json& j, const std::string& p, std::string& name) {
+  if (j.is_string()) {
+    const chip_figures& c = catalog_chip(p, j.get<std::string>());
+    name = std::string(c.name);
+    return c;
+  }
+  if (!j.is_object()) fail(p, "must be a catalogue chip's name or a chip object");
+  only_keys(j, p, keys_of(chip_numbers, {"base", "name", "kind", "scale_up", "arch", "kernels"}));
+  chip_figures c{};
+  if (j.contains("base")) c = catalog_chip(join(p, "base"), text(j, p, "base"));
+  name = plain_name(j, p, "name");
+  if (find_chip(name) != nullptr)
+    fail(join(p, "name"), "'" + name + "' is a catalogue chip's name; give the variant its own");
+  c.name = name;
+  if (j.contains("kind")) c.kind = pick(join(p, "kind"), text(j, p, "kind"), chip_kind_choices);
+  if (j.contains("scale_up"))
+    c.scale_up = pick(join(p, "scale_up"), text(j, p, "scale_up"), scale_up_choices);
+  read_numbers(j, p, chip_numbers, c);
+  if (j.contains("arch")) {
+    const json& a = j.at("arch");
+    const std::string q = join(p, "arch");
+    only_keys(a, q, keys_of(arch_numbers, {"matrix_flop_per_clock"}));
+    read_numbers(a, q, arch_numbers, c);
+    if (a.contains("matrix_flop_per_clock")) {
+      const std::string r = join(q, "matrix_flop_per_clock");
+      only_keys(a.at("matrix_flop_per_clock"), r, keys_of(flop_per_clock_numbers, {}));
+      read_numbers(a.at("matrix_flop_per_clock"), r, flop_per_clock_numbers, c);
+    }
+  }
+  if (j.contains("kernels")) {
+    const std::string q = join(p, "kernels");
+    only_keys(j.at("kernels"), q, keys_of(kernel_numbers, {}));
+    read_numbers(j.at("kernels"), q, kernel_numbers, c);
+  }
+  const chip_rule broken = first_broken_rule(c);
+  if (broken != chip_rule::none)
+    fail(join(p, chip_rule_field(broken)), rule_message(rule_text(broken)));
+  return c;
+}
+
+/// The latency of one hop of a level on `link` when the plan file gives none: the presets' own
+/// figures (hardware/systems.hpp); PCIe has none, so a PCIe level must give it.
+inline bool default_hop_latency(link_kind link, seconds& out) {
+  namespace d = systems::detail;
+  switch (link) {
+    case link_kind::ici: out = d::ici_hop_latency; return true;
+    case link_kind::nvlink:
+    case link_kind::infinity_fabric: out = d::nvlink_hop_latency; return true;
+    case link_kind::infiniband:
+    case link_kind::roce: out = d::infiniband_hop_latency; return true;
+    case link_kind::dcn: out = d::dcn_hop_latency; return true;
+    case link_kind::pcie: return false;
+  }
+  return false;
+}
+
+/// The key of a system object that a broken system rule concerns.
+inline std::string system_rule_field(system_rule r) {
+  switch (r) {
+    case system_rule::chips_fill_levels: return "chips";
+    case system_rule::torus_is_first_level: return "torus";
+    default: return "levels";
+  }
+}
+
+/// A system given as its topology: `chip`, `levels` (innermost first: name, link, degree, the
+/// one-way bandwidth one unit pushes into the level, or NICs per unit and their bandwidth, the
+/// hop latency, in-network reduction), an optional TPU `torus` (level 0: shape and wraparound),
+/// `chips` (default: the product of the degrees) and `name`. Defaults, as the presets build
+/// them: level 0 at the chip's scale-up egress, a level above at the chip's scale-out bandwidth
+/// times the chips of one unit (a non-blocking, rail-optimised fat tree), hop latencies by link.
+inline system_figures read_topology(const json& j, system_names& names) {
+  const std::string p = "system";
+  only_keys(j, p, {"name", "chip", "chips", "levels", "torus"});
+  system_figures s{};
+  names.system = j.contains("name") ? plain_name(j, p, "name") : std::string("custom system");
+  if (!j.contains("chip")) fail(join(p, "chip"), "missing");
+  s.chip = read_chip(j.at("chip"), join(p, "chip"), names.chip);
+  const json& levels = j.at("levels");
+  if (!levels.is_array() || levels.empty() ||
+      levels.size() > static_cast<std::size_t>(max_network_levels))
+    fail(join(p, "levels"), "must be an array of 1 to 5 levels, innermost first");
+  s.level_count = static_cast<std::int64_t>(levels.size());
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const json& l = levels[i];
+    const std::string q = join(p, "levels") + "[" + std::to_string(i) + "]";
+    only_keys(l, q, {"name", "link", "degree", "unit_egress_gb_per_s", "nics_per_unit",
+                     "nic_gb_per_s", "hop_latency_us", "in_network_reduction"});
+    network_level& level = s.levels[i];
+    names.levels[i] = plain_name(l, q, "name");
+    level.name = names.levels[i];
+    level.link = pick(join(q, "link"), text(l, q, "link"), link_choices);
+    level.degree = integer(l, q, "degree", 1, 1'000'000, true);
+    const bool egress = l.contains("unit_egress_gb_per_s");
+    const bool nics = l.contains("nics_per_unit") || l.contains("nic_gb_per_s");
+    if (egress && nics)
+      fail(join(q, "nics_per_unit"), "give unit_egress_gb_per_s or the NICs, not both");
+    if (egress) {
+      level.unit_egress = number(l, q, "unit_egress_gb_per_s", 0.0, big, 0.0) * gb * byte / second;
+    } else if (nics) {
+      const std::int64_t count = integer(l, q, "nics_per_unit", 1, 1'000'000, true);
+      const double each = number(l, q, "nic_gb_per_s", 0.0, big, -1.0);
+      if (each < 0.0) fail(join(q, "nic_gb_per_s"), "missing");
+      level.unit_egress = static_cast<double>(count) * each * gb * byte / second;
+    } else if (i == 0) {
+      level.unit_egress = scale_up_egress(s.chip);
+    } else {
+      level.unit_egress =
+          s.chip.scale_out_bandwidth * static_cast<double>(chips_per_unit(s, static_cast<std::int64_t>(i) - 1));
+    }
+    if (l.contains("hop_latency_us")) {
+      level.hop_latency = number(l, q, "hop_latency_us", 0.0, 1e6, 0.0) * micro * second;
+    } else if (!default_hop_latency(level.link, level.hop_latency)) {
+      fail(join(q, "hop_latency_us"), "missing (a " + std::string(name_of(level.link)) +
+                                          " level has no default latency)");
+    }
+    level.in_network_reduction = boolean(l, q, "in_network_reduction", false);
+  }
+  const std::int64_t capacity = level_capacity(s);
+  s.chips = integer(j, p, "chips", 1, capacity, false, capacity);
+  if (j.contains("torus")) {
+    const json& t = j.at("torus");
+    const std::string q = join(p, "torus");
+    only_keys(t, q, {"shape", "wraps"});
+    if (!t.contains("shape")) fail(join(q, "shape"), "missing");
+    const json& shape = t.at("shape");
+    if (!shape.is_array() || shape.size() < 2 || shape.size() > 3)
+      fail(join(q, "shape"), "must be an array of 2 or 3 extents");
+    s.torus.rank = static_cast<std::int64_t>(shape.size());
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      s.torus.extent[i] = whole(shape[i], join(q, "shape") + "[" + std::to_string(i) + "]", 1,
+                                1'000);
+    if (t.contains("wraps")) {
+      const json& w = t.at("wraps");
+      if (!w.is_array() || w.size() != shape.size())
+        fail(join(q, "wraps"), "must be an array of true or false, one per extent");
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        if (!w[i].is_boolean())
+          fail(join(q, "wraps") + "[" + std::to_string(i) + "]", "must be true or false");
+        s.torus.wraps[i] = w[i].get<bool>();
+      }
+    }
+  }
+  const system_rule broken = first_broken_rule(s);
+  if (broken != system_rule::none)
+    fail(join(p, system_rule_field(broken)), rule_message(first_broken_rule_text(s)));
+  return s;
+}
+
 /// Which sizes a system preset takes; any other size key is a mistake, not something to ignore.
 inline std::vector<const char*> system_keys(std::string_view preset) {
   if (preset == "nvlink_fat_tree") return {"preset", "nodes", "gpus_per_node", "chip"};
@@ -470,8 +836,11 @@ inline std::vector<const char*> system_keys(std::string_view preset) {
   return {"preset", "nodes"};
 }
 
-inline system_figures read_system(const json& j) {
+/// `system`: a preset with its size, or a topology (`levels`). `names` owns the names the
+/// figures point at.
+inline system_figures read_system(const json& j, system_names& names) {
   const std::string p = "system";
+  if (j.is_object() && j.contains("levels") && !j.contains("preset")) return read_topology(j, names);
   only_keys(j, p, {"preset", "nodes", "gpus_per_node", "chip", "racks", "shape", "slices"});
   system_request r;
   const std::string given = text(j, p, "preset");
@@ -479,7 +848,8 @@ inline system_figures read_system(const json& j) {
     if (same_name(n, given)) r.preset = n;
   if (r.preset.empty())
     fail(join(p, "preset"),
-         "unknown preset '" + given + "' (known: " + name_list(system_preset_names) + ")");
+         "unknown preset '" + given + "' (known: " + name_list(system_preset_names) +
+             "), or give the system's levels");
   const std::vector<const char*> takes = system_keys(r.preset);
   for (const auto& [key, value] : j.items()) {
     bool applies = false;
@@ -495,15 +865,11 @@ inline system_figures read_system(const json& j) {
   };
   if (takes_key("nodes")) r.nodes = integer(j, p, "nodes", 1, 1'000'000, true);
   r.gpus_per_node = integer(j, p, "gpus_per_node", 1, 8, false, 8);
+  chip_figures chip{};
   if (takes_key("chip")) {
-    const std::string chip = text(j, p, "chip");
-    const chip_figures* found = find_chip(chip);
-    if (found == nullptr) {
-      std::vector<std::string_view> known;
-      for (const chip_figures& c : catalog_chips) known.push_back(c.name);
-      fail(join(p, "chip"), "unknown chip '" + chip + "' (known: " + name_list(known) + ")");
-    }
-    r.chip = found->name;
+    if (!j.contains("chip")) fail(join(p, "chip"), "missing");
+    chip = read_chip(j.at("chip"), join(p, "chip"), names.chip);
+    r.own_chip = &chip;
   }
   if (takes_key("racks")) r.racks = integer(j, p, "racks", 1, 100'000, true);
   r.slices = integer(j, p, "slices", 1, 1'000, false, 1);
@@ -519,8 +885,11 @@ inline system_figures read_system(const json& j) {
   const system_result made = make_system(r);
   if (!made.error.empty())
     fail(made.field.empty() ? p : join(p, std::string(made.field)), rule_message(made.error));
+  names.system = std::string(made.figures.name);
+  if (names.chip.empty()) names.chip = std::string(made.figures.chip.name);
   return made.figures;
 }
+
 
 inline precision_policy read_precision(const json& j) {
   const std::string p = "training.precision";
@@ -691,8 +1060,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
     fail("training", "a plan file has exactly one of training and inference");
   plan_file out;
   const model_shape model = detail::read_model(j.at("model"), out.model_name);
-  const system_figures system = detail::read_system(j.at("system"));
-  out.system_name = std::string(system.name);
+  const system_figures system = detail::read_system(j.at("system"), out.names);
   if (j.contains("inference")) {
     if (j.contains("run")) fail("run", "belongs to a training plan");
     if (j.contains("search")) fail("search", "belongs to a training plan");

@@ -78,25 +78,21 @@ inline void compare(differ& d, const std::string& p, const model_shape& a, const
   d(p + ".mla.v_head_dim", a.mla.v_head_dim, b.mla.v_head_dim);
 }
 
+/// Each number of a table of chip numbers (io/plan_file.hpp) under `p`.
+template <std::size_t N>
+void compare(differ& d, const std::string& p, const chip_number (&table)[N], const chip_figures& a,
+             const chip_figures& b) {
+  for (const chip_number& n : table) d(p + "." + n.key, n.get(a), n.get(b));
+}
+
 inline void compare(differ& d, const std::string& p, const chip_figures& a, const chip_figures& b) {
   d(p + ".name", a.name, b.name);
   d(p + ".kind", a.kind, b.kind);
-  d(p + ".peak_fp32", a.peak_fp32, b.peak_fp32);
-  d(p + ".peak_tf32", a.peak_tf32, b.peak_tf32);
-  d(p + ".peak_bf16", a.peak_bf16, b.peak_bf16);
-  d(p + ".peak_fp16", a.peak_fp16, b.peak_fp16);
-  d(p + ".peak_fp8", a.peak_fp8, b.peak_fp8);
-  d(p + ".peak_int8", a.peak_int8, b.peak_int8);
-  d(p + ".peak_int4", a.peak_int4, b.peak_int4);
-  d(p + ".peak_fp4", a.peak_fp4, b.peak_fp4);
-  d(p + ".memory", a.memory, b.memory);
-  d(p + ".memory_bandwidth", a.memory_bandwidth, b.memory_bandwidth);
   d(p + ".scale_up", a.scale_up, b.scale_up);
-  d(p + ".scale_up_link_bandwidth", a.scale_up_link_bandwidth, b.scale_up_link_bandwidth);
-  d(p + ".scale_up_links", a.scale_up_links, b.scale_up_links);
-  d(p + ".scale_out_bandwidth", a.scale_out_bandwidth, b.scale_out_bandwidth);
-  d(p + ".host_link_bandwidth", a.host_link_bandwidth, b.host_link_bandwidth);
-  d(p + ".host_memory", a.host_memory, b.host_memory);
+  compare(d, p, chip_numbers, a, b);
+  compare(d, p + ".arch", arch_numbers, a, b);
+  compare(d, p + ".arch.matrix_flop_per_clock", flop_per_clock_numbers, a, b);
+  compare(d, p + ".kernels", kernel_numbers, a, b);
 }
 
 inline void compare(differ& d, const std::string& p, const system_figures& a,
@@ -309,20 +305,104 @@ inline ordered_json model_json(const model_shape& m) {
   return j;
 }
 
-/// The preset the system is (by its name, as `make_system` names what it builds) with its size:
-/// nodes (and, for nvlink_fat_tree, GPUs per node and the chip), racks, or a TPU slice's shape
-/// and slices.
-inline ordered_json system_json(const system_figures& s) {
+/// The numbers of `table` that `c` sets (a zero is "not given", as the reader reads it), each in
+/// its key's unit so that the reader gives back exactly the figure.
+template <std::size_t N>
+void write_numbers(ordered_json& j, const std::string& p, const chip_number (&table)[N],
+                   const chip_figures& c) {
+  for (const chip_number& n : table) {
+    const double x = n.get(c);
+    if (x == 0.0) continue;
+    if (n.whole) {
+      j[n.key] = static_cast<std::int64_t>(x);
+      continue;
+    }
+    const double unit = n.unit;
+    j[n.key] = exact_for_reader(p + "." + n.key, x, x / unit, [unit](double y) { return y * unit; });
+  }
+}
+
+inline bool same_chip(const chip_figures& a, const chip_figures& b) {
+  differ d;
+  compare(d, "chip", a, b);
+  return d.first.empty();
+}
+
+/// A catalogue chip by its name when the chip is that chip; else every figure it sets.
+inline ordered_json chip_json(const chip_figures& c) {
+  const std::string p = "system.chip";
+  if (const chip_figures* known = find_chip(c.name); known != nullptr) {
+    if (same_chip(*known, c)) return std::string(known->name);
+    differ d;
+    compare(d, p, *known, c);
+    unwritable(d.first, "differs from the catalogue's " + std::string(known->name) +
+                            " (a plan file names a variant of a catalogue chip its own)");
+  }
+  ordered_json j;
+  j["name"] = std::string(c.name);
+  j["kind"] = choice_name(p + ".kind", chip_kind_choices, c.kind);
+  j["scale_up"] = choice_name(p + ".scale_up", scale_up_choices, c.scale_up);
+  write_numbers(j, p, chip_numbers, c);
+  ordered_json arch = ordered_json::object();
+  write_numbers(arch, p + ".arch", arch_numbers, c);
+  ordered_json per_clock = ordered_json::object();
+  write_numbers(per_clock, p + ".arch.matrix_flop_per_clock", flop_per_clock_numbers, c);
+  if (!per_clock.empty()) arch["matrix_flop_per_clock"] = per_clock;
+  if (!arch.empty()) j["arch"] = arch;
+  ordered_json kernels = ordered_json::object();
+  write_numbers(kernels, p + ".kernels", kernel_numbers, c);
+  if (!kernels.empty()) j["kernels"] = kernels;
+  return j;
+}
+
+/// The system as its topology: chip, levels (with every figure), the torus, the chips.
+inline ordered_json topology_json(const system_figures& s) {
+  ordered_json j;
+  j["name"] = std::string(s.name);
+  j["chip"] = chip_json(s.chip);
+  ordered_json levels = ordered_json::array();
+  for (std::int64_t i = 0; i < s.level_count && i < max_network_levels; ++i) {
+    const network_level& l = s.levels[static_cast<std::size_t>(i)];
+    const std::string q = "system.levels[" + std::to_string(i) + "]";
+    ordered_json level;
+    level["name"] = std::string(l.name);
+    level["link"] = choice_name(q + ".link", link_choices, l.link);
+    level["degree"] = l.degree;
+    const double egress = l.unit_egress.value();
+    level["unit_egress_gb_per_s"] = exact_for_reader(q + ".unit_egress_gb_per_s", egress,
+                                                     egress / giga, [](double y) {
+                                                       return (y * gb * byte / second).value();
+                                                     });
+    const double latency = l.hop_latency.value();
+    level["hop_latency_us"] = exact_for_reader(q + ".hop_latency_us", latency, latency / micro,
+                                               [](double y) {
+                                                 return (y * micro * second).value();
+                                               });
+    level["in_network_reduction"] = l.in_network_reduction;
+    levels.push_back(level);
+  }
+  j["levels"] = levels;
+  if (s.chips != level_capacity(s)) j["chips"] = s.chips;
+  if (s.torus.rank > 0) {
+    ordered_json shape = ordered_json::array();
+    ordered_json wraps = ordered_json::array();
+    for (std::int64_t i = 0; i < s.torus.rank; ++i) {
+      shape.push_back(s.torus.extent[static_cast<std::size_t>(i)]);
+      wraps.push_back(static_cast<bool>(s.torus.wraps[static_cast<std::size_t>(i)]));
+    }
+    j["torus"] = {{"shape", shape}, {"wraps", wraps}};
+  }
+  return j;
+}
+
+/// The preset the system is (by its name, as `make_system` names what it builds) with its size
+/// (nodes, and for nvlink_fat_tree GPUs per node and the chip; racks; a TPU slice's shape and
+/// slices), or null when no preset builds exactly these figures.
+inline ordered_json preset_json(const system_figures& s) {
   std::string_view preset;
   for (std::string_view n : system_preset_names)
     if (same_name(n, s.name)) preset = n;
-  if (preset.empty() || s.level_count < 1) {
-    std::string known;
-    for (std::string_view n : system_preset_names)
-      known += (known.empty() ? "" : ", ") + std::string(n);
-    unwritable("system", "'" + std::string(s.name) +
-                             "' is not a preset a plan file can name (presets: " + known + ")");
-  }
+  if (preset.empty() || s.level_count < 1) return nullptr;
   const std::int64_t first_level = s.levels[0].degree;
   ordered_json j;
   j["preset"] = std::string(preset);
@@ -337,10 +417,25 @@ inline ordered_json system_json(const system_figures& s) {
     j["nodes"] = s.chips / first_level;
     if (preset == "nvlink_fat_tree") {
       j["gpus_per_node"] = first_level;
-      j["chip"] = std::string(s.chip.name);
+      j["chip"] = chip_json(s.chip);
     }
   }
-  return j;
+  system_names names;
+  system_figures back{};
+  try {
+    back = named_system(read_system(json::parse(j.dump()), names), names);
+  } catch (const bad_input&) {
+    return nullptr;
+  }
+  differ d;
+  compare(d, "system", s, back);
+  return d.first.empty() ? j : nullptr;
+}
+
+/// The system as a preset with its size where one builds it exactly, else as its topology.
+inline ordered_json system_json(const system_figures& s) {
+  ordered_json preset = preset_json(s);
+  return preset.is_null() ? topology_json(s) : preset;
 }
 
 inline ordered_json training_json(const training_plan_values& p) {
