@@ -13,6 +13,7 @@
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
+#include <shardplan/io/plan_header.hpp>
 #include <shardplan/io/plan_writer.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/search_chart.hpp>
@@ -116,6 +117,28 @@ int export_file(const std::string& path, const std::string& target) {
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
+/// Writes a training plan file's values as a C++ header (io/plan_header.hpp) to `output` ("-":
+/// standard output). An infeasible plan is written too: the build that checks it must fail.
+int header_file(const std::string& path, const std::string& name, const std::string& output) {
+  if (!io::is_plan_struct_name(name))
+    return bad_input("", "--name: '" + io::detail::printable(name) +
+                             "' is no C++ identifier (letters, digits and _, not starting with a "
+                             "digit or _, no keyword)");
+  io::plan_file file;
+  int status = exit_ok;
+  if (!read_file(path, file, status, "header")) return status;
+  const std::string text = io::plan_header_text(file.values(), name, shown(path));
+  if (output == "-") {
+    std::cout << text;
+    return exit_ok;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) return bad_input("", "--output: cannot write " + output);
+  return exit_ok;
+}
+
 /// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).
 int search_file(const std::string& path, const std::string& format_name,
                 const std::string& svg_path, const std::string& plans_dir) {
@@ -201,6 +224,16 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember(std::vector<std::string>(launch_target_names.begin(),
                                                      launch_target_names.end())));
+  std::string header_name;
+  std::string header_output = "-";
+  auto* header_cmd = app.add_subcommand(
+      "header", "write a training plan file's values as a C++ header for SHARDPLAN_REQUIRE_FEASIBLE "
+                "(what the CMake function shardplan_check_plan runs)");
+  header_cmd->add_option("plan", plan_path, "the plan file (JSON; - reads standard input)")
+      ->required();
+  header_cmd->add_option("--name", header_name, "the C++ struct that holds the values")
+      ->required();
+  header_cmd->add_option("--output", header_output, "the header to write (- : standard output)");
   std::string svg_path;
   auto* search_cmd = app.add_subcommand(
       "search", "rank every plan for a spec's model, system, chips and batch");
@@ -220,7 +253,8 @@ int main(int argc, char** argv) {
       if (sub->get_name() == word) return true;
     return false;
   };
-  const char* commands = "(commands: report, check, search, export, catalog; see shardplan --help)";
+  const char* commands =
+      "(commands: report, check, search, export, header, catalog; see shardplan --help)";
   const std::string first = argc > 1 ? argv[1] : "";
   if (first.empty()) {
     std::cerr << "shardplan: a command is required " << commands << "\n";
@@ -248,6 +282,7 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check_file(plan_path, format_name, check_svg_path);
   if (export_cmd->parsed()) return export_file(plan_path, target);
   if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
+  if (header_cmd->parsed()) return header_file(plan_path, header_name, header_output);
   if (catalog->parsed()) return print_catalog(format_name);
   return exit_bad_input;
 }

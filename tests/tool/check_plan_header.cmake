@@ -1,0 +1,62 @@
+# `shardplan header` writes every member of a training plan's values: for each training plan of
+# examples/plans the header is written, compiled into a program with the plan-file reader, and the
+# program compares the header's constexpr values with the values the reader builds at run time,
+# member by member (plan_difference) and by their step time, MFU and memory per device.
+file(GLOB plans ${PLANS}/*.json)
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(includes "")
+set(checks "")
+set(count 0)
+foreach(plan IN LISTS plans)
+  get_filename_component(stem ${plan} NAME_WE)
+  string(MAKE_C_IDENTIFIER "plan_${stem}" name)
+  execute_process(COMMAND ${TOOL} header ${plan} --name ${name} --output ${WORK_DIR}/${name}.hpp
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(err MATCHES "needs a training plan")
+    continue()  # a serving plan
+  endif()
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "shardplan header ${plan} exited ${status}: ${err}")
+  endif()
+  string(APPEND includes "#include \"${name}.hpp\"\n")
+  string(APPEND checks "  bad += differs<${name}>(\"${plan}\");\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+if(count LESS 5)
+  message(FATAL_ERROR "only ${count} training plans in ${PLANS}")
+endif()
+file(WRITE ${WORK_DIR}/compare.cpp "${includes}
+#include <iostream>
+#include <shardplan/io/plan_file.hpp>
+#include <shardplan/io/plan_writer.hpp>
+template <class Plan>
+int differs(const char* path) {
+  const shardplan::io::plan_file f = shardplan::io::load_plan_file(path);
+  const shardplan::training_plan_values read = f.values();
+  const std::string d = shardplan::io::plan_difference(Plan::values, read);
+  const auto a = shardplan::estimate_step(Plan::values);
+  const auto b = shardplan::estimate_step(read);
+  const double m = shardplan::memory_per_device(Plan::values.model, Plan::values.setup).total.value();
+  const double n = shardplan::memory_per_device(read.model, read.setup).total.value();
+  const bool same = d.empty() && a.step.value() == b.step.value() && a.mfu == b.mfu && m == n &&
+                    Plan::violations.count == shardplan::check(read).count;
+  std::cout << path << \": \" << (same ? \"same values\" : \"DIFFERS at \" + d) << \"\\n\";
+  return same ? 0 : 1;
+}
+int main() {
+  int bad = 0;
+${checks}  return bad;
+}
+")
+execute_process(COMMAND ${COMPILER} -std=c++20 -I${INCLUDE_DIR} -I${WORK_DIR} ${WORK_DIR}/compare.cpp
+                        -o ${WORK_DIR}/compare
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the headers do not compile:\n${out}")
+endif()
+execute_process(COMMAND ${WORK_DIR}/compare RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE out)
+message(STATUS "${out}")
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "a header's values differ from its plan file's")
+endif()
