@@ -7,7 +7,9 @@
 #include <array>
 
 #include <shardplan/hardware/amd.hpp>
+#include <shardplan/hardware/aws.hpp>
 #include <shardplan/hardware/cpu.hpp>
+#include <shardplan/hardware/intel.hpp>
 #include <shardplan/hardware/nvidia.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/hardware/tpu.hpp>
@@ -18,7 +20,9 @@ namespace shardplan::hardware {
 /// `typename decltype(t)::type` to list, compare or search them.
 inline constexpr auto chips =
     boost::hana::tuple_t<tpu_v4p, tpu_v5e, tpu_v5p, tpu_v6e, tpu7x, a100_40gb, a100_80gb, h100_sxm,
-                         h800, h200, b200, gb200, mi300x, xeon_8480_2s, epyc_9654_2s>;
+                         h800, h200, b200, gb200, mi300x, xeon_8480_2s, epyc_9654_2s, h100_pcie,
+                         h100_nvl, h200_nvl, l40s, b300, gb300, mi250x, mi325x, mi355x, v100,
+                         tpu_v2, tpu_v3, trainium2, gaudi3>;
 
 /// A few instantiated systems, one per family, as `hana::type`s.
 inline constexpr auto example_systems =

@@ -1,4 +1,5 @@
-// NVIDIA data-centre GPUs (SXM, per GPU): A100 40/80 GB, H100, H800, H200, B200, GB200.
+// NVIDIA data-centre GPUs, per GPU: A100 40/80 GB, H100 (SXM, PCIe, NVL), H800, H200 (SXM, NVL),
+// B200, GB200, B300, GB300, L40S and V100.
 #pragma once
 
 #include <shardplan/core/units.hpp>
@@ -61,6 +62,75 @@
 ///              per-capability table: up to 228 KB shared memory per SM on 9.0 and 10.0.
 ///   [cnc-h100] Chips and Cheese, "Nvidia's H100: Funny L2, and Tons of Bandwidth" (2023): the
 ///              measured L2 bandwidth the book quotes (about 5.5 TB/s, on the 114-SM H100 PCIe).
+///
+/// Sources of the chips added after the first eight (H100 PCIe, H100 NVL, H200 NVL, L40S, B300,
+/// GB300, V100). The nvidia.com pages themselves could not be opened from the session that wrote
+/// these figures; each tag says through which copy the vendor's numbers were read.
+///   [h100-pcie] NVIDIA H100 datasheet (2022 edition), "H100 SXM / H100 PCIe" table, as reproduced
+///              by archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html: PCIe column 114 SMs,
+///              FP32 51, TF32 756*, BF16/FP16 1,513*, FP8/INT8 3,026* TFLOPS ("* Shown with
+///              sparsity"), 80 GB HBM2e, 2,000 GB/s, 50 MB L2, 256 KB registers and up to 228 KB
+///              shared memory per SM, "NVLINK: 600GB/s, PCIe Gen5: 128GB/s", 300-350 W. NVIDIA's
+///              product brief PB-11133-001 (manuals.plus copy): "greater than 2,000 gigabytes per
+///              second", passive dual-slot card, 350 W.
+///   [h100-nvl] NVIDIA H100 datasheet (current edition), H100 NVL column: FP32 60, TF32 835*,
+///              BF16/FP16 1,671*, FP8/INT8 3,341* TFLOPS, 94 GB HBM3, 3.9 TB/s, NVLink bridge
+///              600 GB/s, PCIe Gen5 128 GB/s, 350-400 W. Read through secondary tables that quote
+///              it (dense "~835" BF16, "~1670" FP8, 94 GB, 3.9 TB/s, "NVLink bridge (600 GB/s)",
+///              350-400 W). The 2023 sheet of the dual-card H100 NVL gave the SXM rates per GPU
+///              (FP32 67, BF16 1,979*); the current sheet's lower rates are the ones we use.
+///   [h200-nvl] NVIDIA H200 datasheet, H200 NVL column: FP32 60, TF32 835*, BF16/FP16 1,671*,
+///              FP8/INT8 3,341* TFLOPS, 141 GB HBM3e, 4.8 TB/s, "2- or 4-way NVIDIA NVLink bridge:
+///              900GB/s per GPU", PCIe Gen5 128 GB/s, up to 600 W (the same H200 datasheet as
+///              [h200-ds]). A lab's README of a 4 x H200 NVL server (nvidia-smi): "600 W power
+///              cap, max SM clock ~1785 MHz", 143771 MiB visible.
+///   [l40s-ds]  NVIDIA L40S datasheet (the L40 / L40S table as resellers reproduce it, e.g.
+///              mullet.se product 355414): 18,176 CUDA cores, 568 Tensor Cores, 142 RT cores,
+///              FP32 91.6, TF32 183 | 366*, BF16/FP16 362.05 | 733*, FP8 733 | 1,466* TFLOPS,
+///              48 GB GDDR6 with ECC, 864 GB/s, "PCIe Gen4 x16: 64GB/s bidirectional", 350 W; the
+///              L40 column beside it: FP32 90.5, BF16 181.05. No NVLink. Boost clock 2520 MHz
+///              (reseller and database listings, itcreations.com; not on NVIDIA's sheet).
+///   [bw-ultra] NVIDIA technical blog, "Inside NVIDIA Blackwell Ultra: The Chip Powering the AI
+///              Factory Era" (developer.nvidia.com, 2025): 160 SMs "in the full GPU
+///              implementation", 4 fifth-generation Tensor Cores, 128 CUDA cores and 256 KB of
+///              TMEM per SM, 15 PFLOPS dense NVFP4, 288 GB HBM3E at 8 TB/s, NVLink 5 at 1.8 TB/s
+///              bidirectional, PCIe Gen6, 1,400 W.
+///   [glk-b300] glennklockwood.com/garden/processors/B300, "The HGX variant of B300" table from
+///              NVIDIA's HGX B300 datasheet (dense | sparse, TFLOPS): FP32 75, TF32 1125 | 2250,
+///              FP16/BF16 2250 | 4500, FP8 4500 | 9000, FP4 13125 | 18000, INT8 4500 | 9000; GB300
+///              NVL72: "72 ConnectX-8 NICs", 20 TB HBM at 576 TB/s.
+///   [verda]    Verda (DataCrunch) blog, "NVIDIA GB300 NVL72: GPU Architecture & Performance",
+///              per-GPU table "without sparsity": GB300 FP4 15, FP8 5, INT8 0.165 POPS, BF16 2.5,
+///              TF32 1.25, FP32 0.080 PFLOPS, 279 GB, 8 TB/s, 1.4 kW; B300 FP4 14, FP8 4.5,
+///              INT8 0.15 POPS, BF16 2.25, TF32 1.1, FP32 0.075 PFLOPS, 270 GB, 7.7 TB/s, 1.1 kW.
+///   [gb300]    NVIDIA GB300 NVL72 specification as quoted by vendordeep.com ("NVIDIA Blackwell
+///              Ultra GB300 NVL72"): FP4 1,440 | 1,080 PFLOPS (sparse | dense), FP8/FP6 720 PFLOPS,
+///              INT8 24 POPS, 20 TB HBM3e at 576 TB/s, 130 TB/s NVLink, "each GPU has ConnectX-8
+///              SuperNIC at 800 Gb/s".
+///   [mlperf-b300] MLCommons inference v6.1, closed/NVIDIA/systems/B300-SXM-270GBx8_TRT.json
+///              (intel-ai-tce/inference_results_v6.1@5174fca): "NVIDIA DGX B300 (8x
+///              B300-SXM-270GB)", "270 GB" per GPU, "PCIe Gen5 x16" host link, 2 TB host memory.
+///   [mlperf-gb300] MLCommons inference v5.1 (mlcommons/inference_results_v5.1@965182b),
+///              closed/NVIDIA/systems/GB300-NVL72_GB300-288GB_aarch64x72_TRT.json: 4 GPUs per
+///              node, "288 GB", NVLink-C2C to the host, 960 GB host memory per 4-GPU node,
+///              ConnectX-8, "GB300 TGP 1400W".
+///   [mlperf-nvl] MLCommons inference v5.1 (@965182b): closed/Dell/systems/
+///              XE7745_H200_NVL_141GBx8_TRT.json (8 x H200 NVL, "PCIe Gen5 x16", NVLink, 2 TB host
+///              memory, 8 NICs) and closed/NVIDIA/systems/backup_systems/L40Sx8_TRT.json (8 x L40S,
+///              "PCIe Gen4 x16", no GPU interconnect, 1 TB host memory).
+///   [v100-ds]  NVIDIA V100 Tensor Core GPU datasheet, V100 SXM2 column: double precision 7.8,
+///              single precision 15.7, "Tensor Performance" 125 TFLOPS, 32 GB (or 16 GB) HBM2 at
+///              900 GB/s, NVLink 300 GB/s, PCIe 32 GB/s, 300 W.
+///   [volta-wp] NVIDIA Tesla V100 GPU Architecture whitepaper (2017): 80 SMs, 64 FP32 cores and 8
+///              Tensor Cores per SM, each Tensor Core one 4x4x4 matrix FMA (64 FMA) per clock,
+///              128 KB combined L1 / shared memory per SM (shared configurable up to 96 KB), 6 MB
+///              L2, 256 KB register file per SM, six NVLink 2.0 links of 25 GB/s per direction.
+///              The GPU Boost clock of the SXM2 part is 1530 MHz (the 1455 MHz of the launch table
+///              is the PCIe card's): 80 x 1024 FLOP x 1.53e9 = 125.3e12, 80 x 64 x 2 x 1.53e9 =
+///              15.67e12, the datasheet's two peaks.
+///   [dgx-1]    NVIDIA DGX-1 with Tesla V100 System Architecture whitepaper: 8 V100 SXM2 in a
+///              "hybrid cube-mesh" NVLink network, "four 100 Gb InfiniBand network interface
+///              cards", 512 GB DDR4 system memory.
 ///
 /// Microarchitecture clocks: NVIDIA publishes the H100's 1.98 GHz maximum boost ([book] table)
 /// and its datasheet rates, but not the clock behind the tensor peaks. The CUDA-core peak fits the
@@ -298,6 +368,304 @@ struct gb200 {
         a.l1_smem_bandwidth = 148.0 * 128.0 * 2.1e9 * byte / second;  // [cuda-pg] 128 B/clk/SM
         return a;
       }(),
+  };
+};
+
+/// NVIDIA H100 PCIe 80 GB (Hopper, 350 W card): 114 SMs of the H100 SM, HBM2e, NVLink bridges
+/// between pairs of cards.
+struct h100_pcie {
+  static constexpr chip_figures figures = {
+      .name = "h100 pcie",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 51.0 * tera * flop / second,    // [h100-pcie] FP32 51 TFLOPS
+      .peak_tf32 = 378.0 * tera * flop / second,   // [h100-pcie] TF32 756 sparse => 378 dense
+      .peak_bf16 = 756.5 * tera * flop / second,   // [h100-pcie] BF16 1,513 sparse => 756.5 dense
+      .peak_fp16 = 756.5 * tera * flop / second,   // [h100-pcie] FP16 1,513 sparse
+      .peak_fp8 = 1513.0 * tera * flop / second,   // [h100-pcie] FP8 3,026 sparse
+      .peak_int8 = 1513.0 * tera * flop / second,  // [h100-pcie] INT8 3,026 TOPS sparse
+      .memory = 80.0 * giga * byte,                // [h100-pcie] 80 GB HBM2e
+      .memory_bandwidth = 2.0 * tera * byte / second,  // [h100-pcie] 2,000 GB/s
+      // [h100-pcie] "NVLINK: 600GB/s" through NVLink bridges that join two cards: 600 GB/s both
+      // ways = 12 NVLink 4 links x 25 GB/s one-way ([book] NVLink 4 link rate). Each pair is a
+      // two-GPU full mesh; GPUs of different pairs talk over PCIe (not modelled here).
+      .scale_up = scale_up_kind::full_mesh,
+      .scale_up_link_bandwidth = 25.0 * giga * byte / second,
+      .scale_up_links = 12,
+      // Assumption: one 400 Gb/s NIC per GPU (a PCIe Gen5 x16 slot carries 64 GB/s each way).
+      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,
+      // [h100-pcie] PCIe Gen5 128 GB/s both ways = 64 GB/s each way.
+      .host_link_bandwidth = 64.0 * giga * byte / second,
+      .host_memory = 2048.0 * giga * byte / 8.0,  // assumption: 2 TB per 8 GPUs, as a DGX H100
+      .arch = {
+          .compute_units = 114,  // [h100-pcie] 114 SMs
+          // NVIDIA publishes no clock for the PCIe part in the sources read. Derived, as for the
+          // SXM part: the tensor peaks fit 756.5e12 / (114 x 4096) = 1.62 GHz.
+          .matrix_clock = 1.62e9,
+          .matrix_units = 4,  // [h100-wp] 4 Tensor Cores per H100 SM
+          // The H100 SM's rates ([h100-wp], see h100_sxm): the PCIe peaks are 114/132 of the SXM
+          // SM count at 1.62/1.83 of its clock.
+          .matrix_flop_per_clock = {.tf32 = 2048.0, .bf16 = 4096.0, .fp16 = 4096.0,
+                                    .fp8 = 8192.0, .int8 = 8192.0},
+          .vector_units = 4,
+          .vector_lanes = 128,          // [h100-wp] 128 FP32 cores per SM
+          .vector_flop_per_lane = 2.0,  // FMA
+          .registers = 256.0 * kibi * byte,          // [h100-pcie] 256 KB per SM
+          .l1_smem = 256.0 * kibi * byte,            // [h100-wp] 256 KB L1/shared per SM
+          .max_shared_memory = 228.0 * kibi * byte,  // [h100-pcie] up to 228 KB
+          .l2 = 50.0 * mebi * byte,                  // [h100-pcie] 50 MB L2
+          // [cnc-h100] measured about 5.5 TB/s of L2 bandwidth on this very part (the book's
+          // figure, see h100_sxm).
+          .l2_bandwidth = 5.5 * tera * byte / second,
+      },
+  };
+};
+
+/// NVIDIA H100 NVL 94 GB (Hopper, 350-400 W PCIe card): the full 132-SM H100 with six HBM3
+/// stacks, NVLink bridges between pairs of cards.
+struct h100_nvl {
+  static constexpr chip_figures figures = {
+      .name = "h100 nvl",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 60.0 * tera * flop / second,    // [h100-nvl] FP32 60 TFLOPS
+      .peak_tf32 = 417.5 * tera * flop / second,   // [h100-nvl] TF32 835 sparse => 417.5 dense
+      .peak_bf16 = 835.5 * tera * flop / second,   // [h100-nvl] BF16 1,671 sparse => 835.5 dense
+      .peak_fp16 = 835.5 * tera * flop / second,   // [h100-nvl] FP16 1,671 sparse
+      .peak_fp8 = 1670.5 * tera * flop / second,   // [h100-nvl] FP8 3,341 sparse
+      .peak_int8 = 1670.5 * tera * flop / second,  // [h100-nvl] INT8 3,341 TOPS sparse
+      .memory = 94.0 * giga * byte,                // [h100-nvl] 94 GB HBM3
+      .memory_bandwidth = 3.9 * tera * byte / second,  // [h100-nvl] 3.9 TB/s
+      // [h100-nvl] NVLink bridge 600 GB/s both ways = 12 links x 25 GB/s one-way, between the two
+      // cards of a pair (a two-GPU full mesh), as on the PCIe card.
+      .scale_up = scale_up_kind::full_mesh,
+      .scale_up_link_bandwidth = 25.0 * giga * byte / second,
+      .scale_up_links = 12,
+      // Assumption: one 400 Gb/s NIC per GPU.
+      .scale_out_bandwidth = 400.0 * giga * bits * byte / second,
+      // [h100-nvl] PCIe Gen5 128 GB/s both ways = 64 GB/s each way.
+      .host_link_bandwidth = 64.0 * giga * byte / second,
+      .host_memory = 2048.0 * giga * byte / 8.0,  // assumption: 2 TB per 8 GPUs, as a DGX H100
+      .arch = {
+          // NVIDIA's sheet gives no SM count; the card is the 132-SM configuration of the SXM part
+          // (a 16,896-core listing in secondary tables; FP32 60e12 / (132 x 128 x 2) = 1.78 GHz,
+          // the 1785 MHz maximum SM clock nvidia-smi reports on the same board as H200 NVL,
+          // [h200-nvl]).
+          .compute_units = 132,
+          .boost_clock = 1.785e9,  // [h200-nvl] nvidia-smi max SM clock of the NVL board
+          .matrix_clock = 1.545e9,  // derived: 835.5e12 / (132 x 4096)
+          .matrix_units = 4,
+          .matrix_flop_per_clock = {.tf32 = 2048.0, .bf16 = 4096.0, .fp16 = 4096.0,
+                                    .fp8 = 8192.0, .int8 = 8192.0},
+          .vector_units = 4,
+          .vector_lanes = 128,
+          .vector_flop_per_lane = 2.0,
+          .registers = 256.0 * kibi * byte,          // [h100-wp]
+          .l1_smem = 256.0 * kibi * byte,            // [h100-wp]
+          .max_shared_memory = 228.0 * kibi * byte,  // [cuda-pg] compute capability 9.0
+          .l2 = 50.0 * mebi * byte,                  // [h100-wp] 50 MB
+          // L2 bandwidth: no measurement of this part in our sources; left at 0.
+      },
+  };
+};
+
+/// NVIDIA H200 NVL 141 GB (Hopper, up to 600 W PCIe card): the H200's memory on the H100 NVL's
+/// clocks, NVLink bridges across 2 or 4 cards.
+struct h200_nvl {
+  static constexpr chip_figures figures = [] {
+    chip_figures f = h100_nvl::figures;  // [h200-nvl] the H100 NVL's rates (FP32 60, BF16 1,671*)
+    f.name = "h200 nvl";
+    f.memory = 141.0 * giga * byte;                   // [h200-nvl] 141 GB HBM3e
+    f.memory_bandwidth = 4.8 * tera * byte / second;  // [h200-nvl] 4.8 TB/s
+    // [h200-nvl] "2- or 4-way NVLink bridge: 900GB/s per GPU" both ways = 18 links x 25 GB/s
+    // one-way; with the 4-way bridge every card reaches its 3 peers directly (6 links each): a
+    // full mesh of 4.
+    f.scale_up_links = 18;
+    // [mlperf-nvl] Dell XE7745: 8 x H200 NVL with 8 NICs (speed not stated; 400 Gb/s each
+    // assumed, inherited) and 2 TB host memory: 256 GB a GPU (inherited, as the assumption).
+    // Inside: the H100 NVL's (inherited); [h200-nvl] max SM clock ~1785 MHz.
+    return f;
+  }();
+};
+
+/// NVIDIA L40S (Ada Lovelace, 350 W PCIe card): 142 SMs, 48 GB GDDR6, no NVLink.
+struct l40s {
+  static constexpr chip_figures figures = {
+      .name = "l40s",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 91.6 * tera * flop / second,    // [l40s-ds] FP32 91.6 TFLOPS
+      .peak_tf32 = 183.0 * tera * flop / second,   // [l40s-ds] TF32 183 | 366 sparse
+      .peak_bf16 = 362.05 * tera * flop / second,  // [l40s-ds] BF16 362.05 | 733 sparse
+      .peak_fp16 = 362.05 * tera * flop / second,  // [l40s-ds] FP16 362.05 | 733 sparse
+      .peak_fp8 = 733.0 * tera * flop / second,    // [l40s-ds] FP8 733 | 1,466 sparse
+      // INT8: the copies of the L40S sheet we read leave the L40S INT8 and INT4 cells empty (the
+      // L40's are 362 and 724); stas00/ml-engineering's table (commit 744d01e, from NVIDIA's
+      // L40S page) gives 733 TOPS, the FP8 rate. INT4: not read; left at 0.
+      .peak_int8 = 733.0 * tera * flop / second,
+      .memory = 48.0 * giga * byte,                       // [l40s-ds] 48 GB GDDR6 with ECC
+      .memory_bandwidth = 864.0 * giga * byte / second,   // [l40s-ds] 864 GB/s
+      // No NVLink ([l40s-ds]; [mlperf-nvl] "accelerator_interconnect": "N/A"): GPU-to-GPU traffic
+      // crosses the PCIe switches. We model that path as the scale-up fabric: one switched PCIe
+      // Gen4 x16 link of 32 GB/s one-way ([l40s-ds] "64GB/s bidirectional"), shared with the
+      // host traffic in practice.
+      .scale_up = scale_up_kind::switched,
+      .scale_up_link_bandwidth = 32.0 * giga * byte / second,
+      .scale_up_links = 1,
+      // Assumption: one 200 Gb/s NIC per GPU (a PCIe Gen4 x16 slot carries 256 Gb/s each way).
+      .scale_out_bandwidth = 200.0 * giga * bits * byte / second,
+      .host_link_bandwidth = 32.0 * giga * byte / second,  // [l40s-ds] PCIe Gen4 x16
+      .host_memory = 1024.0 * giga * byte / 8.0,  // [mlperf-nvl] NVIDIA's 8 x L40S node: 1 TB
+      .arch = {
+          // [l40s-ds] 568 Tensor Cores and 142 RT cores: 142 SMs of 4 Tensor Cores, one RT core
+          // and 128 CUDA cores (18,176 / 128).
+          .compute_units = 142,
+          .boost_clock = 2.52e9,  // [l40s-ds] 2520 MHz (reseller listing, not NVIDIA's sheet)
+          // Derived: the tensor peaks fit 362.05e12 / (142 x 1024) = 2.49 GHz, the clock at which
+          // the L40 column's 90.5 TFLOPS FP32 is stated (142 x 256 x 2.49e9 = 90.5e12); the L40S
+          // FP32 91.6 is at 2.52 GHz (142 x 256 x 2.52e9 = 91.6e12).
+          .matrix_clock = 2.49e9,
+          .matrix_units = 4,
+          // Per SM: BF16/FP16 with FP32 accumulation 1024 FLOP/clk (362.05e12 / 142 / 2.49e9),
+          // TF32 half of it, FP8 and INT8 twice ([l40s-ds] ratios).
+          .matrix_flop_per_clock = {.tf32 = 512.0, .bf16 = 1024.0, .fp16 = 1024.0,
+                                    .fp8 = 2048.0, .int8 = 2048.0},
+          .vector_units = 4,
+          .vector_lanes = 128,          // [l40s-ds] 18,176 CUDA cores / 142 SMs
+          .vector_flop_per_lane = 2.0,  // FMA
+          // Registers, L1/SMEM and L2 of the L40S: not on NVIDIA's sheet; left at 0.
+      },
+      // NVIDIA, so the family defaults by formats apply (fp8 and no fp4: the Hopper ones, fitted
+      // and measured on H100-class runs, an assumption for Ada); the step model was never measured
+      // on an L40S run.
+      .kernels = {.step_error = -1.0},
+  };
+};
+
+/// NVIDIA B300 (Blackwell Ultra, HGX/DGX B300): two dies, 288 GB HBM3e (270 GB usable), NVLink 5.
+struct b300 {
+  static constexpr chip_figures figures = {
+      .name = "b300",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 75.0 * tera * flop / second,     // [glk-b300] FP32 75; [verda] 0.075 PFLOPS
+      // Sources disagree: [glk-b300] TF32 1125 dense (HGX sheet's 2250 sparse halved), [verda]
+      // 1.1 PFLOPS. We choose 1125, the halved datasheet figure.
+      .peak_tf32 = 1125.0 * tera * flop / second,
+      .peak_bf16 = 2.25 * peta * flop / second,     // [glk-b300] 2250 | 4500; [verda] 2.25
+      .peak_fp16 = 2.25 * peta * flop / second,     // [glk-b300] FP16 2250 | 4500
+      .peak_fp8 = 4.5 * peta * flop / second,       // [glk-b300] 4500 | 9000; [verda] 4.5
+      // Sources disagree: [glk-b300] INT8 4500 | 9000 (B200's figure), [verda] 0.15 POPS dense,
+      // the HGX B300 sheet as a reseller copies it "INT8 2 POPS" (sparse, 8 GPUs: 0.125 dense).
+      // Blackwell Ultra cut its INT8 tensor rate; we choose [verda]'s 0.15 POPS.
+      .peak_int8 = 0.15 * peta * flop / second,
+      // Sources disagree: [glk-b300] FP4 13125 dense (the HGX sheet's 105 PFLOPS / 8), [verda]
+      // 14 PFLOPS, [bw-ultra] "15 PetaFLOPS dense NVFP4" (the GB300's clocks). We choose the
+      // HGX datasheet's 13.125 PFLOPS.
+      .peak_fp4 = 13.125 * peta * flop / second,
+      // Sources disagree: [bw-ultra] 288 GB; [mlperf-b300] and [verda] 270 GB on shipping HGX /
+      // DGX B300. We choose 270 GB, what the boards expose (as for the B200's 180 GB).
+      .memory = 270.0 * giga * byte,
+      // Sources disagree: [bw-ultra] 8 TB/s, [verda] 7.7 TB/s (HGX). We choose 8 TB/s, as for B200.
+      .memory_bandwidth = 8.0 * tera * byte / second,
+      .scale_up = scale_up_kind::switched,                     // NVLink 5 through NVSwitch
+      .scale_up_link_bandwidth = 50.0 * giga * byte / second,  // [book] NVLink 5: 50 GB/s each way
+      .scale_up_links = 18,  // [bw-ultra] 1.8 TB/s both ways = 18 x 50 GB/s one-way
+      // [gb300] and the HGX B300 platform: one 800 Gb/s ConnectX-8 SuperNIC per GPU.
+      .scale_out_bandwidth = 800.0 * giga * bits * byte / second,
+      // [mlperf-b300] DGX B300: "PCIe Gen5 x16" to its Xeon hosts (64 GB/s each way; the GPU's
+      // PCIe Gen6 port, [bw-ultra], would carry twice that).
+      .host_link_bandwidth = 64.0 * giga * byte / second,
+      .host_memory = 2048.0 * giga * byte / 8.0,  // [mlperf-b300] 2 TB host memory, 8 GPUs
+      .arch = {
+          // [bw-ultra] 160 SMs "in the full GPU implementation"; NVIDIA gives no count of the SMs
+          // enabled on shipping parts, nor any clock, so no peak can be rebuilt (clocks and FLOP
+          // per clock left at 0).
+          .compute_units = 160,
+          .matrix_units = 4,            // [bw-ultra] 4 Tensor Cores per SM
+          .vector_units = 4,
+          .vector_lanes = 128,          // [bw-ultra] 128 CUDA cores per SM
+          .vector_flop_per_lane = 2.0,  // FMA
+          .registers = 256.0 * kibi * byte,      // [book] 256 kB per SM on every generation
+          .matrix_memory = 256.0 * kibi * byte,  // [bw-ultra] 256 KB TMEM per SM
+          .l1_smem = 256.0 * kibi * byte,        // [book] 256 kB SMEM per SM (Blackwell)
+          .max_shared_memory = 228.0 * kibi * byte,  // [cuda-pg] compute capability 10.x
+          // L2 size and bandwidths: not in our sources; left at 0.
+      },
+  };
+};
+
+/// NVIDIA GB300 (one Blackwell Ultra GPU of a Grace Blackwell Ultra board, 1400 W, as in the
+/// GB300 NVL72).
+struct gb300 {
+  static constexpr chip_figures figures = {
+      .name = "gb300",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 80.0 * tera * flop / second,   // [verda] 0.080 PFLOPS
+      .peak_tf32 = 1.25 * peta * flop / second,   // [verda] 1.25 PFLOPS
+      .peak_bf16 = 2.5 * peta * flop / second,    // [verda] 2.5; [gb300] FP8 720 sparse / 72 / 4
+      .peak_fp16 = 2.5 * peta * flop / second,    // [verda] FP16/BF16 2.5 PFLOPS
+      .peak_fp8 = 5.0 * peta * flop / second,     // [verda] 5; [gb300] 720 sparse / 72 / 2
+      // [verda] 0.165 POPS; [gb300] 24 POPS per 72 GPUs (sparse) = 0.167 dense.
+      .peak_int8 = 0.165 * peta * flop / second,
+      .peak_fp4 = 15.0 * peta * flop / second,  // [gb300] 1,080 dense / 72; [verda], [bw-ultra] 15
+      // Sources disagree: [mlperf-gb300] and [bw-ultra] 288 GB ([glk-b300] 20 TB / 72 rounds the
+      // same way), [verda] 279 GB. We choose 288 GB, what NVIDIA's MLPerf system lists.
+      .memory = 288.0 * giga * byte,
+      .memory_bandwidth = 8.0 * tera * byte / second,  // [bw-ultra] 8 TB/s; [gb300] 576 TB/s / 72
+      .scale_up = scale_up_kind::switched,             // 18 NVLink switches per NVL72 rack
+      .scale_up_link_bandwidth = 50.0 * giga * byte / second,  // [book] NVLink 5: 50 GB/s each way
+      .scale_up_links = 18,  // [gb300] 130 TB/s / 72 = 1.8 TB/s both ways = 18 x 50 one-way
+      // [gb300] "each GPU has ConnectX-8 SuperNIC at 800 Gb/s"; [glk-b300] 72 ConnectX-8 NICs.
+      .scale_out_bandwidth = 800.0 * giga * bits * byte / second,
+      // Assumption, as for GB200: NVLink-C2C gives 900 GB/s both ways between a Grace and its two
+      // GPUs ([mlperf-gb300] host link "NVLink-C2C"); a quarter of it, 225 GB/s one-way, per GPU.
+      .host_link_bandwidth = 225.0 * giga * byte / second,
+      .host_memory = 960.0 * giga * byte / 4.0,  // [mlperf-gb300] 960 GB per 4-GPU node
+      .arch = b300::figures.arch,  // [bw-ultra]: the same Blackwell Ultra GPU (no clock published)
+  };
+};
+
+/// NVIDIA Tesla V100 SXM2 32 GB (Volta): 80 SMs, HBM2, six NVLink 2 links (DGX-1 hybrid
+/// cube-mesh). Its tensor cores multiply fp16 only: no bf16, tf32, fp8 or int8 peak.
+struct v100 {
+  static constexpr chip_figures figures = {
+      .name = "v100",
+      .kind = chip_kind::gpu,
+      .peak_fp32 = 15.7 * tera * flop / second,    // [v100-ds] single precision 15.7 TFLOPS
+      // No bf16 (zero): a bf16 plan on a V100 is refused (plan_rule::compute_format_supported);
+      // plan it in fp16.
+      .peak_fp16 = 125.0 * tera * flop / second,   // [v100-ds] Tensor Performance 125 TFLOPS
+      .memory = 32.0 * giga * byte,                // [v100-ds] 32 GB HBM2 (a 16 GB part exists)
+      .memory_bandwidth = 900.0 * giga * byte / second,  // [v100-ds] 900 GB/s
+      // [dgx-1] hybrid cube-mesh: each GPU's 6 links reach only some of its 7 peers directly (no
+      // switch); the closest kind here is a full mesh, which overstates an 8-GPU all-to-all.
+      .scale_up = scale_up_kind::full_mesh,
+      .scale_up_link_bandwidth = 25.0 * giga * byte / second,  // [volta-wp] 25 GB/s per direction
+      .scale_up_links = 6,  // [volta-wp] six links; [v100-ds] "300 GB/s" = 6 x 25 x 2 directions
+      // [dgx-1] four 100 Gb/s InfiniBand NICs per 8 GPUs: 50 Gb/s a GPU.
+      .scale_out_bandwidth = 4.0 * 100.0 * giga * bits * byte / second / 8.0,
+      // PCIe Gen3 x16: 16 GB/s each way nominal ([v100-ds] "32 GB/s", both directions together).
+      .host_link_bandwidth = 16.0 * giga * byte / second,
+      .host_memory = 512.0 * giga * byte / 8.0,  // [dgx-1] 512 GB system memory, 8 GPUs
+      .arch = {
+          .compute_units = 80,    // [volta-wp] 80 SMs
+          .boost_clock = 1.53e9,  // [volta-wp] 1530 MHz GPU Boost (SXM2)
+          .matrix_units = 8,      // [volta-wp] 8 Tensor Cores per SM
+          // [volta-wp] 64 FP16 FMA per Tensor Core per clock = 8 x 64 x 2 = 1024 FLOP per SM.
+          .matrix_flop_per_clock = {.fp16 = 1024.0},
+          .vector_units = 4,            // [volta-wp] 4 processing blocks per SM
+          .vector_lanes = 64,           // [volta-wp] 64 FP32 cores per SM
+          .vector_flop_per_lane = 2.0,  // FMA ([v100-ds] 15.7 TFLOPS)
+          .registers = 256.0 * kibi * byte,         // [volta-wp] 256 KB per SM
+          .l1_smem = 128.0 * kibi * byte,           // [volta-wp] 128 KB L1/shared per SM
+          .max_shared_memory = 96.0 * kibi * byte,  // [volta-wp] up to 96 KB shared
+          // [cuda-pg] 128 B/clk per SM => 80 x 128 x 1.53e9 = 15.7 TB/s.
+          .l1_smem_bandwidth = 80.0 * 128.0 * 1.53e9 * byte / second,
+          .l2 = 6.0 * mebi * byte,  // [volta-wp] 6 MB L2 (6144 KB)
+          // [a100-wp] V100's L2 reads 2048 B/clk => 2048 x 1.53e9 = 3.1 TB/s.
+          .l2_bandwidth = 2048.0 * 1.53e9 * byte / second,
+      },
+      // NVIDIA, so the family defaults by formats apply (no fp8: Ampere's, fitted on A100 runs,
+      // an assumption for Volta; note FlashAttention-2, the Ampere default attention kernel, does
+      // not run on Volta); the step model was never measured on a V100 run.
+      .kernels = {.step_error = -1.0},
   };
 };
 

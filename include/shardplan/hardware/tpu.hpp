@@ -1,4 +1,5 @@
-// Google Cloud TPU chips: tpu_v4p, tpu_v5e, tpu_v5p, tpu_v6e and tpu7x, as chip_figures.
+// Google Cloud TPU chips: tpu_v4p, tpu_v5e, tpu_v5p, tpu_v6e, tpu7x, tpu_v2 and tpu_v3, as
+// chip_figures.
 #pragma once
 
 #include <shardplan/core/units.hpp>
@@ -28,6 +29,22 @@
 //   [ironwood] Google Cloud blog, "From silicon to softmax: Inside the Ironwood AI stack"
 //              (November 2025): Ironwood chips form 64-chip cubes over a 3D torus ICI, joined
 //              into pods and superpods by optical circuit switches.
+//   [gc-v3]    Google Cloud TPU docs, "TPU v3" page (docs.cloud.google.com/tpu/docs/v3): "Each v3
+//              TPU chip contains two TensorCores. Each TensorCore has two matrix-multiply units
+//              (MXUs)"; peak 123 teraflops (bf16) per chip; HBM2 32 GiB, 900 GBps; pod 1024
+//              chips; 2D torus.
+//   [gc-v2]    Google Cloud TPU docs, "TPU v2" page (docs.cloud.google.com/tpu/docs/v2): a v2 pod
+//              "is composed of up to 256 chips (512 TensorCores)"; the architecture in Jouppi et
+//              al., "A Domain Specific Supercomputer for Training Deep Neural Networks" (CACM
+//              2020).
+//   [hc17]     Hot Chips 2017 keynote on TPU v2, as Tom's Hardware reports it ("A Closer Look At
+//              Google's TPU v2"): "dual cores with one 128x128x32b MXU apiece ... each chip
+//              provides up to 45 TFLOPS"; Golem's report of the same slides: one 8 GB HBM stack
+//              per core.
+//   [hc20]     Hot Chips 2020, "Google TPUv2 and TPUv3" (AnandTech live blog): TPUv2 128x128
+//              systolic array, bf16 multiply, "700 GB/s per chip due to HBM", 2D torus; TPUv3
+//              "Clock 700 to 940 MHz", "2x mat mul units", "HBM +30%", "2x HBM", "650 GB/s
+//              interconnect", 1024-chip systems.
 //
 // Host memory: the "RAM (GB) (4-chip VM)" rows of [gc-v5p] and [gc-7x] are Compute Engine
 // machine-type memory, which is GiB ([gcloud]); we read them as GiB, as the v5e and v6e pages
@@ -253,6 +270,82 @@ struct tpu7x {
           .compute_units = 2,  // [gc-7x] "two TensorCores and four SparseCores"
           // MXU count and shape, clock, VPU and VMEM: not published; 0.
       },
+  };
+};
+
+/// Cloud TPU v2: two TensorCores of one 128x128 MXU each, 16 GiB HBM, 2D torus, pods of 256.
+/// Its MXUs take bf16 only (no int8: that came with v4).
+struct tpu_v2 {
+  static constexpr chip_figures figures = {
+      .name = "tpu v2",
+      .kind = chip_kind::tpu,
+      .peak_fp32 = 0.0 * flop / second,          // no published VPU rate
+      .peak_bf16 = 45.0 * tera * flop / second,  // [hc17] "up to 45 TFLOPS" per chip
+      .memory = 16.0 * gibi * byte,              // [hc17] one 8 GB stack per core, two cores
+      .memory_bandwidth = 700.0 * giga * byte / second,  // [hc20] "700 GB/s per chip"
+      .scale_up = scale_up_kind::torus_2d,               // [hc20] 2D torus
+      // The v2 link rate is in [gc-v2]'s CACM paper (not read here). Assumption: v3's per-link
+      // rate (below) scaled by the clock, 81.25 x 700 / 940 = 60.5 GB/s one-way.
+      .scale_up_link_bandwidth = 81.25 * 700.0 / 940.0 * giga * byte / second,
+      .scale_up_links = 4,  // 2D torus: 4 nearest neighbours
+      // Assumption: [book]'s typical DCN share, "about 6.25e9 bytes/s per TPU".
+      .scale_out_bandwidth = 6.25e9 * byte / second,
+      // Assumption: v4's PCIe link ([book] "16GB/s each way"); no v2 figure read.
+      .host_link_bandwidth = 16.0 * giga * byte / second,
+      // Host memory per chip: not in the sources we checked; left at zero.
+      .arch = {
+          .compute_units = 2,       // [hc17] dual cores; [gc-v2] 512 TensorCores per 256 chips
+          .boost_clock = 0.7e9,     // [hc20] "Clock 700" MHz (v2) "to 940" (v3)
+          .matrix_units = 1,        // [hc17] one MXU per core
+          .matrix_unit_rows = 128,  // [hc17], [hc20] 128x128 systolic array
+          .matrix_unit_columns = 128,
+          // 128 x 128 x 2 = 32768 FLOP per clock per core: 2 x 32768 x 0.7e9 = 45.9e12, 2% over
+          // the rounded "45 TFLOPS".
+          .matrix_flop_per_clock = {.bf16 = 128.0 * 128.0 * 2.0},
+          .vector_units = 1,
+          .vector_sublanes = 8,      // [hc20] "8 sets of 128-wide vectors per cycle"
+          .vector_lane_width = 128,  // [hc20] "128 instances of these lanes"
+          // VMEM size and on-chip bandwidths: not in our sources; 0.
+      },
+      // The TPU family defaults (tpu_v4p's and later's fractions, fitted on v4 and v5e runs)
+      // apply as assumptions: the same MXU design and XLA compiler. The step model was never
+      // measured on a v2 run.
+      .kernels = {.step_error = -1.0},
+  };
+};
+
+/// Cloud TPU v3: two TensorCores of two 128x128 MXUs each, 32 GiB HBM, 2D torus, pods of 1024.
+/// Its MXUs take bf16 only.
+struct tpu_v3 {
+  static constexpr chip_figures figures = {
+      .name = "tpu v3",
+      .kind = chip_kind::tpu,
+      .peak_fp32 = 0.0 * flop / second,           // no published VPU rate
+      .peak_bf16 = 123.0 * tera * flop / second,  // [gc-v3] 123 teraflops (bf16) per chip
+      .memory = 32.0 * gibi * byte,               // [gc-v3] 32 GiB HBM2
+      .memory_bandwidth = 900.0 * giga * byte / second,  // [gc-v3] 900 GBps
+      .scale_up = scale_up_kind::torus_2d,               // [gc-v3] 2D torus
+      // [hc20] "650 GB/s interconnect" per chip, read as both directions of its 4 torus links:
+      // 650 / 8 = 81.25 GB/s one-way per link (an assumption about what the 650 counts).
+      .scale_up_link_bandwidth = 650.0 / 8.0 * giga * byte / second,
+      .scale_up_links = 4,
+      .scale_out_bandwidth = 6.25e9 * byte / second,      // assumption, as tpu_v2
+      .host_link_bandwidth = 16.0 * giga * byte / second,  // assumption, as tpu_v2
+      // Host memory per chip: not in the sources we checked; left at zero.
+      .arch = {
+          .compute_units = 2,       // [gc-v3] two TensorCores per chip
+          .boost_clock = 0.94e9,    // [hc20] 940 MHz
+          .matrix_units = 2,        // [gc-v3] two MXUs per TensorCore
+          .matrix_unit_rows = 128,  // [hc20] 128x128, as v2
+          .matrix_unit_columns = 128,
+          // 2 x 128 x 128 x 2 FLOP per clock per core: 2 x 65536 x 0.94e9 = 123.2e12.
+          .matrix_flop_per_clock = {.bf16 = 2.0 * 128.0 * 128.0 * 2.0},
+          .vector_units = 1,
+          .vector_sublanes = 8,
+          .vector_lane_width = 128,
+      },
+      // As tpu_v2: the TPU family defaults, never measured on a v3 run.
+      .kernels = {.step_error = -1.0},
   };
 };
 

@@ -328,7 +328,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
 }
 
 /// The forward operations after the last layer, for one micro-batch: the final norm, the logits
-/// GEMM onto the vocabulary (bf16: no recipe converts it) split over tensor parallelism, and the
+/// GEMM onto the vocabulary (16-bit: no recipe converts it) split over tensor parallelism, and the
 /// cross-entropy in fp32 (the logits cast to fp32 and the softmax written).
 constexpr operation_list output_forward_operations(const model_shape& m, const layer_shard& s) {
   operation_list out;
@@ -339,6 +339,7 @@ constexpr operation_list output_forward_operations(const model_shape& m, const l
   detail::add_memory(out, "final norm", e * 2.0 * s.norm_tokens() * h);
   operation logits{"logits", operation_kind::gemm};
   logits.gemm = {t, v, h};
+  logits.format = unconverted_format(s.precision);
   logits.linear = true;
   logits.model_flops = gemm_flops(logits.gemm);
   logits.traffic = gemm_bytes(logits.gemm, logits.format);

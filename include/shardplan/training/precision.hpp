@@ -67,12 +67,18 @@ struct precision_policy {
 };
 
 /// The format attention's QK^T and PV run in: bf16 (fp16 where the recipe is fp16) unless the
-/// recipe puts attention in its low-precision format too.
-constexpr number_format attention_format(const precision_policy& p) {
+/// The format of the matmuls no low-precision recipe converts (the logits; attention unless the
+/// recipe says so): the compute format when it is 16 or 32 bits (fp16 on a V100, which has no
+/// bf16), else bf16.
+constexpr number_format unconverted_format(const precision_policy& p) {
   const bool low = p.compute == number_format::fp8 || p.compute == number_format::fp4 ||
                    p.compute == number_format::int8 || p.compute == number_format::int4;
-  if (!low || p.low_precision_attention) return p.compute;
-  return number_format::bf16;
+  return low ? number_format::bf16 : p.compute;
+}
+
+/// recipe puts attention in its low-precision format too.
+constexpr number_format attention_format(const precision_policy& p) {
+  return p.low_precision_attention ? p.compute : unconverted_format(p);
 }
 
 /// A type that names a precision policy: it carries `static constexpr precision_policy policy`.
