@@ -3,14 +3,18 @@
 # program compares the header's constexpr values with the values the reader builds at run time,
 # member by member (plan_difference) and by their step time, MFU and memory per device.
 file(GLOB plans ${PLANS}/*.json)
-file(MAKE_DIRECTORY ${WORK_DIR})
+# The headers go in a folder of their own on the include path (a file there named like a standard
+# header, such as a program called `compare`, would be included in its place).
+set(header_dir ${WORK_DIR}/include)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${header_dir})
 set(includes "")
 set(checks "")
 set(count 0)
 foreach(plan IN LISTS plans)
   get_filename_component(stem ${plan} NAME_WE)
   string(MAKE_C_IDENTIFIER "plan_${stem}" name)
-  execute_process(COMMAND ${TOOL} header ${plan} --name ${name} --output ${WORK_DIR}/${name}.hpp
+  execute_process(COMMAND ${TOOL} header ${plan} --name ${name} --output ${header_dir}/${name}.hpp
                   RESULT_VARIABLE status ERROR_VARIABLE err)
   if(err MATCHES "needs a training plan")
     continue()  # a serving plan
@@ -25,7 +29,7 @@ endforeach()
 if(count LESS 5)
   message(FATAL_ERROR "only ${count} training plans in ${PLANS}")
 endif()
-file(WRITE ${WORK_DIR}/compare.cpp "${includes}
+file(WRITE ${WORK_DIR}/header_values.cpp "${includes}
 #include <iostream>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/plan_writer.hpp>
@@ -48,13 +52,13 @@ int main() {
 ${checks}  return bad;
 }
 ")
-execute_process(COMMAND ${COMPILER} -std=c++20 -I${INCLUDE_DIR} -I${WORK_DIR} ${WORK_DIR}/compare.cpp
-                        -o ${WORK_DIR}/compare
+execute_process(COMMAND ${COMPILER} -std=c++20 -I${INCLUDE_DIR} -I${header_dir} ${WORK_DIR}/header_values.cpp
+                        -o ${WORK_DIR}/header_values
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the headers do not compile:\n${out}")
 endif()
-execute_process(COMMAND ${WORK_DIR}/compare RESULT_VARIABLE status OUTPUT_VARIABLE out
+execute_process(COMMAND ${WORK_DIR}/header_values RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE out)
 message(STATUS "${out}")
 if(NOT status EQUAL 0)

@@ -1,8 +1,10 @@
 // Tests of launch.hpp: each exported config is parsed back (flag or key found, value read) and
-// its degrees, batch and sequence length compared with the plan's.
+// its degrees, batch and sequence length compared with the plan's. (tests/export/ reads every
+// export with the targets' own kinds of parser and checks every key against pinned lists.)
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/launch.hpp>
@@ -36,9 +38,12 @@ std::string trim(std::string s) {
   return s.substr(first, last - first + 1);
 }
 
+/// A value without its quotes: TOML's and YAML's "..." (no escapes in what these tests read),
+/// bash's '...' (which the exporters write for every word that is not plain).
 std::string unquote(std::string s) {
   s = trim(s);
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return s.substr(1, s.size() - 2);
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+    return s.substr(1, s.size() - 2);
   return s;
 }
 
@@ -47,7 +52,8 @@ std::int64_t integer(const std::optional<std::string>& s) {
   return std::stoll(*s);
 }
 
-/// Megatron: the line "  --flag value" inside the bash array; the value ("" for a switch).
+/// Megatron and torchtitan (HEAD): the line "  --flag value" inside the bash array; the value
+/// ("" for a switch).
 std::optional<std::string> megatron_flag(const std::string& text, std::string_view flag) {
   for (const std::string& line : lines_of(text)) {
     const std::string t = trim(line);
@@ -87,42 +93,28 @@ std::optional<std::string> yaml_value(const std::string& text, std::string_view 
   return std::nullopt;
 }
 
-/// JSON: the text without its `//` comment lines.
-std::string json_body(const std::string& text) {
-  std::string body;
-  for (const std::string& line : lines_of(text))
-    if (trim(line).rfind("//", 0) != 0) body += line + "\n";
-  return body;
-}
-
-/// JSON: the scalar after `"key":`, searched from the first occurrence of `within` (an
-/// enclosing object's key) so that nested keys can be read.
+/// JSON (DeepSpeed's pure JSON, parsed strictly): the scalar `key` at the top level, or inside
+/// the top-level object `within`, as text ("true", "3"); nullopt when absent.
 std::optional<std::string> json_value(const std::string& text, std::string_view key,
                                       std::string_view within = {}) {
-  const std::string body = json_body(text);
-  // Built by appending: g++ 12 at -O3 warns falsely (-Wrestrict) on "\"" + std::string(...).
-  auto quoted_key = [](std::string_view k) {
-    std::string q;
-    q.reserve(k.size() + 3);
-    q += '"';
-    q += k;
-    q += "\":";
-    return q;
-  };
-  std::size_t from = 0;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, true, false);
+  const nlohmann::json* at = &j;
   if (!within.empty()) {
-    from = body.find(quoted_key(within));
-    if (from == std::string::npos) return std::nullopt;
+    if (!j.contains(std::string(within))) return std::nullopt;
+    at = &j.at(std::string(within));
   }
-  const std::string pattern = quoted_key(key);
-  const auto at = body.find(pattern, from);
-  if (at == std::string::npos) return std::nullopt;
-  const auto start = at + pattern.size();
-  const auto end = body.find_first_of(",\n}", start);
-  return unquote(body.substr(start, end - start));
+  if (!at->contains(std::string(key))) return std::nullopt;
+  const nlohmann::json& v = at->at(std::string(key));
+  return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-/// The number that follows `phrase` on a comment line (the DeepSpeed degrees that are not keys).
+/// DeepSpeed's notes: the strings of its "_comment" array.
+std::vector<std::string> json_notes(const std::string& text) {
+  return nlohmann::json::parse(text).at("_comment").get<std::vector<std::string>>();
+}
+
+/// The number that follows `phrase` on a comment line or note (the DeepSpeed degrees that are
+/// not keys).
 std::optional<std::int64_t> number_after(const std::string& text, std::string_view phrase) {
   const auto at = text.find(phrase);
   if (at == std::string::npos) return std::nullopt;
@@ -346,12 +338,16 @@ TEST_CASE("every export names the format version it targets on its first line") 
   const training_plan_values p = llama3_405b_plan();
   CHECK(lines_of(megatron_arguments(p)).front().rfind("# Megatron-LM", 0) == 0);
   CHECK(lines_of(megatron_arguments(p)).front().find("core_r0.14") != std::string::npos);
-  CHECK(lines_of(torchtitan_toml(p)).front().rfind("# torchtitan", 0) == 0);
+  CHECK(lines_of(torchtitan_arguments(p)).front().rfind("# torchtitan", 0) == 0);
+  CHECK(lines_of(torchtitan_arguments(p)).front().find("HEAD") != std::string::npos);
+  CHECK(lines_of(torchtitan_toml(p)).front().rfind("# torchtitan v0.2.2", 0) == 0);
   CHECK(lines_of(torchtitan_toml(p)).front().find("job_config.py") != std::string::npos);
   CHECK(lines_of(maxtext_config(p)).front().rfind("# MaxText", 0) == 0);
   CHECK(lines_of(maxtext_config(p)).front().find("base.yml") != std::string::npos);
-  CHECK(lines_of(deepspeed_json(p)).front().rfind("// DeepSpeed", 0) == 0);
-  CHECK(lines_of(deepspeed_json(p)).front().find("config-json.md") != std::string::npos);
+  // DeepSpeed's JSON has no comment lines: its first note says it.
+  CHECK(lines_of(deepspeed_json(p)).front() == "{");
+  CHECK(json_notes(deepspeed_json(p)).front().rfind("DeepSpeed config JSON", 0) == 0);
+  CHECK(json_notes(deepspeed_json(p)).front().find("edaa722") != std::string::npos);
 }
 
 TEST_CASE("an export of a plan that breaks a rule says so") {
@@ -359,7 +355,8 @@ TEST_CASE("an export of a plan that breaks a rule says so") {
   const training_plan_values p = llama3_405b_plan();
   REQUIRE(check(p).has(plan_rule::fits_in_memory));
   for (const std::string& text :
-       {megatron_arguments(p), torchtitan_toml(p), maxtext_config(p), deepspeed_json(p)})
+       {megatron_arguments(p), torchtitan_arguments(p), torchtitan_toml(p), maxtext_config(p),
+        deepspeed_json(p)})
     CHECK(has_line_containing(text, "warning: the plan breaks a rule", "per device"));
 }
 
@@ -634,27 +631,28 @@ TEST_CASE("megatron: the attention kernel becomes --attention-backend") {
 }
 
 TEST_CASE("torchtitan: tensorwise and rowwise fp8 are the float8 converter's recipes, mxfp8 mx") {
-  // torchtitan/config/job_config.py at pytorch/torchtitan
-  // 6404b932421f5ce382e7dac5ad381b2c17b1373c: model.converters; class Float8, recipe_name
-  // "tensorwise" | "rowwise" | "rowwise_with_gw_hp"; class MX, recipe_name "mxfp8_cublas";
-  // register_model_converter(Float8Converter, "float8") and (MXConverter, "mx") in
-  // torchtitan/components/quantization/{float8,mx}.py.
+  // torchtitan/config/job_config.py at pytorch/torchtitan v0.2.2
+  // (73a0e6979dd10b6b1904098eb3c8f62c18ab87ce): model.converters; class Float8Linear (the table
+  // [quantize.linear.float8]), recipe_name "tensorwise" | "rowwise" | "rowwise_with_gw_hp"; class
+  // MXLinear ([quantize.linear.mx]), recipe_name default "mxfp8_cublas";
+  // register_model_converter(Float8LinearConverter, "quantize.linear.float8") and
+  // (MXLinearConverter, "quantize.linear.mx") in torchtitan/components/quantization/{float8,mx}.py.
   const std::string tensorwise = torchtitan_toml(recipe_plan(precision::fp8_tensorwise::policy));
-  CHECK(toml_value(tensorwise, "model", "converters") == "[\"float8\"]");
-  CHECK(toml_value(tensorwise, "float8", "recipe_name") == "tensorwise");
+  CHECK(toml_value(tensorwise, "model", "converters") == "[\"quantize.linear.float8\"]");
+  CHECK(toml_value(tensorwise, "quantize.linear.float8", "recipe_name") == "tensorwise");
   const std::string rowwise = torchtitan_toml(recipe_plan(precision::fp8_rowwise::policy));
-  CHECK(toml_value(rowwise, "float8", "recipe_name") == "rowwise");
+  CHECK(toml_value(rowwise, "quantize.linear.float8", "recipe_name") == "rowwise");
   const std::string delayed = torchtitan_toml(recipe_plan(precision::fp8_delayed::policy));
-  CHECK(toml_value(delayed, "float8", "recipe_name") == "tensorwise");
+  CHECK(toml_value(delayed, "quantize.linear.float8", "recipe_name") == "tensorwise");
   CHECK(has_line_containing(delayed, "approximation", "delayed scaling"));
   const std::string blockwise = torchtitan_toml(recipe_plan(precision::fp8_deepseek_v3::policy));
-  CHECK(toml_value(blockwise, "float8", "recipe_name") == "rowwise");
+  CHECK(toml_value(blockwise, "quantize.linear.float8", "recipe_name") == "rowwise");
   CHECK(has_line_containing(blockwise, "approximation", "DeepSeek-V3"));
   const std::string mx =
       torchtitan_toml(recipe_plan(precision::mxfp8::policy, attention_kernel::automatic, 4, true));
-  CHECK(toml_value(mx, "model", "converters") == "[\"mx\"]");
-  CHECK(toml_value(mx, "mx", "recipe_name") == "mxfp8_cublas");
-  CHECK_FALSE(toml_value(mx, "float8", "recipe_name").has_value());
+  CHECK(toml_value(mx, "model", "converters") == "[\"quantize.linear.mx\"]");
+  CHECK(toml_value(mx, "quantize.linear.mx", "recipe_name") == "mxfp8_cublas");
+  CHECK_FALSE(toml_value(mx, "quantize.linear.float8", "recipe_name").has_value());
   const std::string fp4 =
       torchtitan_toml(recipe_plan(precision::nvfp4::policy, attention_kernel::automatic, 4, true));
   CHECK(has_line_containing(fp4, "no equivalent", "fp4"));
@@ -662,14 +660,14 @@ TEST_CASE("torchtitan: tensorwise and rowwise fp8 are the float8 converter's rec
 }
 
 TEST_CASE("torchtitan: no job config key picks the attention kernel, and the export says so") {
-  // torchtitan/models/attention.py at 6404b932421f5ce382e7dac5ad381b2c17b1373c: SDPA with the
-  // backends FLASH_ATTENTION, EFFICIENT_ATTENTION, MATH, CUDNN_ATTENTION first on capability
-  // 10.0; or FlexAttention (the model's use_flex_attn).
+  // ScaledDotProductAttention (torchtitan/models/attention.py at v0.2.2, 73a0e69;
+  // torchtitan/models/common/attention.py at b5bcd76): SDPA with the backends CUDNN_ATTENTION,
+  // FLASH_ATTENTION, MATH in that order; or FlexAttention and varlen, the model's attn_backend.
   const precision_policy bf16 = precision::bf16_mixed_adam::policy;
   CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::flash2)),
-                            "attention", "flash backend"));
-  CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::cudnn)),
-                            "attention", "capability 10.0"));
+                            "approximation", "FlashAttention-2 is SDPA's second choice"));
+  CHECK(has_line_containing(torchtitan_arguments(recipe_plan(bf16, attention_kernel::cudnn)),
+                            "attention", "cuDNN backend, torchtitan's first choice"));
   CHECK(has_line_containing(torchtitan_toml(recipe_plan(bf16, attention_kernel::flash3)),
                             "no equivalent", "flash3"));
 }
@@ -729,11 +727,77 @@ TEST_CASE("maxtext: the attention kernel becomes attention: flash, cudnn_flash_t
 }
 
 TEST_CASE("deepspeed: an fp8 recipe is the model code's (Transformer Engine), the json runs bf16") {
-  // docs/_pages/config-json.md at deepspeedai/DeepSpeed 00376da has no fp8 key.
+  // No fp8 key among DeepSpeed's (tests/export/deepspeed_keys.txt, DeepSpeed edaa722).
   const std::string text = deepspeed_json(recipe_plan(precision::fp8_tensorwise::policy,
                                                       attention_kernel::flash3));
   CHECK(has_line_containing(text, "not in the JSON: fp8 GEMMs (tensorwise scaling)",
                             "Transformer Engine"));
   CHECK(json_value(text, "enabled", "bf16") == "true");
   CHECK(has_line_containing(text, "not in the JSON", "flash3 attention kernel"));
+}
+
+// --- the targets and their versions ---------------------------------------------------------------
+
+TEST_CASE("launch_config names both torchtitan exports: HEAD's arguments and v0.2.2's toml") {
+  const training_plan_values p = llama3_405b_plan();
+  CHECK(launch_target_names.size() == 5);
+  CHECK(launch_config(p, "torchtitan") == torchtitan_arguments(p));
+  CHECK(launch_config(p, "torchtitan-toml") == torchtitan_toml(p));
+  CHECK(launch_config(p, "megatron") == megatron_arguments(p));
+  CHECK(launch_config(p, "maxtext") == maxtext_config(p));
+  CHECK(launch_config(p, "deepspeed") == deepspeed_json(p));
+  CHECK(launch_config(p, "torchtitan-json").empty());
+}
+
+TEST_CASE("torchtitan at HEAD: the 405b plan as options over the llama3_405b config function") {
+  // ConfigManager (torchtitan/config/manager.py at b5bcd76) loads --module/--config and applies
+  // the --section.option options; llama3_405b (torchtitan/models/llama3/config_registry.py)
+  // converts its linear layers to float8, which the bf16 plan does not: said.
+  const training_plan_values p = llama3_405b_plan();
+  const std::string text = torchtitan_arguments(p);
+  CHECK(megatron_flag(text, "--module") == "llama3");
+  CHECK(megatron_flag(text, "--config") == "llama3_405b");
+  CHECK(has_line_containing(text, "warning: llama3_405b converts the linear layers to float8"));
+  CHECK(integer(megatron_flag(text, "--parallelism.data_parallel_replicate_degree")) *
+            integer(megatron_flag(text, "--parallelism.data_parallel_shard_degree")) ==
+        128);
+  CHECK(integer(megatron_flag(text, "--parallelism.tensor_parallel_degree")) == 8);
+  CHECK(integer(megatron_flag(text, "--parallelism.pipeline_parallel_degree")) == 16);
+  // 126 layers + embedding + output counted as a layer each = 128 = 32 stages of 4.
+  CHECK(integer(megatron_flag(text, "--parallelism.pipeline_parallel_layers_per_stage")) == 4);
+  CHECK(integer(megatron_flag(text, "--parallelism.pipeline_parallel_first_stage_less_layers")) ==
+        1);
+  CHECK(integer(megatron_flag(text, "--parallelism.pipeline_parallel_last_stage_less_layers")) ==
+        1);
+  // All 2048 / 128 = 16 micro-batches of a replica in the pipeline, 8192 tokens each.
+  CHECK(integer(megatron_flag(text, "--parallelism.num_pp_microbatches")) == 16);
+  CHECK(integer(megatron_flag(text, "--training.num_tokens_per_microbatch_per_dp_rank")) == 8192);
+  CHECK(integer(megatron_flag(text, "--training.num_tokens_per_train_step")) == 2048LL * 8192);
+  CHECK(megatron_flag(text, "--training.disable_cuda_graphs") == "");
+  CHECK(has_line_containing(text, "activation-checkpoint:none"));
+}
+
+TEST_CASE("torchtitan v0.2.2 splits each expert over tp as the plan does") {
+  // expert_tensor_parallel_degree defaults to 1 (job_config.py at v0.2.2); the plan's experts
+  // are split over TP 2, so ETP = 2. HEAD has no ETP: EP 4 borrows TP's ranks, 4 x 2 = 8.
+  const training_plan_values p =
+      make_training_plan(models::mixtral_8x7b::shape, systems::dgx_h100_superpod<2>::figures,
+                         {.data = 8, .tensor = 2, .expert = 4, .zero_stage = 3,
+                          .sequence_parallel = true},
+                         {.batch = {.global_tokens = 16 * 4096, .seq_len = 4096},
+                          .recompute = {recompute_kind::full}});
+  const std::string toml = torchtitan_toml(p);
+  CHECK(integer(toml_value(toml, "parallelism", "expert_parallel_degree")) == 4);
+  CHECK(integer(toml_value(toml, "parallelism", "expert_tensor_parallel_degree")) == 2);
+  CHECK(integer(megatron_flag(torchtitan_arguments(p), "--parallelism.expert_parallel_degree")) ==
+        8);
+}
+
+TEST_CASE("the escapers quote for bash, and for toml, yaml and json alike") {
+  using detail::launch::bash_word;
+  using detail::launch::double_quoted;
+  CHECK(bash_word("RMSNorm") == "RMSNorm");
+  CHECK(bash_word("([0]*3+[1]*58)") == "'([0]*3+[1]*58)'");
+  CHECK(bash_word("it's $(x)") == "'it'\\''s $(x)'");
+  CHECK(double_quoted("a\"b\\c\nd\x01") == "\"a\\\"b\\\\c\\nd\\u0001\"");
 }

@@ -1,21 +1,37 @@
-// What the launch-config exporters share: the plan's facts, the line builder, the opening lines.
+// What the launch-config exporters share: the plan's facts, the escapers, the line builder.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/models/model.hpp>
 #include <shardplan/training/memory.hpp>
 #include <shardplan/training/plan.hpp>
 
-// What each exporter targets, and where its names were checked (stored copies of the projects'
-// sources; commits abbreviated), is written at the top of its header; the pinned commits:
-//   Megatron-LM  io/launch/megatron.hpp    NVIDIA/Megatron-LM 000c4ac
-//   torchtitan   io/launch/torchtitan.hpp  pytorch/torchtitan 6404b93
-//   MaxText      io/launch/maxtext.hpp     AI-Hypercomputer/maxtext 003b416
-//   DeepSpeed    io/launch/deepspeed.hpp   deepspeedai/DeepSpeed 00376da
+// What each exporter targets, and where its names were checked (git snapshots of the projects'
+// repositories, read with `git show <commit>:<path>`), is written at the top of its header; the
+// pinned commits, each also the commit of its key list in tests/export/:
+//   Megatron-LM        io/launch/megatron.hpp    NVIDIA/Megatron-LM
+//                                                000c4ac24f61159c138b0975def722c65245983c
+//   torchtitan (HEAD)  io/launch/torchtitan.hpp  pytorch/torchtitan
+//                                                b5bcd76c66d0acb1a08b176d9639425bc55e0b2a
+//   torchtitan v0.2.2  io/launch/torchtitan.hpp  pytorch/torchtitan v0.2.2
+//                                                73a0e6979dd10b6b1904098eb3c8f62c18ab87ce
+//   MaxText            io/launch/maxtext.hpp     AI-Hypercomputer/maxtext
+//                                                e591f30cbbf217ed67ef71263ec0538239f9c3b8
+//   DeepSpeed          io/launch/deepspeed.hpp   deepspeedai/DeepSpeed
+//                                                edaa7221267243c7be7fb49c5d5f5c4fb97b4641
+//
+// Strings from the plan (a model or system name of a user's type can hold anything) reach an
+// export only in comment lines, where `comment_text` turns control characters into spaces, and
+// in the string values below (torchtitan's job.description, DeepSpeed's "_comment"), which
+// `double_quoted` escapes so that the target's parser reads the same text back. Every string
+// value goes through `double_quoted` (TOML, YAML, JSON) or `bash_word` (a single-quoted bash
+// word, which bash never expands); bytes that are not UTF-8 become U+FFFD, since none of the
+// formats holds anything but Unicode text.
 
 namespace shardplan {
 
@@ -64,17 +80,155 @@ inline facts facts_of(const training_plan_values& p) {
 
 inline std::string n(std::int64_t x) { return std::to_string(x); }
 
-/// Text built line by line, with the target's comment marker ("#" or "//").
+/// One code point of UTF-8 text: its value and its length in bytes (0: not well-formed UTF-8).
+struct code_point {
+  std::uint32_t value = 0;
+  std::size_t length = 0;
+};
+
+/// The code point that starts `s` (RFC 3629: shortest form, no surrogates, at most U+10FFFF).
+constexpr code_point first_code_point(std::string_view s) {
+  if (s.empty()) return {};
+  const auto byte = [&](std::size_t i) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(s[i]));
+  };
+  const std::uint32_t lead = byte(0);
+  if (lead < 0x80) return {lead, 1};
+  // The length, the lead byte's payload and the smallest value of each multi-byte form.
+  struct form {
+    std::uint32_t mask, bits, payload, smallest;
+    std::size_t length;
+  };
+  constexpr form forms[] = {
+      {0xE0, 0xC0, 0x1F, 0x80, 2}, {0xF0, 0xE0, 0x0F, 0x800, 3}, {0xF8, 0xF0, 0x07, 0x10000, 4}};
+  for (const form& f : forms) {
+    if ((lead & f.mask) != f.bits) continue;
+    if (s.size() < f.length) return {};
+    std::uint32_t v = lead & f.payload;
+    for (std::size_t i = 1; i < f.length; ++i) {
+      if ((byte(i) & 0xC0) != 0x80) return {};
+      v = (v << 6) | (byte(i) & 0x3F);
+    }
+    if (v < f.smallest || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return {};
+    return {v, f.length};
+  }
+  return {};
+}
+
+inline constexpr std::string_view replacement_character = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+
+/// `s` as UTF-8 text: each byte that does not start a well-formed sequence becomes U+FFFD.
+inline std::string utf8_text(std::string_view s) {
+  std::string out;
+  while (!s.empty()) {
+    const code_point c = first_code_point(s);
+    if (c.length == 0) {
+      out += replacement_character;
+      s.remove_prefix(1);
+    } else {
+      out += s.substr(0, c.length);
+      s.remove_prefix(c.length);
+    }
+  }
+  return out;
+}
+
+/// `s` for a comment line: UTF-8 text with every control character (U+0000 to U+001F and
+/// U+007F, which TOML forbids in comments) a space, so that the comment cannot end early and
+/// start a line of config.
+inline std::string comment_text(std::string_view s) {
+  std::string out = utf8_text(s);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
+/// `s` as a double-quoted string that TOML (basic string), JSON and YAML (double-quoted scalar)
+/// all read back as `s` (after `utf8_text`): backslash and quote escaped, and \uXXXX for the
+/// control characters (U+0000 to U+001F, U+007F to U+009F) and for U+2028 and U+2029 (line
+/// separators to some YAML readers); \n, \t, \r, \b and \f in their short forms, which all
+/// three formats share.
+inline std::string double_quoted(std::string_view s) {
+  const std::string text = utf8_text(s);
+  std::string out = "\"";
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const code_point c = first_code_point(rest);
+    const std::string_view bytes = rest.substr(0, c.length);
+    rest.remove_prefix(c.length);
+    switch (c.value) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      default:
+        break;
+    }
+    if (c.value < 0x20 || (c.value >= 0x7f && c.value <= 0x9f) || c.value == 0x2028 ||
+        c.value == 0x2029) {
+      constexpr std::string_view hex = "0123456789ABCDEF";
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c.value >> shift) & 0xF];
+    } else {
+      out += bytes;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+/// `s` as one bash word: bare when it holds only characters bash gives no meaning to (letters,
+/// digits and `_ . / : = + , @ % -`), else single-quoted, each `'` written `'\''`. Bash expands
+/// nothing inside single quotes (no `$(...)`, no backticks, no variables), and a single-quoted
+/// word may span lines; NUL, which no bash word can hold, becomes U+FFFD like other non-text.
+inline std::string bash_word(std::string_view s) {
+  const std::string text = utf8_text(s);
+  const bool plain = !text.empty() && text.find_first_not_of(
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                          "0123456789_./:=+,@%-") == std::string::npos;
+  if (plain) return text;
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'')
+      out += "'\\''";
+    else if (c == '\0')
+      out += replacement_character;
+    else
+      out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+/// Text built line by line, with the target's comment marker ("#").
 struct lines {
   std::string out;
   std::string_view marker = "#";
+  std::vector<std::string> notes;  ///< every comment line's text, in order (`comment_text` off)
 
-  /// A comment line; a control character in `s` (a model name of a user's type, say) becomes a
-  /// space, so the comment cannot end early and start a line of config.
+  /// A comment line (`comment_text` of `s`); `notes` keeps `s` itself.
   void note(std::string_view s) {
+    notes.emplace_back(s);
     out += marker;
     out += ' ';
-    for (char c : s) out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+    out += comment_text(s);
     out += '\n';
   }
   void raw(std::string_view s) {
@@ -109,7 +263,7 @@ inline void note_violations(lines& out, const training_plan_values& p) {
 /// the upstream commit it targets; the plan in one line; one warning per rule the plan breaks.
 inline lines opening(const training_plan_values& p, const facts& f, std::string_view marker,
                      std::string_view title) {
-  lines out{{}, marker};
+  lines out{{}, marker, {}};
   out.note(title);
   out.note("plan: " + plan_summary(p, f));
   note_violations(out, p);

@@ -7,30 +7,31 @@
 #include <string>
 #include <string_view>
 
+#include <shardplan/core/format.hpp>
 #include <shardplan/hardware/chip.hpp>
 #include <shardplan/hardware/kernels.hpp>
 #include <shardplan/hardware/placement.hpp>
 #include <shardplan/io/launch/common.hpp>
 #include <shardplan/models/model.hpp>
 #include <shardplan/models/parameters.hpp>
+#include <shardplan/training/memory.hpp>
 #include <shardplan/training/plan.hpp>
 
-// What this exporter targets, and where its names were checked (a stored copy of the project's
-// sources; commit abbreviated):
-//   MaxText      src/MaxText/configs/base.yml at AI-Hypercomputer/maxtext 003b416 (early 2026:
-//                it carries the DeepSeek mHC keys); the base_config directive and model keys as
-//                in src/MaxText/configs/models/*.yml; global batch = per_device_batch_size x
-//                devices x gradient_accumulation_steps from MaxText's pyconfig.
-//                The fp8 / fp4 quantization values and the attention kernels were checked at
-//                AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8 (2026-08-22;
-//                the stored copy has no 003b416; there base.yml is src/maxtext/configs/base.yml
-//                and the choices are QuantizationType of src/maxtext/configs/types.py).
+// What this exporter targets, and where its names were checked (a git snapshot of the project,
+// read with `git show`): AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8
+// (2026-08-22). Keys of src/maxtext/configs/base.yml (tests/export/maxtext_keys.txt), which the
+// pydantic MaxTextConfig of src/maxtext/configs/types.py checks with extra="forbid"; the
+// base_config directive of src/maxtext/configs/pyconfig.py; model files of
+// src/maxtext/configs/models/; global batch = per_device_batch_size x devices x
+// gradient_accumulation_steps; the quantization values (QuantizationType of types.py), the
+// attention kernels (src/maxtext/layers/attention_op.py) and the context-parallelism rules of
+// types.py quoted below.
 
 namespace shardplan {
 
 namespace detail::launch {
 
-/// MaxText's own model file for a shardplan model name (src/MaxText/configs/models/), or "".
+/// MaxText's own model file for a shardplan model name (src/maxtext/configs/models/), or "".
 constexpr std::string_view maxtext_model_name(std::string_view name) {
   if (name == "llama3-8b") return "llama3-8b";
   if (name == "llama3-70b") return "llama3-70b";
@@ -114,8 +115,8 @@ inline std::string maxtext_config(const training_plan_values& p) {
   const model_shape& m = p.model;
   const maxtext_mesh mesh = maxtext_mesh_of(p);
   lines out = opening(p, f, "#",
-                      "MaxText config (YAML): keys of src/MaxText/configs/base.yml "
-                      "(AI-Hypercomputer/maxtext 003b416, early 2026)");
+                      "MaxText config (YAML): keys of src/maxtext/configs/base.yml "
+                      "(AI-Hypercomputer/maxtext e591f30, 2026)");
   out.note(
       "not in the plan, add them: run_name, tokenizer_path, the dataset, steps, "
       "rope_max_timescale");
@@ -163,7 +164,13 @@ inline std::string maxtext_config(const training_plan_values& p) {
     if (mla) {
       out.raw("shared_experts: " + n(m.moe.shared_experts));
       out.raw("first_num_dense_layers: " + n(m.moe.dense_layers));
-      if (m.moe.router_bias) out.raw("routed_bias: True");
+      if (m.moe.router_bias) {
+        // DeepSeek-V3 scores with a sigmoid beside its balance bias (arXiv:2412.19437,
+        // Sec. 2.1.2), as configs/models/deepseek3-671b.yml writes it; base.yml's
+        // routed_score_func is "" (softmax).
+        out.raw("routed_score_func: \"sigmoid\"");
+        out.raw("routed_bias: True");
+      }
     } else if (m.moe.shared_experts > 0 || m.moe.dense_layers > 0) {
       out.note("no equivalent: shared experts or leading dense layers in the mixtral block");
     }
@@ -186,22 +193,23 @@ inline std::string maxtext_config(const training_plan_values& p) {
   // src/maxtext/layers/attention_op.py at AI-Hypercomputer/maxtext e591f30.
   const bool tpu = p.system.chip.kind == chip_kind::tpu;
   const bool gpu = p.system.chip.kind == chip_kind::gpu;
+  std::string_view attention;  // the attention key's value, written below ("": not written)
   if (p.setup.eager_attention) {
-    out.raw("attention: \"dot_product\"");
+    attention = "dot_product";
   } else {
     const std::string kernel(kernel_name(p.setup.attention));
     switch (p.setup.attention) {
       case attention_kernel::automatic:
         break;
       case attention_kernel::eager:
-        out.raw("attention: \"dot_product\"");
+        attention = "dot_product";
         break;
       case attention_kernel::splash:
-        if (tpu) out.raw("attention: \"flash\"");
+        if (tpu) attention = "flash";
         else out.note("no equivalent: splash attention is MaxText's TPU kernel (attention: flash)");
         break;
       case attention_kernel::cudnn:
-        if (gpu) out.raw("attention: \"cudnn_flash_te\"");
+        if (gpu) attention = "cudnn_flash_te";
         else out.note("no equivalent: cuDNN attention on this system (cudnn_flash_te is for GPUs)");
         break;
       case attention_kernel::flash1:
@@ -210,13 +218,65 @@ inline std::string maxtext_config(const training_plan_values& p) {
         if (gpu) {
           out.note("approximation: " + kernel +
                    "; MaxText's GPU \"flash\" is tokamax's Pallas Triton flash attention");
-          out.raw("attention: \"flash\"");
+          attention = "flash";
         } else {
           out.note("no equivalent: the " + kernel + " kernel on this system");
         }
         break;
     }
   }
+  // Context parallelism, as MaxTextConfig's validator (types.py at e591f30) accepts it:
+  // context_parallel_strategy is all_gather (the default), ring, ulysses or usp. Ring on a GPU
+  // runs in Transformer Engine's cuDNN attention (AttentionOp.cudnn_flash_attention of
+  // attention_op.py takes the strategy and the load balance). Ring on a TPU is Tokamax's ring
+  // attention and wants attention=flash, use_tokamax_splash=True, use_jax_splash=False,
+  // context_sharding='context' (the defaults but the first two), max_target_length divisible
+  // by the context size squared, attention_type global or mla, an even context size with
+  // context_parallel_load_balance, no packing with MLA, no dropout. Where the plan's ring cannot
+  // meet them, the export falls back to all_gather and says so.
+  bool ring = false;
+  bool load_balance = true;
+  bool no_packing = false;
+  if (f.context > 1) {
+    const std::int64_t cp = f.context;
+    if (gpu) {
+      if (attention.empty() || attention == "cudnn_flash_te") {
+        attention = "cudnn_flash_te";
+        ring = true;
+      } else {
+        out.note("approximation: all-gather context parallelism; MaxText's ring runs in "
+                 "cudnn_flash_te and the plan's attention is " + std::string(attention));
+      }
+    } else if (tpu) {
+      std::string why;
+      if (!attention.empty() && attention != "flash")
+        why = "the plan's attention is " + std::string(attention) + ", ring needs flash";
+      else if (f.seq_len % (cp * cp) != 0)
+        why = "max_target_length " + n(f.seq_len) + " is not a multiple of the context size " +
+              n(cp) + " squared";
+      else if (p.setup.dropout)
+        why = "Tokamax ring attention does not support dropout";
+      if (why.empty()) {
+        ring = true;
+        attention = "flash";
+        load_balance = cp % 2 == 0;
+        if (!load_balance)
+          out.note("context_parallel_load_balance: False: Tokamax ring load balancing requires "
+                   "an even context size");
+        if (mla) {
+          no_packing = true;
+          out.note("packing: False: Tokamax ring attention with MLA does not support packing");
+        }
+      } else {
+        out.note("approximation: all-gather context parallelism (MaxText's default); the plan "
+                 "costs a ring, which on a TPU MaxText refuses here: " + why);
+      }
+    } else {
+      out.note("approximation: all-gather context parallelism; MaxText's ring runs on GPUs and "
+               "TPUs");
+    }
+  }
+  if (!attention.empty()) out.raw("attention: " + double_quoted(attention));
 
   out.note("batch: global batch = per_device_batch_size x " + n(f.devices) +
            " devices x gradient_accumulation_steps = " + n(f.sequences) + " sequences");
@@ -276,9 +336,12 @@ inline std::string maxtext_config(const training_plan_values& p) {
                    "matmuls over tensor along the embedding, not the sequence"
                  : "no equivalent: TP without sequence parallelism; MaxText's rules shard the "
                    "activations between matmuls over tensor");
-  if (f.context > 1) {
+  if (ring) {
     out.raw("context_parallel_strategy: \"ring\"");
-    out.raw("context_parallel_load_balance: True");
+    out.raw(load_balance ? "context_parallel_load_balance: True"
+                         : "context_parallel_load_balance: False");
+    if (tpu) out.raw("use_tokamax_splash: True");
+    if (no_packing) out.raw("packing: False");
   }
 
   if (f.pipeline > 1) {
@@ -341,8 +404,31 @@ inline std::string maxtext_config(const training_plan_values& p) {
       out.raw("dtype: \"bfloat16\"");
       break;
   }
-  out.raw(x.master_bytes >= 4.0 || x.parameter_bytes >= 4.0 ? "weight_dtype: \"float32\""
-                                                            : "weight_dtype: \"bfloat16\"");
+  const bool fp32_weights = x.master_bytes >= 4.0 || x.parameter_bytes >= 4.0;
+  out.raw(fp32_weights ? "weight_dtype: \"float32\"" : "weight_dtype: \"bfloat16\"");
+  // Gradients take the weights' dtype (JAX differentiates the weight_dtype parameters).
+  const double weight_bytes = fp32_weights ? 4.0 : 2.0;
+  const double grads = gradient_bytes_of(p.setup);
+  if (grads > 0.0 && grads != weight_bytes)
+    out.note("difference: the plan counts " + detail::significant(grads, 3) +
+             "-byte gradients; MaxText's are weight_dtype, " +
+             detail::significant(weight_bytes, 3) + " bytes");
+  // Adam's moments: base.yml at e591f30, "mu_dtype: ... Inherits from weight_dtype if unset.
+  // Setting nu_dtype is not yet supported by optax, instead nu_dtype is always inherited from
+  // weights."
+  const double state = x.optimizer_state_bytes;
+  if (x.optimizer_states > 0 && state > 0.0 && state != weight_bytes) {
+    if (state == 2.0 && fp32_weights) {
+      out.note("approximation: 2-byte optimizer states; mu_dtype sets the first moment, the "
+               "second (nu) stays weight_dtype (float32)");
+      out.raw("mu_dtype: \"bfloat16\"");
+    } else {
+      out.note("no equivalent: " + detail::significant(state, 3) + "-byte optimizer states" +
+               (state == 1.0 ? " (8-bit Adam)" : std::string{}) +
+               "; MaxText's AdamW keeps mu in mu_dtype and nu in weight_dtype, " +
+               detail::significant(weight_bytes, 3) + " bytes");
+    }
+  }
   // fp8 and fp4 recipes: QuantizationType of src/maxtext/configs/types.py at
   // AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8; the te_* values are
   // Transformer Engine recipes (src/maxtext/layers/quantizations.py: te_fp8_delayedscaling

@@ -14,20 +14,19 @@
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/training/plan.hpp>
 
-// What this exporter targets, and where its names were checked (a stored copy of the project's
-// sources; commit abbreviated):
-//   Megatron-LM  megatron/training/arguments.py at NVIDIA/Megatron-LM 000c4ac (main after
-//                core_r0.14: it mentions "Megatron-Core v0.14"); the flag names, choices and the
-//                validate_args rules quoted below. The layout grammar of
-//                --pipeline-model-parallel-layout from megatron/core/transformer/
-//                pipeline_parallel_layer_layout.py (parse_str_to_list); the embedding/loss
-//                accounting from TransformerConfig.__post_init__.
-//                The MoE rule below (tensor parallelism needs sequence parallelism) from
-//                megatron/core/transformer/moe/moe_layer.py, MoELayer.forward, at
-//                NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553.
-//                The fp8 / fp4 recipe flags and --attention-backend (AttnBackend of
-//                megatron/core/transformer/enums.py) at 000c4ac24f61159c138b0975def722c65245983c,
-//                where they are argparse flags (at d98e8a6 they have left arguments.py).
+// What this exporter targets, and where its names were checked (a git snapshot of the project,
+// read with `git show`): NVIDIA/Megatron-LM 000c4ac24f61159c138b0975def722c65245983c (main after
+// core_r0.14, 2025-10-27: it mentions "Megatron-Core v0.14"), where every flag is an argparse flag
+// of megatron/training/arguments.py (tests/export/megatron_flags.txt lists them all); the
+// validate_args rules quoted below; the layout grammar of --pipeline-model-parallel-layout from
+// megatron/core/transformer/pipeline_parallel_layer_layout.py (parse_str_to_list); the
+// embedding/loss accounting and the expert-bias rule from TransformerConfig.__post_init__
+// (megatron/core/transformer/transformer_config.py); the MoE rule below (tensor parallelism needs
+// sequence parallelism) from MoELayer.forward (megatron/core/transformer/moe/moe_layer.py); the
+// precision-aware optimizer's rules from OptimizerConfig.__post_init__
+// (megatron/core/optimizer/optimizer_config.py); --attention-backend from AttnBackend of
+// megatron/core/transformer/enums.py. (At d98e8a64 on main, 2026, many flags have left
+// arguments.py for dataclasses, so we stay at 000c4ac.)
 
 namespace shardplan {
 
@@ -114,10 +113,15 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       "not in the plan, add them: tokenizer and data (--tokenizer-type, --data-path), "
       "--train-iters, learning rate, --rotary-base");
   out.raw("MEGATRON_ARGS=(");
+  // Each value is one bash word (`bash_word`): numbers and plain names bare, anything else in
+  // single quotes, which bash never expands.
   auto flag = [&out](std::string_view name, const std::string& value = {}) {
-    out.raw("  " + std::string(name) + (value.empty() ? "" : " " + value));
+    out.raw("  " + std::string(name) + (value.empty() ? "" : " " + bash_word(value)));
   };
-  auto note = [&out](const std::string& s) { out.raw("  # " + s); };
+  auto note = [&out](const std::string& s) {
+    out.notes.push_back(s);
+    out.raw("  # " + comment_text(s));
+  };
 
   note("model");
   flag("--num-layers", n(m.layers));
@@ -160,8 +164,14 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       flag("--moe-shared-expert-intermediate-size", n(m.moe.shared_experts * m.moe.expert_d_ff));
     if (m.moe.dense_layers > 0)
       flag("--moe-layer-freq",
-           "\"([0]*" + n(m.moe.dense_layers) + "+[1]*" + n(m.layers - m.moe.dense_layers) + ")\"");
-    if (m.moe.router_bias) flag("--moe-router-enable-expert-bias");
+           "([0]*" + n(m.moe.dense_layers) + "+[1]*" + n(m.layers - m.moe.dense_layers) + ")");
+    if (m.moe.router_bias) {
+      // TransformerConfig.__post_init__ (transformer_config.py:1330 at 000c4ac): "Expert bias for
+      // aux-loss-free routing only supports sigmoid score function." (the default is softmax);
+      // DeepSeek-V3 scores with a sigmoid (arXiv:2412.19437, Sec. 2.1.2).
+      flag("--moe-router-score-function", "sigmoid");
+      flag("--moe-router-enable-expert-bias");
+    }
     if (f.expert > 1) flag("--moe-token-dispatcher-type", "alltoall");
   }
   if (p.setup.dropout) {
@@ -216,7 +226,7 @@ inline std::string megatron_arguments(const training_plan_values& p) {
          (f.virtual_stages > 1
               ? " (the layout also fixes " + n(f.virtual_stages) + " virtual stages per rank)"
               : std::string{}));
-    flag("--pipeline-model-parallel-layout", "\"" + split.layout + "\"");
+    flag("--pipeline-model-parallel-layout", split.layout);
   } else {
     if (f.virtual_stages > 1) flag("--num-virtual-stages-per-pipeline-rank", n(f.virtual_stages));
     if (split.embedding_as_layer || split.loss_as_layer) {
@@ -251,7 +261,11 @@ inline std::string megatron_arguments(const training_plan_values& p) {
     note("ZeRO-" + n(f.zero_stage) +
          ": Megatron-FSDP (validate_args requires the fsdp_dtensor "
          "checkpoint format); --use-torch-fsdp2 is the alternative without PP or EP");
+    // docs/source/api-guide/custom_fsdp.md at 000c4ac lists --use-distributed-optimizer with
+    // --use-megatron-fsdp, as Megatron's own FSDP test does (tests/functional_tests/test_cases/
+    // gpt/gpt3_mcore_te_tp2_zp_z3_resume_fsdp_dtensor/model_config.yaml).
     flag("--use-megatron-fsdp");
+    flag("--use-distributed-optimizer");
     flag("--data-parallel-sharding-strategy",
          f.zero_stage >= 3 ? "optim_grads_params" : "optim_grads");
     flag("--ckpt-format", "fsdp_dtensor");
@@ -360,15 +374,50 @@ inline std::string megatron_arguments(const training_plan_values& p) {
   if (x.low_precision_attention)
     note("no equivalent: attention in " + std::string(name_of(x.compute)) +
          "; TransformerConfig.fp8_dot_product_attention has no flag in arguments.py at 000c4ac");
-  if (x.compute == number_format::bf16 || x.compute == number_format::fp8 ||
-      x.compute == number_format::fp4) {
-    if (x.gradient_bytes < 4.0)
-      note("difference: the plan counts " + detail::significant(x.gradient_bytes, 3) +
-           "-byte gradients; with --bf16 Megatron keeps fp32 main gradients (validate_args)");
-    if (x.optimizer_state_bytes == 2.0) {
+  // Main gradients: the plan's bytes per gradient as its framework charges them
+  // (`gradient_bytes_of`: the precision policy's, or under megatron_core 4 unless
+  // grad_reduce_in_bf16). validate_args (arguments.py at 000c4ac): with --bf16, "if
+  // args.grad_reduce_in_bf16: args.accumulate_allreduce_grads_in_fp32 = False", otherwise
+  // gradients accumulate and all-reduce in fp32; with --fp16 they stay fp16 unless
+  // --accumulate-allreduce-grads-in-fp32.
+  const bool bf16 = x.compute == number_format::bf16 || x.compute == number_format::fp8 ||
+                    x.compute == number_format::fp4;
+  const double grads = gradient_bytes_of(p.setup);
+  if (bf16 && grads == 2.0) {
+    flag("--grad-reduce-in-bf16");
+  } else if (x.compute == number_format::fp16 && grads == 4.0) {
+    flag("--accumulate-allreduce-grads-in-fp32");
+  } else if ((bf16 && grads != 4.0) || (x.compute == number_format::fp16 && grads != 2.0)) {
+    note("difference: the plan counts " + detail::significant(grads, 3) +
+         "-byte gradients; Megatron's main gradients are fp32, or 16-bit with " +
+         (bf16 ? "--grad-reduce-in-bf16" : "--fp16 alone"));
+  }
+  // Adam's moments: --use-precision-aware-optimizer with --exp-avg-dtype / --exp-avg-sq-dtype
+  // (choices fp32, fp16, bf16, fp8; "fp8" is torch.uint8, arguments.py at 000c4ac).
+  // OptimizerConfig.__post_init__ (optimizer_config.py): "--use-precision-aware-optimizer only
+  // supported with distributed optimizer" and only with adam, through Transformer Engine's
+  // FusedAdam, which keeps a uint8 state as fp8 E4M3 with one scale per tensor
+  // (transformer_engine/pytorch/optimizers/fused_adam.py, NVIDIA/TransformerEngine, stored copy,
+  // commit not pinned).
+  const double state = x.optimizer_state_bytes;
+  if (x.optimizer_states > 0 && state > 0.0 && state != 4.0) {
+    const std::string what = detail::significant(state, 3) + "-byte optimizer states";
+    const std::string_view dtype = state == 2.0 ? "bf16" : state == 1.0 ? "fp8" : "";
+    if (dtype.empty()) {
+      note("no equivalent: " + what + "; --exp-avg-dtype and --exp-avg-sq-dtype take fp32, fp16, "
+           "bf16 or fp8 (the states stay fp32)");
+    } else if (f.zero_stage == 0) {
+      note("no equivalent: " + what + " without ZeRO; --use-precision-aware-optimizer, which "
+           "sets them, needs the distributed optimizer (optimizer_config.py) and the plan has "
+           "none: the states stay fp32");
+    } else {
+      if (state == 1.0)
+        note("approximation: 8-bit Adam (block-wise quantised moments, Dettmers et al. 2022); "
+             "Megatron's precision-aware optimizer keeps both moments in fp8 E4M3 with one "
+             "scale per tensor (Transformer Engine's FusedAdam)");
       flag("--use-precision-aware-optimizer");
-      flag("--exp-avg-dtype", "bf16");
-      flag("--exp-avg-sq-dtype", "bf16");
+      flag("--exp-avg-dtype", std::string(dtype));
+      flag("--exp-avg-sq-dtype", std::string(dtype));
     }
   }
   out.raw(")");
