@@ -12,6 +12,8 @@
 
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
+#include <toml++/toml.h>
+#include <yaml-cpp/yaml.h>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/search_chart.hpp>
@@ -71,18 +73,29 @@ inline void require_no_nan_words(const std::string& text_in, const char* what,
   end_word();
 }
 
-/// A DeepSpeed config is JSON once its `//` comment lines are dropped.
-inline void require_deepspeed_parses(const std::string& config) {
-  std::istringstream in(config);
-  std::string line;
-  std::string kept;
-  while (std::getline(in, line)) {
-    const std::size_t first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 2, "//") == 0) continue;
-    kept += line + "\n";
+/// Every launch config parses with its target's real parser: DeepSpeed's as strict JSON (no
+/// comments: json.load takes none), torchtitan v0.2's as TOML, MaxText's as YAML.
+inline void require_export_parses(std::string_view target, const std::string& config) {
+  if (target == "deepspeed")
+    require(io::json::accept(config), "a deepspeed export parses as strict JSON", config);
+  if (target == "torchtitan-toml") {
+    bool parsed = true;
+    try {
+      (void)toml::parse(config);
+    } catch (const toml::parse_error&) {
+      parsed = false;
+    }
+    require(parsed, "a torchtitan-toml export parses as TOML", config);
   }
-  require(io::json::accept(kept), "a deepspeed export parses as JSON without its // lines",
-          config);
+  if (target == "maxtext") {
+    bool parsed = true;
+    try {
+      (void)YAML::Load(config);
+    } catch (const YAML::Exception&) {
+      parsed = false;
+    }
+    require(parsed, "a maxtext export parses as YAML", config);
+  }
 }
 
 /// A feasible training plan runs on chips that exist and fits in their memory.
@@ -117,12 +130,12 @@ inline void check_training(const training_plan_values& p, const run_inputs& run)
   }
   require_no_nan_words(plan_report(p, run, false), "check (text)", p.model.name);
   require_no_nan_words(plan_report(p, run, true), "check --format markdown", p.model.name);
-  require_no_nan_words(megatron_arguments(p), "export --to megatron", p.model.name);
-  require_no_nan_words(torchtitan_toml(p), "export --to torchtitan", p.model.name);
-  require_no_nan_words(maxtext_config(p), "export --to maxtext", p.model.name);
-  const std::string deepspeed = deepspeed_json(p);
-  require_no_nan_words(deepspeed, "export --to deepspeed", p.model.name);
-  require_deepspeed_parses(deepspeed);
+  for (std::string_view target : launch_target_names) {
+    const std::string config = launch_config(p, target);
+    const std::string what = "export --to " + std::string(target);
+    require_no_nan_words(config, what.c_str(), p.model.name);
+    require_export_parses(target, config);
+  }
 }
 
 /// The most chips a fuzzed search may use, so that each input stays fast.
