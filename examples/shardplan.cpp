@@ -10,6 +10,7 @@
 #include <iostream>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/catalog.hpp>
+#include <shardplan/io/import.hpp>
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
@@ -20,6 +21,7 @@
 #include <shardplan/models/llama.hpp>
 #include <shardplan/training/training_plan.hpp>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -96,11 +98,167 @@ bool read_file(const std::string& path, io::plan_file& file, int& status,
   return true;
 }
 
+/// What `import` and `check --from` take beside the config file.
+struct import_flags {
+  std::string from;  ///< empty: the file is a plan file
+  std::string system;
+  std::string system_file;
+  std::string model;
+  std::int64_t world_size = 0;
+  std::vector<std::string> overrides;
+};
+
+/// A whole number of `text` (digits only), or -1.
+std::int64_t whole_number(const std::string& text) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoll(text);
+}
+
+/// `--system PRESET:SIZE` as a plan file's "system": nodes for the GPU clusters, racks for
+/// gb200_nvl72, XxY or XxYxZ for a TPU slice, CHIP:NODES for nvlink_fat_tree. The plan-file
+/// reader checks the preset and its limits; this only splits the words.
+bool system_of(const std::string& spec, nlohmann::json& out, std::string& error) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= spec.size(); ++i)
+    if (i == spec.size() || spec[i] == ':') {
+      parts.push_back(spec.substr(start, i - start));
+      start = i + 1;
+    }
+  const std::string& preset = parts[0];
+  error = "--system: '" + io::detail::printable(spec) +
+          "' is not PRESET:NODES, gb200_nvl72:RACKS, PRESET:XxYxZ for a TPU slice or "
+          "nvlink_fat_tree:CHIP:NODES";
+  out = nlohmann::json::object();
+  out["preset"] = preset;
+  if (same_name(preset, "nvlink_fat_tree")) {
+    if (parts.size() != 3 || whole_number(parts[2]) < 0) return false;
+    out["chip"] = parts[1];
+    out["nodes"] = whole_number(parts[2]);
+    return true;
+  }
+  if (parts.size() != 2) return false;
+  if (preset.rfind("tpu", 0) == 0) {
+    nlohmann::json shape = nlohmann::json::array();
+    std::size_t from = 0;
+    const std::string& s = parts[1];
+    for (std::size_t i = 0; i <= s.size(); ++i)
+      if (i == s.size() || s[i] == 'x') {
+        const std::int64_t e = whole_number(s.substr(from, i - from));
+        if (e < 0) return false;
+        shape.push_back(e);
+        from = i + 1;
+      }
+    out["shape"] = shape;
+    return true;
+  }
+  const std::int64_t n = whole_number(parts[1]);
+  if (n < 0) return false;
+  out[same_name(preset, "gb200_nvl72") ? "racks" : "nodes"] = n;
+  return true;
+}
+
+/// Imports `path` as `flags.from` says into `plan` (a plan file's JSON); bad input prints one
+/// line and gives exit code 2 through `status`. What the import did not use and what it assumed
+/// go to stderr, a line each ("shardplan: PATH: unused: ...", "shardplan: PATH: assumed: ...").
+bool import_file(const std::string& path, const import_flags& flags, nlohmann::ordered_json& plan,
+                 int& status) {
+  io::import_request r;
+  r.path = path;
+  bool known = false;
+  for (std::size_t i = 0; i < io::import_format_names.size(); ++i)
+    if (flags.from == io::import_format_names[i]) {
+      r.from = static_cast<io::import_format>(i);
+      known = true;
+    }
+  if (!known) {
+    status = bad_input("", "--from: '" + io::detail::printable(flags.from) +
+                               "' is not megatron, torchtitan, maxtext or deepspeed");
+    return false;
+  }
+  if (!flags.system.empty() && !flags.system_file.empty()) {
+    status = bad_input("", "--system-file: give --system or --system-file, not both");
+    return false;
+  }
+  std::string error;
+  if (!flags.system.empty() && !system_of(flags.system, r.system, error)) {
+    status = bad_input("", error);
+    return false;
+  }
+  if (!flags.system_file.empty()) {
+    try {
+      std::ifstream in(flags.system_file, std::ios::binary);
+      if (!in) throw io::bad_input("cannot read " + flags.system_file);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      r.system = io::detail::parse(text);
+      if (!r.system.is_object()) throw io::bad_input("must hold a plan file's system object");
+    } catch (const io::bad_input& e) {
+      status = bad_input("", "--system-file: " + flags.system_file + ": " + e.what());
+      return false;
+    }
+  }
+  for (const std::string& o : flags.overrides)
+    if (o.find('=') == std::string::npos || o[0] == '=') {
+      status = bad_input("", "'" + io::detail::printable(o) + "': an override is key=value");
+      return false;
+    }
+  r.model = flags.model;
+  r.world_size = flags.world_size;
+  r.overrides = flags.overrides;
+  try {
+    io::import_result result = io::import_config(r);
+    for (const std::string& u : result.unused)
+      std::cerr << "shardplan: " << path << ": unused: " << io::detail::printable(u) << "\n";
+    for (const std::string& n : result.notes)
+      std::cerr << "shardplan: " << path << ": assumed: " << io::detail::printable(n) << "\n";
+    plan = std::move(result.plan);
+  } catch (const io::bad_input& e) {
+    status = bad_input("", e.what());
+    return false;
+  }
+  return true;
+}
+
+/// `shardplan import`: the config as a plan file, on `output` ("-": standard output).
+int import_command(const std::string& path, const import_flags& flags,
+                   const std::string& output) {
+  nlohmann::ordered_json plan;
+  int status = exit_ok;
+  if (!import_file(path, flags, plan, status)) return status;
+  const std::string text = plan.dump(2) + "\n";
+  if (output == "-") {
+    std::cout << text;
+    return exit_ok;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) return bad_input("", "--output: cannot write " + output);
+  return exit_ok;
+}
+
 int check_file(const std::string& path, const std::string& format_name,
-               const std::string& svg_path) {
+               const std::string& svg_path, const import_flags& flags) {
   io::plan_file file;
   int status = exit_ok;
-  if (!read_file(path, file, status, "")) return status;
+  if (!flags.from.empty()) {
+    nlohmann::ordered_json plan;
+    if (!import_file(path, flags, plan, status)) return status;
+    try {
+      file = io::read_plan_file(plan.dump());
+    } catch (const io::bad_input& e) {
+      return bad_input(path, e.what());
+    }
+  } else if (!flags.overrides.empty()) {
+    const std::string& extra = flags.overrides[0];
+    return bad_input("", "'" + io::detail::printable(extra) +
+                             (extra.find('=') == std::string::npos
+                                  ? "': not expected (check takes one plan file)"
+                                  : "': key=value overrides go with --from (an imported config)"));
+  } else if (!read_file(path, file, status, "")) {
+    return status;
+  }
   if (file.inference) return print_serving(file.serving_values(), format_name, svg_path);
   if (!svg_path.empty())
     return bad_input(path, "--svg: draws a serving plan's latency-throughput curve; this is a "
@@ -215,6 +373,33 @@ int main(int argc, char** argv) {
   std::string check_svg_path;
   check_cmd->add_option("--svg", check_svg_path,
                         "a serving plan: write its latency-throughput chart here");
+  import_flags flags;
+  std::string import_path;
+  std::string import_output = "-";
+  auto* import_cmd = app.add_subcommand(
+      "import", "read a Megatron-LM, torchtitan, MaxText or DeepSpeed config into a plan file");
+  for (CLI::App* sub : {check_cmd, import_cmd}) {
+    const bool imports = sub == import_cmd;
+    sub->add_option("--from", flags.from,
+                    imports ? "what the config is: megatron, torchtitan, maxtext, deepspeed"
+                            : "the file is a config to import: megatron, torchtitan, maxtext, "
+                              "deepspeed")
+        ->required(imports);
+    sub->add_option("--system", flags.system,
+                    "the hardware: PRESET:NODES, gb200_nvl72:RACKS, PRESET:XxYxZ (TPU), "
+                    "nvlink_fat_tree:CHIP:NODES");
+    sub->add_option("--system-file", flags.system_file,
+                    "the hardware: a JSON file holding a plan file's system (preset or levels)");
+    sub->add_option("--model", flags.model, "a catalogue model, where the config names none");
+    sub->add_option("--world-size", flags.world_size, "devices, where the config says none")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  }
+  import_cmd->add_option("config", import_path, "the config file")->required();
+  import_cmd->add_option("overrides", flags.overrides,
+                         "key=value overrides (MaxText keys; Megatron flags; dotted keys)");
+  check_cmd->add_option("overrides", flags.overrides,
+                        "with --from: key=value overrides of the imported config");
+  import_cmd->add_option("--output", import_output, "the plan file to write (- : standard output)");
   std::string target;
   auto* export_cmd =
       app.add_subcommand("export", "write a plan file's plan as a training system's launch config");
@@ -254,7 +439,7 @@ int main(int argc, char** argv) {
     return false;
   };
   const char* commands =
-      "(commands: report, check, search, export, header, catalog; see shardplan --help)";
+      "(commands: report, check, import, search, export, header, catalog; see shardplan --help)";
   const std::string first = argc > 1 ? argv[1] : "";
   if (first.empty()) {
     std::cerr << "shardplan: a command is required " << commands << "\n";
@@ -279,7 +464,8 @@ int main(int argc, char** argv) {
     run.price_per_chip_hour = example_price_per_chip_hour(default_plan::values.system.chip);
     return print_plan(default_plan::values, run, format_name);
   }
-  if (check_cmd->parsed()) return check_file(plan_path, format_name, check_svg_path);
+  if (check_cmd->parsed()) return check_file(plan_path, format_name, check_svg_path, flags);
+  if (import_cmd->parsed()) return import_command(import_path, flags, import_output);
   if (export_cmd->parsed()) return export_file(plan_path, target);
   if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
   if (header_cmd->parsed()) return header_file(plan_path, header_name, header_output);

@@ -1,0 +1,79 @@
+// Importers: the launch configs engineers already run (a Megatron-LM launch script or argument
+// file, a torchtitan TOML job config or saved JSON, a MaxText YAML config, a DeepSpeed config
+// JSON) read with the real parsers (toml++ 3, yaml-cpp 0.7, nlohmann-json) into plan files.
+// One header per source below io/import/; what they share is io/import/common.hpp.
+// Part of the optional shardplan::import target.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <shardplan/io/import/common.hpp>
+#include <shardplan/io/import/deepspeed.hpp>
+#include <shardplan/io/import/maxtext.hpp>
+#include <shardplan/io/import/megatron.hpp>
+#include <shardplan/io/import/torchtitan.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardplan::io {
+
+// The API as specified, kept as written (its comments run past the column limit).
+// clang-format off
+/// The formats `import_config` reads, as `shardplan import --from` names them.
+enum class import_format : std::uint8_t { megatron, torchtitan, maxtext, deepspeed };
+inline constexpr std::array<std::string_view, 4> import_format_names = {"megatron", "torchtitan", "maxtext", "deepspeed"};
+
+/// What to import and what the config cannot say itself.
+struct import_request {
+  import_format from = import_format::megatron;
+  std::string path;                    // the config file
+  nlohmann::json system;               // the plan file's "system" value to use (null: none given)
+  std::string model;                   // a catalogue model name (empty: from the config)
+  std::int64_t world_size = 0;         // devices (0: from the config, else the system's chips)
+  std::vector<std::string> overrides;  // MaxText key=value overrides (also for the others where meaningful, else refused)
+};
+
+/// A plan file, and what the import did not use or had to assume.
+struct import_result {
+  nlohmann::ordered_json plan;         // a plan file that read_plan_file accepts
+  std::vector<std::string> unused;     // each key (with its value) of the config that the importer read but does not use: listed, never dropped silently
+  std::vector<std::string> notes;      // each assumption the importer made (a default it filled, a value it derived)
+};
+// clang-format on
+
+/// Reads the config at `r.path` as `r.from` says and returns the plan file it describes, the keys
+/// it did not use and the assumptions it made. Throws `bad_input` ("PATH: key: message", one
+/// line) for anything wrong: a file that cannot be read or parsed, a value that cannot be
+/// resolved or is out of range, degrees that do not fill the world, a model or system the config
+/// does not name and the request does not give. Overrides are key=value: MaxText's keys (applied
+/// last, as MaxText applies its command line); Megatron-LM flags (key=value adds --key value,
+/// key=true a switch, key=false drops the flag); torchtitan and DeepSpeed dotted keys
+/// (section.key=value, the value read as JSON when it is JSON, else as a string); DeepSpeed also
+/// seq_len=N (required: a DeepSpeed config has no sequence length) and tensor_parallel=N,
+/// pipeline_parallel=N, expert_parallel=N (degrees that live in the model code).
+inline import_result import_config(const import_request& r) {
+  namespace im = detail::importer;
+  const im::source src{r.path, r.system, r.model, r.world_size, r.overrides};
+  im::outcome out;
+  switch (r.from) {
+    case import_format::megatron:
+      out = im::megatron::import_megatron(src);
+      break;
+    case import_format::torchtitan:
+      out = im::torchtitan::import_torchtitan(src);
+      break;
+    case import_format::maxtext:
+      out = im::maxtext::import_maxtext(src);
+      break;
+    case import_format::deepspeed:
+      out = im::deepspeed::import_deepspeed(src);
+      break;
+    default:
+      throw bad_input(detail::printable(r.path + ": from: unknown import format"));
+  }
+  return {std::move(out.plan), std::move(out.unused), std::move(out.notes)};
+}
+
+}  // namespace shardplan::io

@@ -1,0 +1,217 @@
+// DeepSpeed: a config JSON (with // comments, parsed with nlohmann-json) read into a plan file,
+// with the model and the sequence length a DeepSpeed config does not hold given by the request.
+#pragma once
+
+// Where the names and rules come from (stored copies of deepspeedai/DeepSpeed at
+// edaa7221267243c7be7fb49c5d5f5c4fb97b4641, 2026-08-22):
+//   - deepspeed/runtime/config.py: DeepSpeedConfig reads the file with hjson and
+//     dict_raise_error_on_duplicate_keys (a repeated key is an error); its world size is the
+//     data-parallel world of the model-parallel unit (or WORLD_SIZE / sequence_parallel_size
+//     without one); _set_batch_related_parameters derives the missing one of train_batch_size,
+//     train_micro_batch_size_per_gpu and gradient_accumulation_steps (gradient accumulation 1
+//     when only one is given) and _batch_assertion requires train_batch_size = micro x
+//     accumulation x data-parallel world; get_pipeline_config's "stages" is not read by the
+//     engine (PipelineModule(num_stages) in the model code sets PP).
+//   - deepspeed/runtime/precision_config.py: "bf16" (or the old "bfloat16") and "fp16", each
+//     {"enabled": ...}; bf16_master_weights_and_grads and bf16_optimizer_states.
+//   - deepspeed/runtime/zero/config.py: zero_optimization.stage (0 when absent; a bare true is
+//     the deprecated spelling of stage 1, read_zero_config_deprecated), mics_shard_size.
+//   - deepspeed/runtime/tensor_parallel/config.py: tensor_parallel.autotp_size (AutoTP).
+//   - "auto" values are filled by the Hugging Face Trainer integration before DeepSpeed sees
+//     them; the importer takes them as not given.
+// A DeepSpeed config names neither the model nor the sequence length (the data loader's):
+// the request names the model (--model) and the override seq_len=N gives the length; neither is
+// guessed. Tensor, pipeline and expert degrees live in the model code: the overrides
+// tensor_parallel=N, pipeline_parallel=N, expert_parallel=N give them (1 when not given).
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <shardplan/io/import/common.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace shardplan::io::detail::importer::deepspeed {
+
+/// Reads a DeepSpeed config into a plan file.
+inline outcome import_deepspeed(const source& src) {
+  context c{src, "deepspeed", {}, {}};
+  const std::string text = read_text(src.path, src.path);
+  nlohmann::json root = parse_json(c, text, true);
+  if (!root.is_object()) c.fail("JSON", "must be an object");
+  std::int64_t seq_len = 0;
+  std::int64_t tensor = 0;
+  std::int64_t pipeline = 0;
+  std::int64_t expert = 0;
+  for (const std::string& o : src.overrides) {
+    const auto [key, value] = split_override(c, o);
+    std::int64_t* degree = key == "seq_len"             ? &seq_len
+                           : key == "tensor_parallel"   ? &tensor
+                           : key == "pipeline_parallel" ? &pipeline
+                           : key == "expert_parallel"   ? &expert
+                                                        : nullptr;
+    if (degree != nullptr) {
+      const std::int64_t hi = key == "seq_len" ? max_seq_len : max_degree;
+      if (!parse_integer(value, *degree) || *degree < 1 || *degree > hi)
+        c.fail("override " + key, "must be a whole number from 1 to " + std::to_string(hi) +
+                                      " (given '" + value + "')");
+      c.note("override: " + key + "=" + value);
+      continue;
+    }
+    set_path(c, root, key, override_value(value));
+    c.note("override: " + key + " = " + value);
+  }
+  key_tree t(c, root);
+  plan_parts p;
+  p.framework = "deepspeed";
+
+  // ---- the model: only the request names it ----------------------------------------------------
+  if (src.model.empty())
+    c.fail("model", "a DeepSpeed config does not name the model; give --model NAME (one of: " +
+                        catalogue_names() + ")");
+  const model_shape& m = requested_model(c);
+  p.model = m;
+  p.model_name = std::string(m.name);
+  if (seq_len == 0)
+    c.fail("seq_len",
+           "a DeepSpeed config does not give the sequence length (the data loader "
+           "sets it); give the override seq_len=N");
+  p.seq_len = seq_len;
+
+  // ---- degrees -------------------------------------------------------------------------------
+  if (t.has("tensor_parallel.autotp_size")) {
+    const std::int64_t autotp = t.integer("tensor_parallel.autotp_size", 0, 0, max_degree);
+    if (tensor != 0 && autotp > 1 && autotp != tensor)
+      c.fail("tensor_parallel.autotp_size", std::to_string(autotp) +
+                                                ", but the override tensor_parallel gives " +
+                                                std::to_string(tensor));
+    if (tensor == 0 && autotp > 0) tensor = autotp;
+  }
+  p.tensor = tensor > 0 ? tensor : 1;
+  p.pipeline = pipeline > 0 ? pipeline : 1;
+  p.expert = expert > 0 ? expert : 1;
+  if (tensor == 0 && pipeline == 0)
+    c.note(
+        "tensor and pipeline parallelism: not in a DeepSpeed config (the model code sets "
+        "them); 1 each unless the overrides tensor_parallel=N and pipeline_parallel=N say");
+  p.context = t.integer("sequence_parallel_size", 1, 1, max_degree);
+  if (p.context > 1)
+    c.note("sequence_parallel_size " + std::to_string(p.context) +
+           ": DeepSpeed-Ulysses (all-to-all over heads), costed as context parallelism (a ring)");
+  system_names names;
+  const system_figures system = requested_system(c, names);
+  const std::int64_t world = world_size(c, system, 0, "");
+  const std::int64_t model_parallel = p.tensor * p.pipeline * p.context;
+  if (world % model_parallel != 0)
+    c.fail("world size", std::to_string(world) + " devices are not a multiple of TP " +
+                             std::to_string(p.tensor) + " x PP " + std::to_string(p.pipeline) +
+                             " x SP " + std::to_string(p.context));
+  p.data = world / model_parallel;
+  // PipelineModule splits the layers by its partition_method; stages need not be equal.
+  p.uneven_stages = p.pipeline > 1 && m.layers % p.pipeline != 0;
+
+  // ---- batch: DeepSpeed's derivation -----------------------------------------------------------
+  auto batch_key = [&](const char* key) -> std::int64_t {
+    const nlohmann::json* v = t.at(key);
+    if (v == nullptr || v->is_null()) return 0;
+    if (v->is_string() && v->get<std::string>() == "auto") {
+      c.note(std::string(key) +
+             " \"auto\": filled by the Hugging Face Trainer; taken as not given");
+      return 0;
+    }
+    return t.integer(key, 0, 1, max_sequences);
+  };
+  std::int64_t train = batch_key("train_batch_size");
+  std::int64_t micro = batch_key("train_micro_batch_size_per_gpu");
+  std::int64_t accumulation = batch_key("gradient_accumulation_steps");
+  const std::int64_t dp = p.data;
+  if (train > 0 && micro > 0 && accumulation > 0) {
+  } else if (train > 0 && micro > 0) {
+    accumulation = train / micro / dp;
+    c.note("gradient_accumulation_steps: " + std::to_string(accumulation) +
+           " = train_batch_size / micro-batch / data parallelism " + std::to_string(dp));
+  } else if (train > 0 && accumulation > 0) {
+    micro = train / dp / accumulation;
+    c.note("train_micro_batch_size_per_gpu: " + std::to_string(micro) +
+           " = train_batch_size / data parallelism " + std::to_string(dp) + " / accumulation");
+  } else if (micro > 0 && accumulation > 0) {
+    train = micro * accumulation * dp;
+    c.note("train_batch_size: " + std::to_string(train) +
+           " = micro-batch x accumulation x data "
+           "parallelism " +
+           std::to_string(dp));
+  } else if (train > 0) {
+    accumulation = 1;
+    micro = train / dp;
+    c.note("only train_batch_size: gradient accumulation 1, micro-batch " + std::to_string(micro));
+  } else if (micro > 0) {
+    accumulation = 1;
+    train = micro * dp;
+    c.note("only train_micro_batch_size_per_gpu: gradient accumulation 1, train_batch_size " +
+           std::to_string(train));
+  } else {
+    c.fail("train_batch_size",
+           "either train_batch_size or train_micro_batch_size_per_gpu is "
+           "needed (DeepSpeedConfig asserts it)");
+  }
+  if (micro < 1 || accumulation < 1 || train != micro * accumulation * dp)
+    c.fail("train_batch_size", std::to_string(train) + " is not micro-batch " +
+                                   std::to_string(micro) + " x accumulation " +
+                                   std::to_string(accumulation) + " x data parallelism " +
+                                   std::to_string(dp) + " (DeepSpeed's _batch_assertion)");
+  p.global_sequences = train;
+  p.micro_batch = micro;
+
+  // ---- ZeRO ------------------------------------------------------------------------------------
+  if (t.has("zero_optimization")) {
+    const nlohmann::json& z = root.at("zero_optimization");
+    if (z.is_boolean()) {
+      (void)t.at("zero_optimization");
+      p.zero_stage = z.get<bool>() ? 1 : 0;
+      c.note("zero_optimization: " + std::string(z.get<bool>() ? "true" : "false") +
+             ", DeepSpeed's deprecated spelling of stage " + std::to_string(p.zero_stage));
+    } else if (z.is_object()) {
+      p.zero_stage = t.integer("zero_optimization.stage", 0, 0, 3);
+      const std::int64_t mics = t.integer("zero_optimization.mics_shard_size", -1, -1, max_world);
+      if (mics > 0)
+        c.note("zero_optimization.mics_shard_size " + std::to_string(mics) +
+               ": shardplan's ZeRO shards over every data-parallel replica (an approximation)");
+    } else {
+      c.fail("zero_optimization", "must be an object (or true / false)");
+    }
+  }
+
+  // ---- precision -------------------------------------------------------------------------------
+  const std::string bf16_key = t.has("bf16") || !t.has("bfloat16") ? "bf16" : "bfloat16";
+  const bool bf16 = t.boolean(bf16_key + ".enabled", false);
+  const bool fp16 = t.boolean("fp16.enabled", false);
+  if (bf16 && fp16) c.fail("fp16.enabled", "and bf16.enabled are both true");
+  p.precision = "bf16_mixed_adam";
+  if (fp16)
+    c.note("fp16: counted as 16-bit mixed precision with the bf16_mixed_adam preset's bytes");
+  if (!bf16 && !fp16)
+    c.note(
+        "neither bf16 nor fp16 enabled: fp32 training, counted with the bf16_mixed_adam "
+        "preset's bytes (an approximation)");
+  const bool bf16_master = t.boolean(bf16_key + ".bf16_master_weights_and_grads", false);
+  const bool bf16_states = t.boolean(bf16_key + ".bf16_optimizer_states", false);
+  if (bf16 && (bf16_master || bf16_states))
+    c.note(
+        "bf16 master weights, gradients or optimizer states: no preset counts them in bf16; "
+        "bf16_mixed_adam (fp32) is used");
+
+  // ---- recomputation ---------------------------------------------------------------------------
+  if (t.has("activation_checkpointing")) {
+    p.recompute = "full";
+    c.note(
+        "activation_checkpointing: it configures deepspeed.checkpointing; which layers the "
+        "model checkpoints is the model code's (full recomputation assumed); its keys are "
+        "listed as unused");
+  }
+
+  check_degrees(c, p, world, "override expert_parallel", "train_batch_size");
+  t.report_unused();
+  return finish(c, p);
+}
+
+}  // namespace shardplan::io::detail::importer::deepspeed
