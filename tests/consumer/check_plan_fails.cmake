@@ -2,7 +2,7 @@
 # build log must name each broken rule with its numbers (EXPECT: regexes joined by @@).
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -G ${GENERATOR}
                         -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${COMPILER}
-                        -DPLAN=${PLAN}
+                        -DPLAN=${PLAN} -DSAMPLE=${SAMPLE}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the consumer project does not configure:\n${out}")
