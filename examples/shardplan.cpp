@@ -139,7 +139,7 @@ bool system_of(const std::string& spec, nlohmann::json& out, std::string& error)
     return true;
   }
   if (parts.size() != 2) return false;
-  if (preset.rfind("tpu", 0) == 0) {
+  if (preset.size() >= 3 && same_name(preset.substr(0, 3), "tpu")) {
     nlohmann::json shape = nlohmann::json::array();
     std::size_t from = 0;
     const std::string& s = parts[1];

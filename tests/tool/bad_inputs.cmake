@@ -271,7 +271,7 @@ bad_plan("system.levels: must be an array of 1 to 5 levels, innermost first" tra
 bad_plan("system.levels[0].degree: missing" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink"}]}]=])
 bad_plan("system.levels[1].hop_latency_us: missing (a pcie level has no default latency)" training system [=[{"chip": "h100 sxm", "levels": [{"name": "gpu", "link": "nvlink", "degree": 4}, {"name": "node", "link": "pcie", "degree": 2}]}]=])
 bad_plan("system.chip: missing" training system [=[{"levels": [{"name": "node", "link": "nvlink", "degree": 8}]}]=])
-bad_plan("system.levels: network levels need names, each its own" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 4}, {"name": "node", "link": "infiniband", "degree": 2}]}]=])
+bad_plan("system.levels[1]: network levels need names, each its own" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 4}, {"name": "node", "link": "infiniband", "degree": 2}]}]=])
 bad_plan("system.torus.wraps: must be an array of true or false, one per extent" training system [=[{"chip": "tpu v5p", "levels": [{"name": "ici", "link": "ici", "degree": 8}], "torus": {"shape": [2, 2, 2], "wraps": [true]}}]=])
 bad_plan("system.levels[0].nics_per_unit: give unit_egress_gb_per_s or the NICs, not both" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8, "unit_egress_gb_per_s": 450, "nic_gb_per_s": 50}]}]=])
 bad_plan("system.chips: is too large (at most 8)" training system [=[{"chip": "h100 sxm", "chips": 16, "levels": [{"name": "node", "link": "nvlink", "degree": 8}]}]=])
@@ -298,3 +298,12 @@ bad_command("cannot read it: no such file" import --from megatron @DIR@/none.sh 
 bad_command("model: a DeepSpeed config does not name the model; give --model NAME" check --from deepspeed @PLANS@/../../tests/import/samples/deepspeed/ds_config_zero3.json --system dgx_h100_superpod:1 seq_len=4096)
 bad_command("--pipeline-model-parallel-size: TP 8 x PP 16 does not divide the world size 8" check --from megatron @PLANS@/../../tests/import/samples/megatron/train_gpt3_175b_distributed.sh --system dgx_h100_superpod:16)
 bad_command("'seq_len': an override is key=value" import --from deepspeed @PLANS@/../../tests/import/samples/deepspeed/ds_config_zero3.json --model llama3-8b --system dgx_h100_superpod:1 seq_len)
+# A chip of one's own in a preset obeys the system rules too: a CPU (no scale-up fabric) in an
+# NVLink node leaves the node level without bandwidth.
+bad_plan("system.chip: a network level joining more than one unit needs a positive bandwidth" fat_tree system chip [=[{"base": "2x xeon platinum 8480+", "name": "cpuish"}]=])
+bad_plan("system.levels: hold more than 100000000 chips (the product of their degrees)" training system [=[{"chip": "h100 sxm", "levels": [{"name": "a", "link": "roce", "degree": 1000000}, {"name": "b", "link": "roce", "degree": 1000000}]}]=])
+bad_plan("system.chip.peak_bf16_tflops: must be 0 (not given) or at least 0.001" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "peak_bf16_tflops": 1e-300}]=])
+bad_plan("system.levels[0].nic_gb_per_s: must be at least 0.001" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8, "nics_per_unit": 8, "nic_gb_per_s": 1e-300}]}]=])
+bad_plan("system.chip.name: must not start or end with a space" fat_tree system chip [=[{"base": "h100 sxm", "name": " h100 sxm"}]=])
+bad_plan("system.chips: a system's chips are at most the product of its levels' degrees and leave no unit of the outermost level empty" training system [=[{"chip": "h100 sxm", "chips": 4, "levels": [{"name": "node", "link": "nvlink", "degree": 4}, {"name": "leaf", "link": "infiniband", "degree": 2}]}]=])
+bad_plan("system.chip.memory_bandwidth_gb_per_s: a chip needs a positive memory capacity and memory bandwidth" fat_tree system chip [=[{"name": "x", "peak_bf16_tflops": 100, "memory_gb": 80}]=])

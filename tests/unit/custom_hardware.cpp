@@ -124,7 +124,8 @@ TEST_CASE("custom chips and topologies are written back and read to the same pla
   }
   // A chip from a base with kernel fractions and a torus of its own: every member round-trips.
   const std::string torus = R"({"name": "my torus", "chip": {"base": "tpu v5p", "name": "tpu v5p lite",
-      "memory_gb": 47.5, "kernels": {"gemm": 0.8, "sustained": 0.9}, "arch": {"l2_bytes": 1048576}},
+      "memory_gb": 47.5, "kernels": {"gemm": 0.8, "sustained": 0.9, "reduction_overhead": 312.5},
+      "arch": {"l2_bytes": 1048576, "boost_clock_mhz": 1750.25, "vector_flop_per_lane": 1.5}},
       "levels": [{"name": "ici", "link": "ici", "degree": 64}, {"name": "dcn", "link": "dcn",
       "degree": 2, "unit_egress_gb_per_s": 400.5, "hop_latency_us": 12.5}],
       "torus": {"shape": [4, 4, 4], "wraps": [true, true, false]}})";
@@ -133,6 +134,8 @@ TEST_CASE("custom chips and topologies are written back and read to the same pla
   CHECK(t.values().system.torus.rank == 3);
   CHECK_FALSE(t.values().system.torus.wraps[2]);
   CHECK(t.values().system.chip.kernels.gemm == 0.8);
+  CHECK(t.values().system.chip.arch.boost_clock == 1750.25e6);
+  CHECK(t.values().system.chip.arch.vector_flop_per_lane == 1.5);
   const io::plan_file back = io::read_plan_file(io::plan_file_text(t.values()));
   CHECK(io::plan_difference(t.values(), back.values()) == "");
 }
@@ -169,14 +172,14 @@ TEST_CASE("a chip or topology that breaks a rule is one line naming the key and 
         "system.levels: must be an array of 1 to 5 levels, innermost first");
   CHECK(error_of(plan_on(R"({"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8},
         {"name": "node", "link": "infiniband", "degree": 2}]})", 2)) ==
-        "system.levels: network levels need names, each its own");
+        "system.levels[1]: network levels need names, each its own");
   CHECK(error_of(plan_on(R"({"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8},
         {"name": "leaf", "link": "pcie", "degree": 2}]})", 2)) ==
         "system.levels[1].hop_latency_us: missing (a pcie level has no default latency)");
   CHECK(error_of(plan_on(R"({"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8},
         {"name": "leaf", "link": "infiniband", "degree": 2, "unit_egress_gb_per_s": 0}]})", 2)) ==
-        "system.levels: a network level joining more than one unit needs a positive bandwidth, and "
-        "no level a negative bandwidth or latency");
+        "system.levels[1]: a network level joining more than one unit needs a positive bandwidth, "
+        "and no level a negative bandwidth or latency");
   CHECK(error_of(plan_on(R"({"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8,
         "nics_per_unit": 8}]})", 1)) == "system.levels[0].nic_gb_per_s: missing");
   CHECK(error_of(plan_on(R"({"chip": "h100 sxm", "levels": [{"name": "node", "link": "ethernet", "degree": 8}]})", 1))

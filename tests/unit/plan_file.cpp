@@ -101,7 +101,8 @@ TEST_CASE("an integral number such as 64.0 is a whole number; 7.5 is not") {
   integral.replace(integral.find("\"global_sequences\": 16"), 22, "\"global_sequences\": 16.0");
   integral.replace(integral.find("\"tensor\": 8"), 11, "\"tensor\": 8.0");
   integral.replace(integral.find("\"seq_len\": 8192"), 15, "\"seq_len\": 8.192e3");
-  const training_plan_values p = io::read_plan_file(integral).values();
+  const io::plan_file integral_file = io::read_plan_file(integral);
+  const training_plan_values p = integral_file.values();
   CHECK(p.setup.degrees.tensor == 8);
   CHECK(p.setup.batch.global_tokens == 16 * 8192);
   std::string fraction = small_plan;

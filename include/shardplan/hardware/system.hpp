@@ -67,9 +67,14 @@ struct system_figures {
 };
 
 /// Chips inside one unit of level `i` (the product of degrees up to and including it).
+/// Saturates at 2^62 (no real system comes near; a plan-file topology holds at most 1e8 chips).
 constexpr std::int64_t chips_per_unit(const system_figures& s, std::int64_t level) {
+  constexpr std::int64_t cap = std::int64_t{1} << 62;
   std::int64_t n = 1;
-  for (std::int64_t i = 0; i <= level && i < s.level_count; ++i) n *= s.levels[static_cast<std::size_t>(i)].degree;
+  for (std::int64_t i = 0; i <= level && i < s.level_count; ++i) {
+    const std::int64_t d = s.levels[static_cast<std::size_t>(i)].degree;
+    n = d > 0 && n > cap / d ? cap : n * d;
+  }
   return n;
 }
 

@@ -55,10 +55,14 @@ constexpr bool links_valid(scale_up_kind kind, std::int64_t links, double link_b
   return kind == scale_up_kind::none || (links >= 1 && link_bandwidth > 0.0);
 }
 constexpr bool fraction(double x) { return x >= 0.0 && x <= 1.0; }
+/// Fractions in [0, 1]; tiles not negative; the reduction overhead -1 (none) or more, the
+/// measured error in [-1, 1] (-1: never measured).
 constexpr bool kernel_fractions_valid(const kernel_fractions& k) {
   return fraction(k.gemm) && fraction(k.gemm_low_precision) && fraction(k.memory) &&
          fraction(k.attention_forward) && fraction(k.attention_backward) &&
-         fraction(k.sustained) && k.tile_rows >= 0 && k.tile_columns >= 0;
+         fraction(k.sustained) && k.tile_rows >= 0 && k.tile_columns >= 0 &&
+         k.reduction_overhead >= -1.0 && k.reduction_overhead <= 1e9 && k.step_error >= -1.0 &&
+         k.step_error <= 1.0;
 }
 }  // namespace chip_rules
 
@@ -90,7 +94,8 @@ constexpr std::string_view rule_text(chip_rule rule) {
       return "shardplan: a chip's scale-up fabric needs at least one link with positive "
              "bandwidth, and no link figure may be negative";
     case chip_rule::kernel_fractions_valid:
-      return "shardplan: a chip's kernel fractions are between 0 and 1";
+      return "shardplan: a chip's kernel fractions are between 0 and 1 (tiles not negative, the "
+             "reduction overhead at least -1, the measured error within -1 and 1)";
   }
   return "?";
 }
@@ -311,7 +316,8 @@ constexpr const system_figures& checked_system() {
       "no link figure may be negative");
   static_assert(k::chip_kernel_fractions_valid<
                     k::kernel_fractions_in_range{chip_rules::kernel_fractions_valid(c.kernels)}>::value,
-                "shardplan: a chip's kernel fractions are between 0 and 1");
+                "shardplan: a chip's kernel fractions are between 0 and 1 (tiles not negative, the "
+                "reduction overhead at least -1, the measured error within -1 and 1)");
   static_assert(k::level_count_in_range<k::levels{s.level_count}>::value,
                 "shardplan: a system has at most 5 network levels");
   // The checks below read the levels: only when their count is in range (one error each).

@@ -512,6 +512,7 @@ inline constexpr double tflops = 1e12;  // FLOP/s in one TFLOP/s
 inline constexpr double gb = 1e9;       // bytes in one GB, bytes/s in one GB/s
 inline constexpr double mhz = 1e6;
 inline constexpr double big = 1e9;      // an upper bound no figure reaches in its unit
+inline constexpr double smallest_figure = 1e-3;  // the smallest rate, size or bandwidth, in its unit
 
 // clang-format off
 #define SHARDPLAN_CHIP_RATE(member, key, unit_value, hi, unit_expr)                                \
@@ -635,6 +636,10 @@ void read_numbers(const json& j, const std::string& path, const chip_number (&ta
                                                          static_cast<std::int64_t>(n.lo),
                                                          static_cast<std::int64_t>(n.hi)))
                              : number(j, path, n.key, n.lo, n.hi, 0.0);
+    // A rate, size or bandwidth is absent (0) or a real one: 1e-300 TFLOP/s would give a step
+    // of 1e62 days, "feasible".
+    if (n.unit > 1.0 && x > 0.0 && x < smallest_figure)
+      fail(join(path, n.key), "must be 0 (not given) or at least 0.001");
     n.set(c, x * n.unit);
   }
 }
@@ -646,6 +651,8 @@ inline std::string plain_name(const json& j, const std::string& path, const char
   constexpr const char* plain =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._+-/()";
   if (name.find_first_not_of(" ") == std::string::npos) fail(join(path, key), "must not be empty");
+  if (name.front() == ' ' || name.back() == ' ')
+    fail(join(path, key), "must not start or end with a space");
   if (name.size() > 64) fail(join(path, key), "is longer than 64 characters");
   if (name.find_first_not_of(plain) != std::string::npos)
     fail(join(path, key), "may hold only letters, digits, spaces and . _ + - / ( )");
@@ -664,12 +671,14 @@ inline const chip_figures& catalog_chip(const std::string& where, const std::str
 }
 
 /// The key of a chip object that a broken chip rule concerns.
-inline std::string chip_rule_field(chip_rule r) {
+inline std::string chip_rule_field(chip_rule r, const chip_figures& c) {
   switch (r) {
     case chip_rule::has_a_name: return "name";
-    case chip_rule::has_memory: return "memory_gb";
+    case chip_rule::has_memory:
+      return c.memory.value() > 0.0 ? "memory_bandwidth_gb_per_s" : "memory_gb";
     case chip_rule::rates_valid: return "peak_bf16_tflops";
-    case chip_rule::links_valid: return "scale_up_links";
+    case chip_rule::links_valid:
+      return c.scale_up_links < 1 ? "scale_up_links" : "scale_up_link_bandwidth_gb_per_s";
     case chip_rule::kernel_fractions_valid: return "kernels";
     default: return "";
   }
@@ -715,9 +724,12 @@ inline chip_figures read_chip(const json& j, const std::string& p, std::string& 
   }
   const chip_rule broken = first_broken_rule(c);
   if (broken != chip_rule::none)
-    fail(join(p, chip_rule_field(broken)), rule_message(rule_text(broken)));
+    fail(join(p, chip_rule_field(broken, c)), rule_message(rule_text(broken)));
   return c;
 }
+
+/// The most chips a topology holds: far beyond any machine, far below where counts overflow.
+inline constexpr std::int64_t max_topology_chips = 100'000'000;
 
 /// The latency of one hop of a level on `link` when the plan file gives none: the presets' own
 /// figures (hardware/systems.hpp); PCIe has none, so a PCIe level must give it.
@@ -736,10 +748,18 @@ inline bool default_hop_latency(link_kind link, seconds& out) {
 }
 
 /// The key of a system object that a broken system rule concerns.
-inline std::string system_rule_field(system_rule r) {
+inline std::string system_rule_field(system_rule r, const system_figures& s) {
+  const auto level = [](std::int64_t i) {
+    return i < 0 ? std::string("levels") : "levels[" + std::to_string(i) + "]";
+  };
   switch (r) {
     case system_rule::chips_fill_levels: return "chips";
     case system_rule::torus_is_first_level: return "torus";
+    case system_rule::level_names_unique: return level(first_bad_level_name(s));
+    case system_rule::levels_have_bandwidth:
+      return level(first_level_breaking(s, [](const network_level& l, std::int64_t) {
+        return system_rules::level_has_bandwidth(l);
+      }));
     default: return "levels";
   }
 }
@@ -777,11 +797,15 @@ inline system_figures read_topology(const json& j, system_names& names) {
     if (egress && nics)
       fail(join(q, "nics_per_unit"), "give unit_egress_gb_per_s or the NICs, not both");
     if (egress) {
-      level.unit_egress = number(l, q, "unit_egress_gb_per_s", 0.0, big, 0.0) * gb * byte / second;
+      const double x = number(l, q, "unit_egress_gb_per_s", 0.0, big, 0.0);
+      if (x > 0.0 && x < smallest_figure)
+        fail(join(q, "unit_egress_gb_per_s"), "must be 0 or at least 0.001");
+      level.unit_egress = x * gb * byte / second;
     } else if (nics) {
       const std::int64_t count = integer(l, q, "nics_per_unit", 1, 1'000'000, true);
       const double each = number(l, q, "nic_gb_per_s", 0.0, big, -1.0);
       if (each < 0.0) fail(join(q, "nic_gb_per_s"), "missing");
+      if (each < smallest_figure) fail(join(q, "nic_gb_per_s"), "must be at least 0.001");
       level.unit_egress = static_cast<double>(count) * each * gb * byte / second;
     } else if (i == 0) {
       level.unit_egress = scale_up_egress(s.chip);
@@ -798,6 +822,9 @@ inline system_figures read_topology(const json& j, system_names& names) {
     level.in_network_reduction = boolean(l, q, "in_network_reduction", false);
   }
   const std::int64_t capacity = level_capacity(s);
+  if (capacity > max_topology_chips)
+    fail(join(p, "levels"), "hold more than " + std::to_string(max_topology_chips) +
+                                " chips (the product of their degrees)");
   s.chips = integer(j, p, "chips", 1, capacity, false, capacity);
   if (j.contains("torus")) {
     const json& t = j.at("torus");
@@ -824,7 +851,7 @@ inline system_figures read_topology(const json& j, system_names& names) {
   }
   const system_rule broken = first_broken_rule(s);
   if (broken != system_rule::none)
-    fail(join(p, system_rule_field(broken)), rule_message(first_broken_rule_text(s)));
+    fail(join(p, system_rule_field(broken, s)), rule_message(first_broken_rule_text(s)));
   return s;
 }
 
@@ -885,6 +912,10 @@ inline system_figures read_system(const json& j, system_names& names) {
   const system_result made = make_system(r);
   if (!made.error.empty())
     fail(made.field.empty() ? p : join(p, std::string(made.field)), rule_message(made.error));
+  // A preset keeps the system rules with its own chips; a chip of the user's own may break them
+  // (a CPU, with no scale-up fabric, in an NVLink node).
+  if (first_broken_rule(made.figures) != system_rule::none)
+    fail(join(p, "chip"), rule_message(first_broken_rule_text(made.figures)));
   names.system = std::string(made.figures.name);
   if (names.chip.empty()) names.chip = std::string(made.figures.chip.name);
   return made.figures;

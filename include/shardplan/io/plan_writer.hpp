@@ -553,14 +553,16 @@ inline std::string run_difference(const run_inputs& a, const run_inputs& b) {
 
 /// A training plan and its run as the JSON text of a plan file (indented by 2, a newline at the
 /// end): the model by its catalogue name when it is a catalogue model, else its full shape; the
-/// system by its preset and size; every degree and option of the parallelism (sequence
+/// system by its preset and size where a preset builds it exactly, else as its levels (a chip of
+/// its own as a chip object); every degree and option of the parallelism (sequence
 /// parallelism, schedule, virtual and uneven stages included); the batch, recomputation,
 /// precision preset, reserve, attention counting, efficiency, the format MFU is reported
 /// against and the attention kernel when they are not the defaults, and the run when it is not
 /// the default. The text is read back with `read_plan_file`, and the plan and run read must be the
 /// ones given (`plan_difference`, `run_difference`). Throws `unwritable_plan`, naming the field,
-/// for a plan no plan file describes (a system or precision that is no preset, a mesh not laid
-/// out as [pp, dp, ep, cp, tp], a step assumption or run input the format has no key for).
+/// for a plan no plan file describes (a precision that is no preset, a variant of a catalogue
+/// chip under the catalogue's name, a mesh not laid out as [pp, dp, ep, cp, tp], a step
+/// assumption or run input the format has no key for).
 inline std::string plan_file_text(const training_plan_values& p, const run_inputs& run = {}) {
   detail::ordered_json j;
   j["model"] = detail::model_json(p.model);

@@ -232,6 +232,13 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
     case recompute_kind::none:
       break;
     case recompute_kind::selective:
+      // Under the torchtitan framework the plan's selective is torchtitan's own op-level policy
+      // (training/memory.hpp, `torchtitan_selective_layer_bytes`), what an import of its
+      // `mode = "selective"` gives; under another framework it is Megatron's (attention core).
+      if (p.setup.framework == training_framework::torchtitan) {
+        v.ac = "selective";
+        break;
+      }
       out.note(
           "the plan's selective recomputation (attention softmax) is what a fused attention "
           "kernel already avoids storing; torchtitan's selective recomputes more, so none");
@@ -567,6 +574,9 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
   out.raw("");
   out.raw("[activation_checkpoint]");
   key("mode", text(v.ac));
+  // v0.2.2's selective defaults to every second layer (selective_ac_option "2", job_config.py);
+  // the plan's is the op-level policy.
+  if (std::string_view(v.ac) == "selective") key("selective_ac_option", text("op"));
   if (!float8.empty()) {
     out.raw("");
     out.raw("[quantize.linear.float8]");
