@@ -98,6 +98,19 @@ bool read_file(const std::string& path, io::plan_file& file, int& status,
   return true;
 }
 
+/// Writes `text` to `output` ("-": standard output); an unwritable file is bad input.
+int write_output(const std::string& text, const std::string& output) {
+  if (output == "-") {
+    std::cout << text;
+    return exit_ok;
+  }
+  std::ofstream out(output, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) return bad_input("", "--output: cannot write " + output);
+  return exit_ok;
+}
+
 /// What `import` and `check --from` take beside the config file.
 struct import_flags {
   std::string from;  ///< empty: the file is a plan file
@@ -107,57 +120,6 @@ struct import_flags {
   std::int64_t world_size = 0;
   std::vector<std::string> overrides;
 };
-
-/// A whole number of `text` (digits only), or -1.
-std::int64_t whole_number(const std::string& text) {
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-    return -1;
-  return std::stoll(text);
-}
-
-/// `--system PRESET:SIZE` as a plan file's "system": nodes for the GPU clusters, racks for
-/// gb200_nvl72, XxY or XxYxZ for a TPU slice, CHIP:NODES for nvlink_fat_tree. The plan-file
-/// reader checks the preset and its limits; this only splits the words.
-bool system_of(const std::string& spec, nlohmann::json& out, std::string& error) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= spec.size(); ++i)
-    if (i == spec.size() || spec[i] == ':') {
-      parts.push_back(spec.substr(start, i - start));
-      start = i + 1;
-    }
-  const std::string& preset = parts[0];
-  error = "--system: '" + io::detail::printable(spec) +
-          "' is not PRESET:NODES, gb200_nvl72:RACKS, PRESET:XxYxZ for a TPU slice or "
-          "nvlink_fat_tree:CHIP:NODES";
-  out = nlohmann::json::object();
-  out["preset"] = preset;
-  if (same_name(preset, "nvlink_fat_tree")) {
-    if (parts.size() != 3 || whole_number(parts[2]) < 0) return false;
-    out["chip"] = parts[1];
-    out["nodes"] = whole_number(parts[2]);
-    return true;
-  }
-  if (parts.size() != 2) return false;
-  if (preset.size() >= 3 && same_name(preset.substr(0, 3), "tpu")) {
-    nlohmann::json shape = nlohmann::json::array();
-    std::size_t from = 0;
-    const std::string& s = parts[1];
-    for (std::size_t i = 0; i <= s.size(); ++i)
-      if (i == s.size() || s[i] == 'x') {
-        const std::int64_t e = whole_number(s.substr(from, i - from));
-        if (e < 0) return false;
-        shape.push_back(e);
-        from = i + 1;
-      }
-    out["shape"] = shape;
-    return true;
-  }
-  const std::int64_t n = whole_number(parts[1]);
-  if (n < 0) return false;
-  out[same_name(preset, "gb200_nvl72") ? "racks" : "nodes"] = n;
-  return true;
-}
 
 /// Imports `path` as `flags.from` says into `plan` (a plan file's JSON); bad input prints one
 /// line and gives exit code 2 through `status`. What the import did not use and what it assumed
@@ -181,22 +143,12 @@ bool import_file(const std::string& path, const import_flags& flags, nlohmann::o
     status = bad_input("", "--system-file: give --system or --system-file, not both");
     return false;
   }
-  std::string error;
-  if (!flags.system.empty() && !system_of(flags.system, r.system, error)) {
-    status = bad_input("", error);
+  try {
+    if (!flags.system.empty()) r.system = io::system_of_spec(flags.system);
+    if (!flags.system_file.empty()) r.system = io::load_system_file(flags.system_file);
+  } catch (const io::bad_input& e) {
+    status = bad_input("", e.what());
     return false;
-  }
-  if (!flags.system_file.empty()) {
-    try {
-      std::ifstream in(flags.system_file, std::ios::binary);
-      if (!in) throw io::bad_input("cannot read " + flags.system_file);
-      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      r.system = io::detail::parse(text);
-      if (!r.system.is_object()) throw io::bad_input("must hold a plan file's system object");
-    } catch (const io::bad_input& e) {
-      status = bad_input("", "--system-file: " + flags.system_file + ": " + e.what());
-      return false;
-    }
   }
   for (const std::string& o : flags.overrides)
     if (o.find('=') == std::string::npos || o[0] == '=') {
@@ -226,16 +178,7 @@ int import_command(const std::string& path, const import_flags& flags,
   nlohmann::ordered_json plan;
   int status = exit_ok;
   if (!import_file(path, flags, plan, status)) return status;
-  const std::string text = plan.dump(2) + "\n";
-  if (output == "-") {
-    std::cout << text;
-    return exit_ok;
-  }
-  std::ofstream out(output, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) return bad_input("", "--output: cannot write " + output);
-  return exit_ok;
+  return write_output(plan.dump(2) + "\n", output);
 }
 
 int check_file(const std::string& path, const std::string& format_name,
@@ -285,16 +228,7 @@ int header_file(const std::string& path, const std::string& name, const std::str
   io::plan_file file;
   int status = exit_ok;
   if (!read_file(path, file, status, "header")) return status;
-  const std::string text = io::plan_header_text(file.values(), name, shown(path));
-  if (output == "-") {
-    std::cout << text;
-    return exit_ok;
-  }
-  std::ofstream out(output, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) return bad_input("", "--output: cannot write " + output);
-  return exit_ok;
+  return write_output(io::plan_header_text(file.values(), name, shown(path)), output);
 }
 
 /// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <shardplan/io/import/common.hpp>
 #include <shardplan/io/import/deepspeed.hpp>
@@ -74,6 +76,79 @@ inline import_result import_config(const import_request& r) {
       throw bad_input(detail::printable(r.path + ": from: unknown import format"));
   }
   return {std::move(out.plan), std::move(out.unused), std::move(out.notes)};
+}
+
+namespace detail {
+
+/// A whole number of `text` (digits only, at most 9), or -1.
+inline std::int64_t spec_number(const std::string& text) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoll(text);
+}
+
+}  // namespace detail
+
+/// `--system PRESET:SIZE` as a plan file's "system": nodes for the GPU clusters, racks for
+/// gb200_nvl72, XxY or XxYxZ for a TPU slice, CHIP:NODES for nvlink_fat_tree. Only the words are
+/// split here; the plan-file reader checks the preset and its limits. Throws `bad_input`
+/// ("--system: ...") for a spec of another shape.
+inline nlohmann::json system_of_spec(const std::string& spec) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= spec.size(); ++i)
+    if (i == spec.size() || spec[i] == ':') {
+      parts.push_back(spec.substr(start, i - start));
+      start = i + 1;
+    }
+  const auto refuse = [&spec]() {
+    throw bad_input("--system: '" + detail::printable(spec) +
+                    "' is not PRESET:NODES, gb200_nvl72:RACKS, PRESET:XxYxZ for a TPU slice or "
+                    "nvlink_fat_tree:CHIP:NODES");
+  };
+  const std::string& preset = parts[0];
+  nlohmann::json out = nlohmann::json::object();
+  out["preset"] = preset;
+  if (same_name(preset, "nvlink_fat_tree")) {
+    if (parts.size() != 3 || detail::spec_number(parts[2]) < 0) refuse();
+    out["chip"] = parts[1];
+    out["nodes"] = detail::spec_number(parts[2]);
+    return out;
+  }
+  if (parts.size() != 2) refuse();
+  if (preset.size() >= 3 && same_name(preset.substr(0, 3), "tpu")) {
+    nlohmann::json shape = nlohmann::json::array();
+    std::size_t from = 0;
+    const std::string& s = parts[1];
+    for (std::size_t i = 0; i <= s.size(); ++i)
+      if (i == s.size() || s[i] == 'x') {
+        const std::int64_t e = detail::spec_number(s.substr(from, i - from));
+        if (e < 0) refuse();
+        shape.push_back(e);
+        from = i + 1;
+      }
+    out["shape"] = shape;
+    return out;
+  }
+  const std::int64_t n = detail::spec_number(parts[1]);
+  if (n < 0) refuse();
+  out[same_name(preset, "gb200_nvl72") ? "racks" : "nodes"] = n;
+  return out;
+}
+
+/// The system object of a JSON file (`--system-file`): a plan file's "system", a preset or
+/// levels. Throws `bad_input` ("--system-file: PATH: ...").
+inline nlohmann::json load_system_file(const std::string& path) {
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad_input("cannot read " + path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    nlohmann::json system = detail::parse(text);
+    if (!system.is_object()) throw bad_input("must hold a plan file's system object");
+    return system;
+  } catch (const bad_input& e) {
+    throw bad_input("--system-file: " + path + ": " + e.what());
+  }
 }
 
 }  // namespace shardplan::io
