@@ -3,6 +3,7 @@
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -G ${GENERATOR}
                         -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_COMPILER=${COMPILER}
                         -DPLAN=${PLAN} -DSAMPLE=${SAMPLE}
+                        -DSERVING_PLAN=${SERVING_PLAN}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the consumer project does not configure:\n${out}")

@@ -279,7 +279,7 @@ bad_plan("system.chips: is too large (at most 8)" training system [=[{"chip": "h
 # --- header ------------------------------------------------------------------------------------
 bad_command("--name: '1x' is no C++ identifier" header @GOOD@ --name 1x)
 bad_command("--name: 'class' is no C++ identifier" header @GOOD@ --name class)
-bad_command("inference: header needs a training plan, not an inference one" header @PLANS@/llama3_70b_serving_h100.json --name x)
+bad_command("--check-unit: needs the header in a file (--output)" header @GOOD@ --name x --check-unit @DIR@/x.cpp)
 bad_command("--output: cannot write @DIR@/no/such/x.hpp" header @GOOD@ --name x --output @DIR@/no/such/x.hpp)
 bad_command("name is required" header @GOOD@)
 

@@ -11,28 +11,33 @@ file(MAKE_DIRECTORY ${header_dir})
 set(includes "")
 set(checks "")
 set(count 0)
+set(serving 0)
 foreach(plan IN LISTS plans)
   get_filename_component(stem ${plan} NAME_WE)
   string(MAKE_C_IDENTIFIER "plan_${stem}" name)
   execute_process(COMMAND ${TOOL} header ${plan} --name ${name} --output ${header_dir}/${name}.hpp
                   RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(err MATCHES "needs a training plan")
-    continue()  # a serving plan
-  endif()
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "shardplan header ${plan} exited ${status}: ${err}")
   endif()
   string(APPEND includes "#include \"${name}.hpp\"\n")
-  string(APPEND checks "  bad += differs<${name}>(\"${plan}\");\n")
-  math(EXPR count "${count} + 1")
+  file(READ ${plan} text)
+  if(text MATCHES "\"inference\"")
+    string(APPEND checks "  bad += serving_differs<${name}>(\"${plan}\");\n")
+    math(EXPR serving "${serving} + 1")
+  else()
+    string(APPEND checks "  bad += differs<${name}>(\"${plan}\");\n")
+    math(EXPR count "${count} + 1")
+  endif()
 endforeach()
-if(count LESS 5)
-  message(FATAL_ERROR "only ${count} training plans in ${PLANS}")
+if(count LESS 5 OR serving LESS 2)
+  message(FATAL_ERROR "only ${count} training and ${serving} serving plans in ${PLANS}")
 endif()
 file(WRITE ${WORK_DIR}/header_values.cpp "${includes}
 #include <iostream>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/plan_writer.hpp>
+#include <shardplan/serving/workload.hpp>
 template <class Plan>
 int differs(const char* path) {
   const shardplan::io::plan_file f = shardplan::io::load_plan_file(path);
@@ -45,6 +50,20 @@ int differs(const char* path) {
   const bool same = d.empty() && a.step.value() == b.step.value() && a.mfu == b.mfu && m == n &&
                     Plan::violations.count == shardplan::check(read).count;
   std::cout << path << \": \" << (same ? \"same values\" : \"DIFFERS at \" + d) << \"\\n\";
+  return same ? 0 : 1;
+}
+// A serving plan's header: the same rules broken, and the same estimate at the plan's batch.
+template <class Plan>
+int serving_differs(const char* path) {
+  const shardplan::io::plan_file f = shardplan::io::load_plan_file(path);
+  const shardplan::serving_plan_values read = f.serving_values();
+  const auto a = shardplan::estimate_serving(Plan::values);
+  const auto b = shardplan::estimate_serving(read);
+  const bool same = Plan::violations.count == shardplan::check(read).count &&
+                    a.time_per_output_token.value() == b.time_per_output_token.value() &&
+                    a.output_tokens_per_second == b.output_tokens_per_second &&
+                    shardplan::max_concurrency(Plan::values) == shardplan::max_concurrency(read);
+  std::cout << path << \": \" << (same ? \"same values\" : \"DIFFERS\") << \"\\n\";
   return same ? 0 : 1;
 }
 int main() {

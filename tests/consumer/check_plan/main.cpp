@@ -1,5 +1,6 @@
 // The checked plan's values at compile time and at run time, and an imported launch script.
 #include <checked_plan.hpp>
+#include <checked_serving.hpp>
 #include <iostream>
 #include <shardplan/io/import.hpp>
 #include <shardplan/io/plan_file.hpp>
@@ -11,6 +12,9 @@ int main() {
   std::cout << checked_plan::values.model.name << " on " << checked_plan::values.system.chips
             << " x " << checked_plan::values.system.chip.name << ": step " << step.step.value()
             << " s, MFU " << step.mfu << "\n";
+  std::cout << "serving: " << checked_serving::values.model.name << " on "
+            << checked_serving::values.system.chip.name << ", "
+            << (checked_serving::violations.empty() ? "servable" : "not servable") << "\n";
   shardplan::io::import_request r;
   r.from = shardplan::io::import_format::megatron;
   r.path = SAMPLE;
