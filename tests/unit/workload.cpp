@@ -237,3 +237,38 @@ TEST_CASE("data-parallel attention: each rank runs its own share of the tokens a
   // The engine's limits hold per rank; SGLang has none but its cache.
   CHECK(e.max_concurrency >= 72 * 256);
 }
+
+TEST_CASE("2D weight-stationary plans read 1/tensor of the weights and pay the book's collectives") {
+  // LLaMA-3 70B in int8 on a v5e 8x8, as inference.md Q7 lays it out: 4 ways over d_model (X)
+  // and 16 over the heads and d_ff (YZ). Each chip holds 1/64 of every matrix, as a 1D plan of
+  // tensor 64 does, so both read the same weight bytes in a decode step.
+  using two_d = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<8, 8>,
+                             mesh<axis<"x", 4>, axis<"yz", 16>>, weight_stationary_2d<"x", "yz">,
+                             weights<number_format::int8>, serve_batch<64>, prompt_tokens<2000>,
+                             generated_tokens<48>, engine::named<serving_engine::generic>>;
+  using one_d = serving_plan<models::llama3_70b, systems::tpu_v5e_slice<8, 8>,
+                             mesh<axis<"tp", 64>>, tensor<"tp">, weights<number_format::int8>,
+                             serve_batch<64>, prompt_tokens<2000>, generated_tokens<48>,
+                             engine::named<serving_engine::generic>>;
+  const serving_estimate a = estimate_serving_at(two_d::values, 64);
+  const serving_estimate b = estimate_serving_at(one_d::values, 64);
+  CHECK(a.decode_step.weight_read.value() ==
+        doctest::Approx(b.decode_step.weight_read.value()).epsilon(1e-9));
+  // Its collectives are the four of Q7 (the roofline's list), each at the engine's link share
+  // and latency: per layer two all-gathers and two reduce-scatters over YZ of [64, 8192/4] and
+  // two all-reduces over X ([64, 28672/16] and [64, 8192/16]), 160 + 80 + 80 + 160 calls in all;
+  // a 1D plan pays 160 all-reduces of [64, 8192] instead.
+  const engine_figures e = engine_figures_of(serving_engine::generic);
+  double expected = 0.0;
+  for (const weight_stationary_collective& w :
+       weight_stationary_collectives(two_d::values, 64.0, 2.0)) {
+    collective_options bandwidth_only = two_d::values.setup.collectives;
+    bandwidth_only.latency = false;
+    expected += w.count * (collective_time(w.kind, w.array_bytes * byte, w.net, bandwidth_only) /
+                               e.all_reduce_share +
+                           e.all_reduce_latency)
+                              .value();
+  }
+  CHECK(a.decode_step.communication.value() == doctest::Approx(expected).epsilon(1e-9));
+  CHECK(a.decode_step.communication.value() != b.decode_step.communication.value());
+}

@@ -399,6 +399,44 @@ struct serving_traffic {
 
 inline constexpr std::size_t max_serving_traffic = 8;
 
+/// One collective of a 2D weight-stationary layout that a step repeats `count` times.
+struct weight_stationary_collective {
+  std::string_view what;
+  collective_kind kind = collective_kind::all_gather;
+  axis_network net{};
+  double count = 0.0;        ///< per step (all layers)
+  double array_bytes = 0.0;  ///< of one collective
+};
+
+/// The collectives of 2D weight-stationary sharding (the book's inference chapter, Q7: weights
+/// [D_X, F_YZ]) for `tokens` tokens per tensor group in activations of `b_a` bytes: per layer the
+/// d_model-sharded activations are all-gathered over YZ before each of the two blocks and
+/// reduce-scattered after it, and the partial sums over X all-reduced (the MLP's F/YZ-wide and
+/// attention's query-wide outputs).
+constexpr std::array<weight_stationary_collective, 4> weight_stationary_collectives(
+    const serving_plan_values& p, double tokens, double b_a) {
+  const model_shape& m = p.model;
+  const serving_degrees d = degrees_of(p);
+  const double layers = static_cast<double>(m.layers);
+  const double width_d = static_cast<double>(m.d_model);
+  const double query_width =
+      static_cast<double>(m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
+  const double mlp_width = is_moe(m) ? static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
+                                           static_cast<double>(m.moe.expert_d_ff)
+                                     : static_cast<double>(m.d_ff);
+  const axis_network x = network_of(p, role_weight_stationary_x);
+  const axis_network yz = network_of(p, role_tensor, role_weight_stationary_x);
+  const double x_ways = static_cast<double>(d.tensor_x);
+  const double yz_ways = static_cast<double>(d.tensor / d.tensor_x);
+  const double sharded_d = tokens * width_d / x_ways * b_a;
+  return {{{"2d all-gather", collective_kind::all_gather, yz, 2.0 * layers, sharded_d},
+           {"2d mlp all-reduce", collective_kind::all_reduce, x, layers,
+            tokens * mlp_width / yz_ways * b_a},
+           {"2d attention all-reduce", collective_kind::all_reduce, x, layers,
+            tokens * query_width / yz_ways * b_a},
+           {"2d reduce-scatter", collective_kind::reduce_scatter, yz, 2.0 * layers, sharded_d}}};
+}
+
 /// A decode step of the plan and what follows from it.
 struct decode_cost {
   decode_work work{};       ///< per device
@@ -490,17 +528,9 @@ constexpr decode_cost estimate_decode(const serving_plan_values& p) {
     c.tensor_parallel_limit = decode_tensor_parallel_limit(
         mlp_width, tensor_tokens, b_w, b_a, chip.memory_bandwidth, axis_bandwidth(net));
   } else if (d.tensor_x > 1) {
-    const axis_network x = network_of(p, role_weight_stationary_x);
-    const axis_network yz = network_of(p, role_tensor, role_weight_stationary_x);
-    const double x_ways = static_cast<double>(d.tensor_x);
-    const double yz_ways = static_cast<double>(d.tensor / d.tensor_x);
-    const double sharded_d = tensor_tokens * width_d / x_ways * b_a;
-    add("2d all-gather", collective_kind::all_gather, yz, 2.0 * layers, sharded_d);
-    add("2d mlp all-reduce", collective_kind::all_reduce, x, layers,
-        tensor_tokens * mlp_width / yz_ways * b_a);
-    add("2d attention all-reduce", collective_kind::all_reduce, x, layers,
-        tensor_tokens * query_width / yz_ways * b_a);
-    add("2d reduce-scatter", collective_kind::reduce_scatter, yz, 2.0 * layers, sharded_d);
+    for (const weight_stationary_collective& w :
+         weight_stationary_collectives(p, tensor_tokens, b_a))
+      add(w.what, w.kind, w.net, w.count, w.array_bytes);
   }
   if (d.expert > 1 && is_moe(m))
     add("expert all-to-all", collective_kind::all_to_all, network_of(p, role_expert),

@@ -130,7 +130,9 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   // tokens·k/E, as layer_forward_operations counts them).
   sh.micro_batch = tokens * group_share;
   sh.seq_len = 1.0;
-  sh.tensor = static_cast<double>(d.tensor / d.tensor_x);
+  // Every tensor axis splits the weights: 1D over the heads and d_ff, 2D weight-stationary
+  // over d_model (X) and the heads and d_ff (YZ) — a device reads 1/tensor of each matrix.
+  sh.tensor = static_cast<double>(d.tensor);
   sh.expert = static_cast<double>(d.expert);
   sh.precision.compute = s.compute;
   sh.precision.activation_bytes = 2.0;  // activations stay 16-bit between kernels
@@ -219,14 +221,21 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   const double b_a = bytes_per_element(s.compute) < 2.0 ? 2.0 : bytes_per_element(s.compute);
   collective_options bandwidth_only = s.collectives;
   bandwidth_only.latency = roofline;
-  if (d.tensor > 1) {
+  // Tensor collectives at the engine's measured share of the link and latency per call.
+  const double share = roofline || e.all_reduce_share <= 0.0 ? 1.0 : e.all_reduce_share;
+  const auto collective = [&](collective_kind kind, const axis_network& net, bytes array) {
+    return collective_time(kind, array, net, bandwidth_only) / share +
+           (roofline ? 0.0 * second : e.all_reduce_latency);
+  };
+  if (d.tensor > 1 && d.tensor_x == 1) {
     const axis_network net = network_of(p, role_tensor);
     const bytes array = tokens * group_share * static_cast<double>(m.d_model) * b_a * byte;
-    const double share = roofline || e.all_reduce_share <= 0.0 ? 1.0 : e.all_reduce_share;
-    const seconds one =
-        collective_time(collective_kind::all_reduce, array, net, bandwidth_only) / share +
-        (roofline ? 0.0 * second : e.all_reduce_latency);
-    r.communication += 2.0 * layers * one;
+    r.communication += 2.0 * layers * collective(collective_kind::all_reduce, net, array);
+  } else if (d.tensor_x > 1) {
+    for (const weight_stationary_collective& w :
+         weight_stationary_collectives(p, tokens * group_share, b_a))
+      if (w.net.size > 1)
+        r.communication += w.count * collective(w.kind, w.net, w.array_bytes * byte);
   }
   if (d.expert > 1 && is_moe(m)) {
     const axis_network net = network_of(p, role_expert);
