@@ -82,7 +82,8 @@ constexpr double weight_read_share(const engine_figures& e, number_format f) {
 /// The kernels' figures every named engine shares, fitted together on the calibration half of
 /// the serving validation (tests/validation/SERVING.md: gpt-fast's batch-1 decode tables on A100
 /// and TensorRT-LLM 0.17's maximum-throughput tables on A100, H100 and H200, 50 measurements;
-/// one coordinate-descent fit of the nine figures below, mean absolute error 6.1% on them):
+/// one coordinate-descent fit of the nine figures below, mean absolute error 6.1% on them;
+/// tests/validation/serving_fit.cpp reruns it and fails unless these are its optimum):
 /// - weights read at 0.825 of HBM bandwidth in bf16, 0.62 in fp8, 0.66 int8 and 0.47 int4
 ///   weight-only (dequantised in the GEMM; gpt-fast's own bandwidth columns give 69%, 52% and
 ///   42% for the whole step of Llama-2-7B, which includes the fixed costs below);
