@@ -890,8 +890,8 @@ TEST_CASE("round trips: each sample imported, exported to its own target and imp
   };
   for (const trip& t : trips) {
     CAPTURE(t.file);
-    const import_result first = run(t.from, sample(t.file), t.system, t.model, t.world, t.overrides);
-    const io::plan_file a = read_back(first);
+    const import_result imported = run(t.from, sample(t.file), t.system, t.model, t.world, t.overrides);
+    const io::plan_file a = read_back(imported);
     const training_plan_values p = a.values();
     const std::string text = launch_config(p, t.target);
     const std::string path = scratch(io::file_name_text(std::string("again-") + t.file) + ".txt", text);
@@ -904,8 +904,8 @@ TEST_CASE("round trips: each sample imported, exported to its own target and imp
       overrides.push_back("tensor_parallel=" + std::to_string(p.setup.degrees.tensor));
       overrides.push_back("pipeline_parallel=" + std::to_string(p.setup.degrees.pipeline));
     }
-    const import_result second = run(t.from, path, t.system, t.model, mesh_devices(p), overrides);
-    const io::plan_file b = read_back(second);
+    const import_result again = run(t.from, path, t.system, t.model, mesh_devices(p), overrides);
+    const io::plan_file b = read_back(again);
     training_plan_values q = b.values();
     // The model's name is the file's (an imported custom shape); the shape must be the same.
     q.model.name = p.model.name;
