@@ -126,7 +126,10 @@ class arguments {
     if (f->values.empty()) c_.fail(n, "needs a value");
     if (f->values.size() > 1) {
       std::string all;
-      for (const std::string& v : f->values) all += " " + bash::shown(v);
+      for (const std::string& v : f->values) {
+        all += ' ';  // appended: g++ 12 -O3 warns falsely on " " + ... (-Wrestrict)
+        all += bash::shown(v);
+      }
       c_.fail(n, "takes one value (given" + all + ")");
     }
     const std::string& v = f->values[0];
@@ -178,7 +181,10 @@ class arguments {
     for (const flag& f : flags_) {
       if (f.used) continue;
       std::string line = f.name;
-      for (const std::string& v : f.values) line += " " + bash::shown(v);
+      for (const std::string& v : f.values) {
+        line += ' ';  // appended, not " " + ...: g++ 12 -O3 warns falsely on that (-Wrestrict)
+        line += bash::shown(v);
+      }
       c_.unused_key(line);
     }
   }
