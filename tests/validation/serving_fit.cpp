@@ -16,38 +16,10 @@
 
 #include "serving_runs.hpp"
 
-#include <shardplan/hardware/systems.hpp>
-#include <shardplan/serving/engine.hpp>
-#include <shardplan/serving/workload.hpp>
 
 namespace {
 
 using namespace shardplan;
-
-/// The run as a serving plan: as serving_validate.cpp builds it (one node of its chip).
-serving_plan_values plan_of(const validation::serving_run& r) {
-  serving_plan_values p;
-  p.model = r.model;
-  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 16>::figures;
-  s.chip = r.chip;
-  s.name = "one node";
-  p.system = s;
-  if (r.expert_attention_data > 1)
-    p.axes[p.axis_count++] = {"ep", r.expert_attention_data,
-                              static_cast<std::uint8_t>(role_expert | role_attention_data), {}};
-  if (r.tensor > 1) p.axes[p.axis_count++] = {"tp", r.tensor, role_tensor, {}};
-  serving_setup& u = p.setup;
-  u.engine = r.engine;
-  u.weights = r.weights;
-  u.kv = r.kv;
-  u.compute = r.compute;
-  u.prompt_tokens = r.input;
-  u.generated_tokens = r.output;
-  u.batch = r.concurrency > 0 ? r.concurrency : 1;
-  u.max_load = r.concurrency == 0;
-  u.disaggregated = r.disaggregated;
-  return with_max_load(p);
-}
 
 /// The nine shared figures as one vector (seconds in microseconds).
 struct figures {
@@ -78,21 +50,6 @@ engine_figures with(engine_figures f, const figures& v) {
   return f;
 }
 
-double predicted(const validation::serving_run& r, const serving_plan_values& p,
-                 const engine_figures& e) {
-  const serving_estimate s = estimate_serving_at(p, p.setup.batch, e);
-  switch (r.metric) {
-    case validation::serving_metric::user_tokens_per_second:
-      return s.output_tokens_per_second / static_cast<double>(p.setup.batch);
-    case validation::serving_metric::time_to_first_token_ms:
-      return s.time_to_first_token.value() * 1e3;
-    case validation::serving_metric::output_tokens_per_second:
-      return r.per_node > 1.0 ? s.output_tokens_per_second_per_device * r.per_node
-                              : s.output_tokens_per_second;
-  }
-  return 0.0;
-}
-
 /// Mean absolute error in percent over the runs of one half with figures `v`.
 double error(const std::vector<validation::serving_run>& runs,
              const std::vector<serving_plan_values>& plans, validation::serving_half half,
@@ -102,7 +59,8 @@ double error(const std::vector<validation::serving_run>& runs,
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].half != half) continue;
     const engine_figures e = with(engine_figures_of(runs[i].engine), v);
-    const double x = predicted(runs[i], plans[i], e);
+    serving_estimate estimate;
+    const double x = validation::predicted(runs[i], plans[i], e, estimate);
     sum += std::fabs((x - runs[i].measured) / runs[i].measured) * 100.0;
     ++n;
   }
@@ -115,7 +73,7 @@ int main() {
   const auto all = validation::serving_runs();
   const std::vector<validation::serving_run> runs(all.begin(), all.end());
   std::vector<serving_plan_values> plans;
-  for (const auto& r : runs) plans.push_back(plan_of(r));
+  for (const auto& r : runs) plans.push_back(validation::plan_of(r));
   const auto cal = validation::serving_half::calibration;
   const auto held = validation::serving_half::held_out;
 

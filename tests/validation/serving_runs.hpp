@@ -251,4 +251,47 @@ inline std::vector<serving_run> serving_runs() {
   return r;
 }
 
+/// The run as a serving plan: one node of its chip (eight of them on an NVLink switch), the run's
+/// tensor parallelism on one axis. The runner and the calibration fit (serving_fit.cpp) share it.
+inline serving_plan_values plan_of(const serving_run& r) {
+  serving_plan_values p;
+  p.model = r.model;
+  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 16>::figures;
+  s.chip = r.chip;
+  s.name = "one node";
+  p.system = s;
+  if (r.expert_attention_data > 1)
+    p.axes[p.axis_count++] = {"ep", r.expert_attention_data,
+                              static_cast<std::uint8_t>(role_expert | role_attention_data), {}};
+  if (r.tensor > 1) p.axes[p.axis_count++] = {"tp", r.tensor, role_tensor, {}};
+  serving_setup& u = p.setup;
+  u.engine = r.engine;
+  u.weights = r.weights;
+  u.kv = r.kv;
+  u.compute = r.compute;
+  u.prompt_tokens = r.input;
+  u.generated_tokens = r.output;
+  u.batch = r.concurrency > 0 ? r.concurrency : 1;
+  u.max_load = r.concurrency == 0;
+  u.disaggregated = r.disaggregated;
+  return with_max_load(p);
+}
+
+/// The run's metric as the plan `p` under the engine figures `e` predicts it (`out`: the
+/// estimate it was read from).
+inline double predicted(const serving_run& r, const serving_plan_values& p, const engine_figures& e,
+                        serving_estimate& out) {
+  out = estimate_serving_at(p, p.setup.batch, e);
+  switch (r.metric) {
+    case serving_metric::user_tokens_per_second:
+      return out.output_tokens_per_second / static_cast<double>(p.setup.batch);
+    case serving_metric::time_to_first_token_ms:
+      return out.time_to_first_token.value() * 1e3;
+    case serving_metric::output_tokens_per_second:
+      return r.per_node > 1.0 ? out.output_tokens_per_second_per_device * r.per_node
+                              : out.output_tokens_per_second;
+  }
+  return 0.0;
+}
+
 }  // namespace validation

@@ -32,47 +32,6 @@ using validation::print_group;
 
 using namespace shardplan;
 
-/// The run as a serving plan: one node of its chip (eight of them on an NVLink switch), the run's
-/// tensor parallelism on one axis.
-serving_plan_values plan_of(const validation::serving_run& r) {
-  serving_plan_values p;
-  p.model = r.model;
-  system_figures s = systems::nvlink_fat_tree<hardware::h100_sxm, 16>::figures;
-  s.chip = r.chip;
-  s.name = "one node";
-  p.system = s;
-  if (r.expert_attention_data > 1)
-    p.axes[p.axis_count++] = {"ep", r.expert_attention_data,
-                              static_cast<std::uint8_t>(role_expert | role_attention_data), {}};
-  if (r.tensor > 1) p.axes[p.axis_count++] = {"tp", r.tensor, role_tensor, {}};
-  serving_setup& u = p.setup;
-  u.engine = r.engine;
-  u.weights = r.weights;
-  u.kv = r.kv;
-  u.compute = r.compute;
-  u.prompt_tokens = r.input;
-  u.generated_tokens = r.output;
-  u.batch = r.concurrency > 0 ? r.concurrency : 1;
-  u.max_load = r.concurrency == 0;
-  u.disaggregated = r.disaggregated;
-  return with_max_load(p);
-}
-
-double predicted(const validation::serving_run& r, const serving_plan_values& p,
-                 serving_estimate& e) {
-  e = estimate_serving_at(p, p.setup.batch);
-  switch (r.metric) {
-    case validation::serving_metric::user_tokens_per_second:
-      return e.output_tokens_per_second / static_cast<double>(p.setup.batch);
-    case validation::serving_metric::time_to_first_token_ms:
-      return e.time_to_first_token.value() * 1e3;
-    case validation::serving_metric::output_tokens_per_second:
-      return r.per_node > 1.0 ? e.output_tokens_per_second_per_device * r.per_node
-                              : e.output_tokens_per_second;
-  }
-  return 0.0;
-}
-
 }  // namespace
 
 int main() {
@@ -86,9 +45,9 @@ int main() {
   double worst = 0.0;
   std::string worst_id;
   for (const auto& r : runs) {
-    const serving_plan_values p = plan_of(r);
+    const serving_plan_values p = validation::plan_of(r);
     serving_estimate e;
-    const double x = predicted(r, p, e);
+    const double x = validation::predicted(r, p, engine_figures_of(p.setup.engine), e);
     const double error = (x - r.measured) / r.measured * 100.0;
     const step_time& t = r.metric == validation::serving_metric::time_to_first_token_ms
                              ? e.prefill

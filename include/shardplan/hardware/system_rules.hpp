@@ -167,6 +167,18 @@ constexpr bool torus_is_first_level(const torus_shape& t, std::int64_t first_deg
 }
 }  // namespace system_rules
 
+/// The first level that joins no unit, or -1.
+constexpr std::int64_t first_level_without_units(const system_figures& s) {
+  return first_level_breaking(
+      s, [](const network_level& l, std::int64_t) { return system_rules::level_joins_units(l); });
+}
+
+/// The first level that joins units without bandwidth (or has a negative figure), or -1.
+constexpr std::int64_t first_level_without_bandwidth(const system_figures& s) {
+  return first_level_breaking(
+      s, [](const network_level& l, std::int64_t) { return system_rules::level_has_bandwidth(l); });
+}
+
 /// The first level whose name is empty or repeats an earlier one, or -1.
 constexpr std::int64_t first_bad_level_name(const system_figures& s) {
   return first_level_breaking(s, [&s](const network_level& l, std::int64_t i) {
@@ -182,15 +194,9 @@ constexpr system_rule first_broken_rule(const system_figures& s) {
   namespace r = system_rules;
   if (first_broken_rule(s.chip) != chip_rule::none) return system_rule::chip_valid;
   if (!r::level_count_in_range(s.level_count)) return system_rule::level_count_in_range;
-  if (first_level_breaking(s, [](const network_level& l, std::int64_t) {
-        return r::level_joins_units(l);
-      }) >= 0)
-    return system_rule::levels_join_units;
+  if (first_level_without_units(s) >= 0) return system_rule::levels_join_units;
   if (first_bad_level_name(s) >= 0) return system_rule::level_names_unique;
-  if (first_level_breaking(s, [](const network_level& l, std::int64_t) {
-        return r::level_has_bandwidth(l);
-      }) >= 0)
-    return system_rule::levels_have_bandwidth;
+  if (first_level_without_bandwidth(s) >= 0) return system_rule::levels_have_bandwidth;
   const std::int64_t outermost =
       s.level_count > 0 ? s.levels[static_cast<std::size_t>(s.level_count - 1)].degree : 1;
   if (!r::chips_fill_levels(s.chips, level_capacity(s), outermost))
@@ -323,17 +329,10 @@ constexpr const system_figures& checked_system() {
   // The checks below read the levels: only when their count is in range (one error each).
   constexpr bool counted = r::level_count_in_range(s.level_count);
   constexpr std::int64_t no_level = -1;
-  constexpr std::int64_t without_units =
-      counted ? first_level_breaking(s, [](const network_level& l, std::int64_t) {
-        return r::level_joins_units(l);
-      })
-              : no_level;
+  constexpr std::int64_t without_units = counted ? first_level_without_units(s) : no_level;
   constexpr std::int64_t badly_named = counted ? first_bad_level_name(s) : no_level;
   constexpr std::int64_t without_bandwidth =
-      counted ? first_level_breaking(s, [](const network_level& l, std::int64_t) {
-        return r::level_has_bandwidth(l);
-      })
-              : no_level;
+      counted ? first_level_without_bandwidth(s) : no_level;
   static_assert(k::levels_join_units<k::level_index{without_units}>::value,
                 "shardplan: every network level joins at least one unit");
   static_assert(k::level_names_unique<k::level_index{badly_named}>::value,

@@ -171,14 +171,24 @@ inline json parse(const std::string& text) {
   }
 }
 
-inline void only_keys(const json& j, const std::string& path,
-                      std::initializer_list<const char*> allowed) {
+/// `j` is an object of no key but `allowed` (any list of names).
+template <class Names>
+void only_keys_of(const json& j, const std::string& path, const Names& allowed) {
   if (!j.is_object()) fail(path, "must be an object");
   for (const auto& [key, value] : j.items()) {
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
     if (!known) fail(join(path, key), "unknown key (known: " + name_list(allowed) + ")");
   }
+}
+
+inline void only_keys(const json& j, const std::string& path,
+                      std::initializer_list<const char*> allowed) {
+  only_keys_of(j, path, allowed);
+}
+inline void only_keys(const json& j, const std::string& path,
+                      const std::vector<const char*>& allowed) {
+  only_keys_of(j, path, allowed);
 }
 
 /// A whole number in [lo, hi] (an integral number such as 64.0 counts; lo >= 0).
@@ -617,15 +627,6 @@ std::vector<const char*> keys_of(const chip_number (&table)[N],
   return keys;
 }
 
-inline void only_keys(const json& j, const std::string& path, const std::vector<const char*>& allowed) {
-  if (!j.is_object()) fail(path, "must be an object");
-  for (const auto& [key, value] : j.items()) {
-    bool known = false;
-    for (const char* a : allowed) known = known || key == a;
-    if (!known) fail(join(path, key), "unknown key (known: " + name_list(allowed) + ")");
-  }
-}
-
 /// Sets each number of `table` that `j` gives, in the key's unit and range.
 template <std::size_t N>
 void read_numbers(const json& j, const std::string& path, const chip_number (&table)[N],
@@ -756,10 +757,7 @@ inline std::string system_rule_field(system_rule r, const system_figures& s) {
     case system_rule::chips_fill_levels: return "chips";
     case system_rule::torus_is_first_level: return "torus";
     case system_rule::level_names_unique: return level(first_bad_level_name(s));
-    case system_rule::levels_have_bandwidth:
-      return level(first_level_breaking(s, [](const network_level& l, std::int64_t) {
-        return system_rules::level_has_bandwidth(l);
-      }));
+    case system_rule::levels_have_bandwidth: return level(first_level_without_bandwidth(s));
     default: return "levels";
   }
 }

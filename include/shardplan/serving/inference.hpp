@@ -399,6 +399,18 @@ struct serving_traffic {
 
 inline constexpr std::size_t max_serving_traffic = 8;
 
+/// The width of attention's output per token before its projection: heads x value width.
+constexpr double attention_output_width(const model_shape& m) {
+  return static_cast<double>(m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
+}
+
+/// The MLP width a token passes through: d_ff, or its active experts' (routed and shared).
+constexpr double active_mlp_width(const model_shape& m) {
+  return is_moe(m) ? static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
+                         static_cast<double>(m.moe.expert_d_ff)
+                   : static_cast<double>(m.d_ff);
+}
+
 /// One collective of a 2D weight-stationary layout that a step repeats `count` times.
 struct weight_stationary_collective {
   std::string_view what;
@@ -419,11 +431,8 @@ constexpr std::array<weight_stationary_collective, 4> weight_stationary_collecti
   const serving_degrees d = degrees_of(p);
   const double layers = static_cast<double>(m.layers);
   const double width_d = static_cast<double>(m.d_model);
-  const double query_width =
-      static_cast<double>(m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
-  const double mlp_width = is_moe(m) ? static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
-                                           static_cast<double>(m.moe.expert_d_ff)
-                                     : static_cast<double>(m.d_ff);
+  const double query_width = attention_output_width(m);
+  const double mlp_width = active_mlp_width(m);
   const axis_network x = network_of(p, role_weight_stationary_x);
   const axis_network yz = network_of(p, role_tensor, role_weight_stationary_x);
   const double x_ways = static_cast<double>(d.tensor_x);
@@ -506,11 +515,8 @@ constexpr decode_cost estimate_decode(const serving_plan_values& p) {
   // Collectives.
   const double layers = static_cast<double>(m.layers);
   const double width_d = static_cast<double>(m.d_model);
-  const double query_width =
-      static_cast<double>(m.heads * (has_mla(m) ? m.mla.v_head_dim : m.head_dim));
-  const double mlp_width = is_moe(m) ? static_cast<double>(m.moe.top_k + m.moe.shared_experts) *
-                                           static_cast<double>(m.moe.expert_d_ff)
-                                     : static_cast<double>(m.d_ff);
+  const double query_width = attention_output_width(m);
+  const double mlp_width = active_mlp_width(m);
   const double tensor_tokens = batch / static_cast<double>(d.data * d.attention_data * d.sequence);
   auto add = [&c, &s](std::string_view what, collective_kind kind, const axis_network& net,
                       double count, double array_bytes) {
