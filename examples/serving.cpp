@@ -109,7 +109,7 @@ int main() {
 //   the book's bound: smallest slice for one 8k sequence 8 chips, for the batch 16; largest batch of full caches on 16: 106
 //     batch 64: step 16.5 ms = weights 5.3 ms + kv 6.56 ms + collectives 4.69 ms (flops 2.82 ms, memory-bound below 120)
 //     tokens/s: 242 per chip, 60.4 per user; first token in 573 ms
-//   as generic runs it (estimate; measured 7.1-17% off):
+//   as generic runs it (estimate; measured 6-11.8% off):
 //     first token in 1.07 s, then 56.9 ms a token at 64 requests (75% of each step's tokens prefill)
 //     tokens/s: 70.3 per chip, 17.6 per user; at most 108 requests at once (cache at the mean context of 7170 tokens, engine limit)
 //     at $1.2 per chip-hour: $4.74 per million output tokens, $0.0154 per query
@@ -117,7 +117,7 @@ int main() {
 //   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 4; largest batch of full caches on 8: 390
 //     batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
 //     tokens/s: 995 per chip, 124 per user; first token in 114 ms
-//   as vllm runs it (estimate; measured 7.1-17% off):
+//   as vllm runs it (estimate; measured 6-11.8% off):
 //     first token in 230 ms, then 24.7 ms a token at 64 requests (75% of each step's tokens prefill)
 //     tokens/s: 324 per chip, 40.4 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
 //     at $12.3 per chip-hour: $10.6 per million output tokens, $0.0279 per query
@@ -125,7 +125,7 @@ int main() {
 //   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 1; largest batch of full caches on 1: 726
 //     batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)
 //     tokens/s: 253 per chip, 3.95 per user; first token in 7.88 s
-//   as generic runs it (estimate; measured 7.1-17% off):
+//   as generic runs it (estimate; measured 6-11.8% off):
 //     first token in 8.23 s, then 476 ms a token at 64 requests (75% of each step's tokens prefill)
 //     tokens/s: 134 per chip, 2.1 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
 //     no example price for this chip: pass price<dollars_per_hour{...}>

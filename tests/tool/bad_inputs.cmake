@@ -225,6 +225,14 @@ bad_plan("inference.replicate_kv: must be true or false" serving inference repli
 bad_plan("inference.cuda_graphs: must be true or false" serving inference cuda_graphs [=["no"]=])
 bad_plan("inference.disaggregated: must be true or false" serving inference disaggregated 0)
 bad_plan("inference.parallelism.attention_data: needs an expert axis" serving inference parallelism [=[{"tensor": 4, "attention_data": true}]=])
+bad_plan("inference.requests: must be at least 1" serving inference requests 0)
+bad_plan("inference.requests: is too large (at most 1000000)" serving inference requests 5000000)
+bad_plan("inference.output_lengths: unknown spread 'normal' (known: fixed, exponential)" serving inference output_lengths [=["normal"]=])
+bad_plan("inference.output_lengths: spreads a benchmark's requests: give \"requests\" too" serving inference output_lengths [=["exponential"]=])
+bad_plan("inference.longest_output: caps an \"exponential\" output_lengths spread only" serving inference longest_output 2000)
+bad_plan("inference.max_sequences: must be at least 1" serving inference max_sequences 0)
+bad_plan("inference.activation_scales: unknown scaling 'per_block' (known: static, dynamic_tensor, dynamic_row)" serving inference activation_scales [=["per_block"]=])
+bad_plan("inference.activation_scales: scales the activations of 8-bit compute; compute is bf16" serving inference activation_scales [=["dynamic_row"]=])
 
 # --- command lines -------------------------------------------------------------------------------
 bad_command("--format: xml not in" catalog --format xml)

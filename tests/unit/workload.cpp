@@ -272,3 +272,163 @@ TEST_CASE("2D weight-stationary plans read 1/tensor of the weights and pay the b
   CHECK(a.decode_step.communication.value() == doctest::Approx(expected).epsilon(1e-9));
   CHECK(a.decode_step.communication.value() != b.decode_step.communication.value());
 }
+
+TEST_CASE("a finite benchmark is served to its end: waves of requests, their prefill and decode") {
+  // Four requests of 10 prompt and 3 output tokens, two at a time, under the roofline engine
+  // (no step budget): step 0 prefills two prompts (20 tokens) and yields their first tokens;
+  // steps 1-2 decode both (contexts 11, then 12); step 3 admits and prefills the other two;
+  // steps 4-5 decode them. Six steps, 12 output tokens; the drain starts at step 3.
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::roofline, number_format::bf16);
+  p.setup.prompt_tokens = 10;
+  p.setup.generated_tokens = 3;
+  p.setup.requests = 4;
+  const engine_figures f = engine_figures_of(serving_engine::roofline);
+  const benchmark_run b = simulate_benchmark(p, f, 2);
+  const double prefill = serving_step(p, f, {0.0, 0.0, 20.0, 10.0}).total.value();
+  // Two decode steps at contexts 11 and 12: one step at their mean, twice.
+  const double decode = serving_step(p, f, {2.0, 11.5, 0.0, 0.0}).total.value();
+  CHECK(b.duration.value() == doctest::Approx(2.0 * prefill + 4.0 * decode));
+  CHECK(b.drain.value() == doctest::Approx(prefill + 2.0 * decode));
+  CHECK(b.output_tokens == 12.0);
+  CHECK(b.steps == 6.0);
+  CHECK(b.mean_decoding == doctest::Approx(8.0 / 6.0));
+  CHECK(b.longest == 3);
+  // The estimate's throughput is the benchmark's: 12 tokens over its duration.
+  const serving_estimate e = estimate_serving_at(p, 2, f);
+  CHECK(e.output_tokens_per_second == doctest::Approx(12.0 / b.duration.value()));
+  CHECK(e.requests_per_second == doctest::Approx(4.0 / b.duration.value()));
+}
+
+TEST_CASE("a step's token budget spreads a wave's prompts over steps, first come first served") {
+  // vLLM's budget of 8192 tokens a step: 64 prompts of 512 tokens (32,768) take four steps, the
+  // first 16 prompts starting to decode after the first, so step 1 carries 16 decoding
+  // sequences and 8176 prompt tokens.
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::vllm, number_format::bf16);
+  p.setup.prompt_tokens = 512;
+  p.setup.generated_tokens = 64;
+  p.setup.requests = 64;
+  const engine_figures f = engine_figures_of(serving_engine::vllm);
+  const benchmark_run b = simulate_benchmark(p, f, 64);
+  // Prompt tokens total 32,768 = 8192 + 8176 + 8160 + 8144 + 96 more: five steps with prefill,
+  // then decode until the last request's 63rd decode step: 63 after the fifth step's start.
+  CHECK(b.output_tokens == 64.0 * 64.0);
+  CHECK(b.steps == doctest::Approx(5.0 + 63.0).epsilon(0.02));
+  CHECK(b.longest == 64);
+}
+
+TEST_CASE("exponential output lengths keep their mean, respect their cap and mix in the order sent") {
+  serving_setup s;
+  s.outputs = output_lengths::exponential;
+  s.generated_tokens = 179;
+  // Uncapped: the quantiles of an exponential of mean 179; median 179 ln 2 = 124.
+  double sum = 0.0;
+  std::int64_t below_median = 0;
+  const int n = 10000;
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t l = benchmark_output_tokens(s, i, 179.0);
+    sum += static_cast<double>(l);
+    below_median += l <= 124 ? 1 : 0;
+  }
+  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01));
+  CHECK(static_cast<double>(below_median) / n == doctest::Approx(0.5).epsilon(0.02));
+  // Capped at 1846 (vLLM's ShareGPT filter with 202-token prompts): the scale s solves
+  // s - 1846 e^(-1846/s) / (1 - e^(-1846/s)) = 179; e^(-1846/179) = 3.3e-5, so s = 179.06.
+  s.longest_output = 1846;
+  const double scale = detail::exponential_scale(179.0, 1846.0);
+  CHECK(scale == doctest::Approx(179.06).epsilon(0.001));
+  // A tighter cap of 400: s solves s - 400 e^(-400/s)/(1 - e^(-400/s)) = 179 (s = 464.6 by
+  // bisection written out: at 464.6, e^(-0.861) = 0.4228, 400 x 0.4228/0.5772 = 293.0, and
+  // 464.6 - 293.0 = 171.6... so s is larger); check the defining equation instead.
+  const double s400 = detail::exponential_scale(179.0, 400.0);
+  const double tail = std::exp(-400.0 / s400);
+  CHECK(s400 - 400.0 * tail / (1.0 - tail) == doctest::Approx(179.0).epsilon(1e-6));
+  s.longest_output = 400;
+  sum = 0.0;
+  std::int64_t longest = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t l = benchmark_output_tokens(s, i, s400);
+    sum += static_cast<double>(l);
+    longest = std::max(longest, l);
+  }
+  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01));
+  CHECK(longest == 400);
+  // In the order sent, the first and second halves hold long and short requests alike.
+  s.longest_output = 0;
+  double first = 0.0, second_half = 0.0;
+  for (int i = 0; i < 500; ++i)
+    (i < 250 ? first : second_half) += static_cast<double>(benchmark_output_tokens(s, i, 179.0));
+  CHECK(first / second_half == doctest::Approx(1.0).epsilon(0.08));
+}
+
+TEST_CASE("the drain: long-tailed requests finish alone and cut a finite benchmark's throughput") {
+  // 500 requests of 202 prompt tokens, vLLM on one H100, LLaMA-3 8B: with every output 179
+  // tokens the two waves (256, then 244) decode at full batches; exponential lengths of the same
+  // mean leave the longest few decoding alone at the end, at the weight-read time of a step for
+  // one token each. Fixed lengths keep close to the steady state; the spread costs throughput.
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::vllm, number_format::bf16);
+  p.setup.prompt_tokens = 202;
+  p.setup.generated_tokens = 179;
+  p.setup.requests = 500;
+  const serving_estimate steady = [&] {
+    serving_plan_values q = p;
+    q.setup.requests = 0;
+    return estimate_serving_at(q, 256);
+  }();
+  const serving_estimate fixed = estimate_serving_at(p, 256);
+  p.setup.outputs = output_lengths::exponential;
+  const serving_estimate spread = estimate_serving_at(p, 256);
+  CHECK(fixed.output_tokens_per_second ==
+        doctest::Approx(steady.output_tokens_per_second).epsilon(0.15));
+  CHECK(spread.output_tokens_per_second < 0.75 * fixed.output_tokens_per_second);
+  // The longest of 500 exponential lengths of mean 179 is about 179 x ln(500/0.5) = 1237.
+  CHECK(static_cast<double>(spread.benchmark.longest) == doctest::Approx(1237.0).epsilon(0.1));
+  // During the drain no request waits: it lasts at least the longest request's decode steps at
+  // the one-sequence step time.
+  const double alone =
+      serving_step(p, engine_figures_of(serving_engine::vllm), {1.0, 800.0, 0.0, 0.0})
+          .total.value();
+  CHECK(spread.benchmark.drain.value() > 0.5 * 1237.0 * alone);
+}
+
+TEST_CASE("a static-batching benchmark decodes each batch until its longest request ends") {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::pytorch, number_format::bf16);
+  p.setup.prompt_tokens = 100;
+  p.setup.generated_tokens = 50;
+  p.setup.requests = 8;
+  p.setup.outputs = output_lengths::exponential;
+  const engine_figures f = engine_figures_of(serving_engine::pytorch);
+  const benchmark_run b = simulate_benchmark(p, f, 8);
+  // One batch of eight: a prefill of 800 tokens, then longest - 1 steps at batch 8.
+  std::int64_t longest = 0;
+  double tokens = 0.0;
+  for (int i = 0; i < 8; ++i) {
+    longest = std::max(longest, benchmark_output_tokens(p.setup, i, 50.0));
+    tokens += static_cast<double>(benchmark_output_tokens(p.setup, i, 50.0));
+  }
+  const auto rest = static_cast<double>(longest - 1);
+  const double expected = serving_step(p, f, {0.0, 0.0, 800.0, 100.0}).total.value() +
+                          rest * serving_step(p, f, {8.0, 101.0 + (rest - 1.0) / 2.0, 0.0, 0.0})
+                                     .total.value();
+  CHECK(b.duration.value() == doctest::Approx(expected));
+  CHECK(b.output_tokens == tokens);
+  CHECK(b.steps == 1.0 + rest);
+}
+
+TEST_CASE("a serving plan type states a benchmark and its spread") {
+  using plan = serving_plan<models::llama3_8b, systems::dgx_h100_superpod<1>,
+                            mesh<axis<"dp", 8>>, data<"dp">, max_load, prompt_tokens<202>,
+                            generated_tokens<179>, benchmark_requests<4000>,
+                            exponential_outputs<1846>>;
+  static_assert(plan::values.setup.requests == 4000);
+  static_assert(plan::values.setup.outputs == output_lengths::exponential);
+  static_assert(plan::values.setup.longest_output == 1846);
+  // Eight replicas of 500 requests each, at most 256 in flight each (vLLM's default is not this
+  // plan's engine; the generic engine's limit is memory): the benchmark's throughput over the mesh.
+  const serving_estimate e = plan::serving();
+  CHECK(e.benchmark.output_tokens == doctest::Approx(8.0 * 500.0 * 179.0).epsilon(0.02));
+  CHECK(e.requests_per_second == doctest::Approx(4000.0 / e.benchmark.duration.value()));
+}

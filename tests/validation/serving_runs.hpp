@@ -82,6 +82,13 @@ struct serving_run {
   std::int64_t expert_attention_data = 0;
   bool disaggregated = false;
   double per_node = 1.0;  ///< the measurement is per node of this many GPUs (1: per group)
+  /// A finite benchmark: this many requests sent at once (0: a steady state), and whether their
+  /// output lengths spread exponentially (capped at `longest_output`) about `output`.
+  std::int64_t requests = 0;
+  std::int64_t max_sequences = 0;  ///< the engine's request limit as the run set it (0: default)
+  bool exponential_outputs = false;
+  std::int64_t longest_output = 0;
+  activation_scales scales = activation_scales::static_scales;  ///< 8-bit compute's scales
 };
 
 inline std::vector<serving_run> serving_runs() {
@@ -246,6 +253,25 @@ inline std::vector<serving_run> serving_runs() {
   s06.disaggregated = true;
   s06.per_node = 8.0;
   r.push_back(s06);
+  // Rule S9: the vLLM blog's benchmark sends its 500 prompts at once and ends when the last
+  // is served; ShareGPT's output lengths spread exponentially about their mean (179), capped
+  // where the benchmark drops samples (prompt + output over 2048 tokens: 2048 - 202); the
+  // decode-heavy set's are fixed.
+  for (serving_run& v : r)
+    if (v.source == "vllm-blog@c3a01c4") {
+      v.requests = 500;
+      if (v.engine == vllm) v.max_sequences = 512;
+      if (v.output == 179) {
+        v.exponential_outputs = true;
+        v.longest_output = 2048 - 202;
+      }
+    }
+  // Rule S8: torchao's float8dq rows compute their activation scales at run time, AO-05 per
+  // tensor (PerTensor), AO-06 per row (PerRow).
+  for (serving_run& v : r) {
+    if (v.id == "AO-05") v.scales = activation_scales::dynamic_tensor;
+    if (v.id == "AO-06") v.scales = activation_scales::dynamic_row;
+  }
   // clang-format on
   (void)fp4;
   return r;
@@ -274,6 +300,11 @@ inline serving_plan_values plan_of(const serving_run& r) {
   u.batch = r.concurrency > 0 ? r.concurrency : 1;
   u.max_load = r.concurrency == 0;
   u.disaggregated = r.disaggregated;
+  u.requests = r.requests;
+  u.max_sequences = r.max_sequences;
+  u.scales = r.scales;
+  u.outputs = r.exponential_outputs ? output_lengths::exponential : output_lengths::fixed;
+  u.longest_output = r.longest_output;
   return with_max_load(p);
 }
 

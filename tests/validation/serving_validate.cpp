@@ -18,14 +18,13 @@
 
 namespace {
 
-/// Regression thresholds: guards against a change that makes the serving model worse, not
-/// targets. The first run with the calibrated engine figures measured 12.5% over all 84 runs
-/// (calibration 6.1%, held-out 22.1%); with SGLang's DeepSeek-V3 decode pool, 85 runs, 12.5%
-/// (held-out 21.6%); with torchao's batch-1 tables, 97 runs, 12.4% (held-out 19.1%). Issue 14's
-/// targets are 10% overall and 15% on the held-out half; neither is met yet (SERVING.md, "Where
-/// it misses").
-constexpr double mae_threshold_percent = 13.5;
-constexpr double held_out_threshold_percent = 21.0;
+/// Issue 14's targets, which CI holds: 10% overall and 15% on the held-out half. History: the
+/// first run with the calibrated engine figures measured 12.5% over 84 runs (held-out 22.1%);
+/// with torchao's batch-1 tables, 97 runs, 12.4% (held-out 19.1%); with finite benchmarks (the
+/// vLLM blog's 500 requests and their drain, its max_num_seqs of 512) and dynamic activation
+/// scales (torchao's float8dq), 9.8% (held-out 13.8%), the calibration half unchanged at 6.1%.
+constexpr double mae_threshold_percent = 10.0;
+constexpr double held_out_threshold_percent = 15.0;
 
 using validation::mean;
 using validation::print_group;

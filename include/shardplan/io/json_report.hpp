@@ -234,6 +234,17 @@ inline json serving_json(const serving_plan_values& p) {
   j["tokens_per_second_per_device"] = e.output_tokens_per_second_per_device;
   j["tokens_per_second_per_user"] = e.output_tokens_per_second_per_user;
   j["requests_per_second"] = e.requests_per_second;
+  if (p.setup.requests > 0)
+    j["benchmark"] = {
+        {"requests", p.setup.requests},
+        {"output_lengths",
+         p.setup.outputs == output_lengths::exponential ? "exponential" : "fixed"},
+        {"longest_output", e.benchmark.longest},
+        {"duration_seconds", e.benchmark.duration.value()},
+        {"drain_seconds", e.benchmark.drain.value()},
+        {"output_tokens", e.benchmark.output_tokens},
+        {"steps", e.benchmark.steps},
+        {"mean_decoding_sequences", e.benchmark.mean_decoding}};
   j["cuda_graphs"] = p.setup.cuda_graphs;
   j["disaggregated"] = p.setup.disaggregated;
   j["prefill_servers_per_decode_server"] = e.prefill_servers_per_decode_server;

@@ -947,7 +947,8 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   only_keys(j, p, {"parallelism", "batch", "prompt_tokens", "generated_tokens", "weights",
                    "kv_cache", "compute", "price_per_chip_hour", "reserve", "engine",
                    "weight_read_percent", "prefill_efficiency_percent", "replicate_kv",
-                   "cuda_graphs", "disaggregated"});
+                   "cuda_graphs", "disaggregated", "requests", "output_lengths",
+                   "longest_output", "max_sequences", "activation_scales"});
   serving_plan_values v;
   v.model = model;
   v.system = system;
@@ -994,10 +995,47 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   s.disaggregated = boolean(j, p, "disaggregated", false);
   s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
   s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
+  // A finite benchmark (workload.hpp's `simulate_benchmark`): requests sent at once, and how
+  // their output lengths spread about `generated_tokens`.
+  s.requests = integer(j, p, "requests", 1, 1'000'000, false, 0);
+  s.max_sequences = integer(j, p, "max_sequences", 1, 100'000'000, false, 0);
+  if (j.contains("output_lengths")) {
+    const std::string spread = text(j, p, "output_lengths");
+    if (spread == "exponential")
+      s.outputs = output_lengths::exponential;
+    else if (spread != "fixed")
+      fail(join(p, "output_lengths"),
+           "unknown spread '" + spread + "' (known: fixed, exponential)");
+  }
+  if (j.contains("longest_output")) {
+    if (s.outputs != output_lengths::exponential)
+      fail(join(p, "longest_output"), "caps an \"exponential\" output_lengths spread only");
+    s.longest_output = integer(j, p, "longest_output", 1, 100'000'000, true);
+    if (s.longest_output <= 2 * s.generated_tokens)
+      fail(join(p, "longest_output"),
+           "must exceed twice generated_tokens (" + std::to_string(2 * s.generated_tokens) +
+               "): no exponential spread capped there has that mean");
+  }
+  if ((s.outputs != output_lengths::fixed) && s.requests == 0)
+    fail(join(p, "output_lengths"), "spreads a benchmark's requests: give \"requests\" too");
   s.weights = read_format(j, p, "weights", number_format::bf16);
   s.kv = read_format(j, p, "kv_cache", number_format::bf16);
   s.compute = read_format(j, p, "compute", number_format::bf16);
   s.dollars_per_chip_hour = number(j, p, "price_per_chip_hour", 0.0, 1e6, 0.0);
+  if (j.contains("activation_scales")) {
+    const std::string scales = text(j, p, "activation_scales");
+    if (scales == "dynamic_tensor")
+      s.scales = activation_scales::dynamic_tensor;
+    else if (scales == "dynamic_row")
+      s.scales = activation_scales::dynamic_row;
+    else if (scales != "static")
+      fail(join(p, "activation_scales"),
+           "unknown scaling '" + scales + "' (known: static, dynamic_tensor, dynamic_row)");
+    if (s.scales != activation_scales::static_scales && bytes_per_element(s.compute) >= 2.0)
+      fail(join(p, "activation_scales"),
+           "scales the activations of 8-bit compute; compute is " +
+               std::string(name_of(s.compute)));
+  }
   if (j.contains("reserve")) {
     const json& r = j.at("reserve");
     const std::string q = join(p, "reserve");

@@ -411,6 +411,11 @@ inline std::string plan_header_text(const serving_plan_values& p, std::string_vi
   w.field("in_network_reduction", s.collectives.in_network_reduction);
   w.field("latency", s.collectives.latency);
   w.close();
+  w.field("requests", s.requests);
+  w.field("max_sequences", s.max_sequences);
+  w.enumerator("scales", "activation_scales", s.scales);
+  w.enumerator("outputs", "output_lengths", s.outputs);
+  w.field("longest_output", s.longest_output);
   w.close();
   w.field("unknown_axes", p.unknown_axes);
   w.field("refused_strategies", p.refused_strategies);

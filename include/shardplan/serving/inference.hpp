@@ -197,6 +197,17 @@ struct serving_degrees {
 };
 
 /// What a serving plan decodes and how it stores it.
+/// How a workload's output lengths spread: all alike, or exponentially about their mean (the
+/// largest-entropy spread a mean alone allows; chat datasets such as ShareGPT are long-tailed).
+enum class output_lengths : std::uint8_t { fixed, exponential };
+
+/// How 8-bit matmul inputs get their scales: calibrated ahead and applied by the kernel before
+/// (TensorRT-LLM's static fp8 and SmoothQuant scales: no kernel of their own), or computed from
+/// each activation at run time (torchao's `float8_dynamic_activation_float8_weight`): per tensor,
+/// a reduction over the whole activation and then the scaled cast (two kernels a linear layer);
+/// per row, both in one kernel (a row fits one thread block).
+enum class activation_scales : std::uint8_t { static_scales, dynamic_tensor, dynamic_row };
+
 struct serving_setup {
   number_format weights = number_format::bf16;  ///< stored weights (quantisation scales ignored)
   number_format kv = number_format::bf16;       ///< the KV cache
@@ -223,6 +234,20 @@ struct serving_setup {
   bool disaggregated = false;
   double dollars_per_chip_hour = 0.0;  ///< 0: example_price_per_chip_hour(chip)
   collective_options collectives{};    ///< latency floors on, in-network reduction off
+  /// A benchmark of this many requests sent at once (0: a steady state that never ends): its
+  /// throughput is their output tokens over the time to serve them all, the drain included
+  /// (workload.hpp's `simulate_benchmark`).
+  std::int64_t requests = 0;
+  /// The engine's limit on requests batched at once per scheduler, when the plan sets its own
+  /// (vLLM's `--max-num-seqs`, TensorRT-LLM's `max_batch_size`, SGLang's
+  /// `--max-running-requests`); 0: the engine's default (engine.hpp).
+  std::int64_t max_sequences = 0;
+  /// With an 8-bit compute format, how its activations are scaled (16-bit compute: unused).
+  activation_scales scales = activation_scales::static_scales;
+  /// How a benchmark's generated tokens spread over its requests: `generated_tokens` each, or
+  /// exponentially with that mean, capped at `longest_output` (0: uncapped).
+  output_lengths outputs = output_lengths::fixed;
+  std::int64_t longest_output = 0;
 };
 
 /// A serving plan's values. The mesh lists axes outermost first; the last is innermost.

@@ -106,6 +106,45 @@ struct generated_tokens {
   static constexpr void apply(serving_plan_values& p) { p.setup.generated_tokens = N; }
 };
 
+/// A benchmark of N requests sent at once (vLLM's and SGLang's benchmark scripts with
+/// `--num-prompts N --request-rate inf`): the throughput is their output tokens over the time to
+/// serve them all, the drain included (`simulate_benchmark`). 0: a steady state (the default).
+template <std::size_t N>
+struct benchmark_requests {
+  static constexpr void apply(serving_plan_values& p) {
+    p.setup.requests = static_cast<std::int64_t>(N);
+  }
+};
+
+/// The engine batches at most N requests at once per scheduler (vLLM's `--max-num-seqs`,
+/// TensorRT-LLM's `max_batch_size`, SGLang's `--max-running-requests`) instead of its default;
+/// 0 keeps the default.
+template <std::size_t N>
+struct max_sequences {
+  static constexpr void apply(serving_plan_values& p) {
+    p.setup.max_sequences = static_cast<std::int64_t>(N);
+  }
+};
+
+/// 8-bit compute's activation scales: `activation_scales::dynamic_tensor` or `dynamic_row`
+/// (torchao's float8 dynamic quantisation, PerTensor or PerRow) instead of static, calibrated
+/// scales; each linear layer then runs the scaling kernels (workload.hpp's `serving_step`).
+template <activation_scales Scales>
+struct activation_scaling {
+  static constexpr void apply(serving_plan_values& p) { p.setup.scales = Scales; }
+};
+
+/// The benchmark's output lengths spread exponentially about `generated_tokens` (long-tailed,
+/// as chat datasets such as ShareGPT are), conditioned on at most `Longest` tokens (0: uncapped;
+/// otherwise more than twice the mean, or no capped exponential has that mean).
+template <std::size_t Longest = 0>
+struct exponential_outputs {
+  static constexpr void apply(serving_plan_values& p) {
+    p.setup.outputs = output_lengths::exponential;
+    p.setup.longest_output = static_cast<std::int64_t>(Longest);
+  }
+};
+
 /// A price in US dollars per chip-hour, as a template argument.
 struct dollars_per_hour {
   double value;
@@ -415,6 +454,7 @@ struct batch_per_replica { std::int64_t value; };
 struct critical_batch { std::int64_t value; };
 struct prompt_length { std::int64_t value; };
 struct tokens_generated { std::int64_t value; };
+struct longest_output { std::int64_t value; };
 // clang-format on
 
 constexpr bool divides(std::int64_t a, std::int64_t b) { return a == 0 || b % a == 0; }
@@ -494,6 +534,10 @@ template <tokens_generated G>
 struct generates_a_token {
   static constexpr bool value = G.value >= 1;
 };
+template <longest_output L, tokens_generated G>
+struct output_cap_above_twice_the_mean {
+  static constexpr bool value = L.value == 0 || L.value > 2 * G.value;
+};
 template <dollars_per_hour P>
 struct price_is_positive {
   static constexpr bool value = P.value > 0.0;
@@ -534,6 +578,8 @@ template <class T> struct prompt_not_negative { static_assert(T::value,
     "shardplan: a prompt has no fewer than zero tokens"); };
 template <class T> struct generates_a_token { static_assert(T::value,
     "shardplan: a serving plan generates at least one token"); };
+template <class T> struct output_cap_above_twice_the_mean { static_assert(T::value,
+    "shardplan: an exponential spread's longest output exceeds twice its mean"); };
 template <class T> struct price_is_positive { static_assert(T::value,
     "shardplan: a price per chip-hour is positive"); };
 template <class T> struct prefill_efficiency_is_a_percentage { static_assert(T::value,
@@ -601,6 +647,13 @@ struct require_serving_feasible {
       serving_checks::prompt_not_negative<serving_checks::prompt_length{p.setup.prompt_tokens}>>;
   using generates_a_token = serving_rules::generates_a_token<serving_checks::generates_a_token<
       serving_checks::tokens_generated{p.setup.generated_tokens}>>;
+  // A cap at or below twice the mean leaves no capped exponential with that mean.
+  using output_cap_above_twice_the_mean = serving_rules::output_cap_above_twice_the_mean<
+      serving_checks::output_cap_above_twice_the_mean<
+          serving_checks::longest_output{p.setup.outputs == output_lengths::exponential
+                                             ? p.setup.longest_output
+                                             : 0},
+          serving_checks::tokens_generated{p.setup.generated_tokens}>>;
   using price_is_positive =
       serving_rules::price_is_positive<serving_checks::price_is_positive<g.price>>;
   using prefill_efficiency_is_a_percentage = serving_rules::prefill_efficiency_is_a_percentage<
@@ -683,6 +736,8 @@ struct require_decode_compute_bound {
   sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::batch_has_a_sequence) + \
   sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::prompt_not_negative) + \
   sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::generates_a_token) + \
+  sizeof(typename ::shardplan::require_serving_feasible<                 \
+         __VA_ARGS__>::output_cap_above_twice_the_mean) +                 \
   sizeof(typename ::shardplan::require_serving_feasible<__VA_ARGS__>::price_is_positive) + \
   sizeof(typename ::shardplan::require_serving_feasible<                 \
          __VA_ARGS__>::prefill_efficiency_is_a_percentage) +              \

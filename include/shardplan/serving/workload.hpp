@@ -10,7 +10,9 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
+#include <shardplan/core/math.hpp>
 #include <shardplan/serving/engine.hpp>
 #include <shardplan/serving/inference.hpp>
 #include <shardplan/training/operations.hpp>
@@ -144,11 +146,27 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   const double kv_share = roofline ? 1.0 : e.kv_read;
   const kv_split split = kv_split_of(p);
 
-  auto layer = [&](bool moe_layer) {
+  // Dynamic activation scales: kernels a linear layer adds (`activation_scales`), each at the
+  // engine's per-layer fixed cost spread evenly over the layer's operations, and the bytes they
+  // move: per tensor the activation read twice (reduce, then cast) and written once in 8 bits,
+  // per row read once and written once.
+  const bool dynamic = !roofline && bytes_per_element(s.compute) < 2.0 &&
+                       s.scales != activation_scales::static_scales;
+  const double scale_kernels = s.scales == activation_scales::dynamic_tensor ? 2.0 : 1.0;
+  const double scale_bytes = s.scales == activation_scales::dynamic_tensor ? 5.0 : 3.0;
+  double quantisation_overhead = 0.0;  // seconds a step
+  auto layer = [&](bool moe_layer, double times) {
     step_time t;
     const operation_list ops = layer_forward_operations(m, sh, moe_layer);
+    const double kernel_cost =
+        ops.count > 0 ? e.layer_overhead.value() / static_cast<double>(ops.count) : 0.0;
     for (std::size_t i = 0; i < ops.count; ++i) {
       const operation& o = ops.items[i];
+      if (dynamic && o.kind == operation_kind::gemm) {
+        quantisation_overhead += times * scale_kernels * kernel_cost;
+        t.memory += o.gemm.groups * o.gemm.m * o.gemm.k * scale_bytes * byte /
+                    (chip.memory_bandwidth * memory_share);
+      }
       switch (o.kind) {
         case operation_kind::gemm: {
           const bool routed = o.gemm.groups > 1.0;
@@ -203,8 +221,8 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   };
   const auto dense_layers = static_cast<double>(dense_layer_count(m));
   const auto moe_layers = static_cast<double>(moe_layer_count(m));
-  if (dense_layers > 0.0) add(layer(false), dense_layers);
-  if (moe_layers > 0.0) add(layer(true), moe_layers);
+  if (dense_layers > 0.0) add(layer(false, dense_layers), dense_layers);
+  if (moe_layers > 0.0) add(layer(true, moe_layers), moe_layers);
 
   // Logits of the tokens that produce one, onto the tensor-split vocabulary.
   const double outputs =
@@ -246,8 +264,9 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   }
   if (!roofline) {
     // Each data-parallel-attention rank schedules and samples its own sequences.
-    r.overhead =
-        layers * e.layer_overhead + shape.decoding * group_share * e.sequence_overhead;
+    r.overhead = layers * e.layer_overhead +
+                 shape.decoding * group_share * e.sequence_overhead +
+                 quantisation_overhead * second;
     // Without graphs the decode step's launches show; a prefill's kernels run long enough to
     // hide theirs.
     if (!(e.cuda_graphs && s.cuda_graphs) && shape.decoding > 0.0)
@@ -256,6 +275,20 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
   r.total = r.gemm + r.attention + r.memory + r.communication + r.overhead;
   return r;
 }
+
+/// A finite benchmark served to its end: `requests` requests sent at once (QPS = inf, as vLLM's
+/// and SGLang's benchmark scripts do), at most `concurrency` in flight on the whole mesh. Its
+/// throughput is their output tokens over the time until the last finishes, so it counts the
+/// drain, where the last long requests run in small batches that read the weights for few
+/// tokens.
+struct benchmark_run {
+  seconds duration{};        ///< from the first prefill to the last request's last token
+  seconds drain{};           ///< of it, after every request had been admitted
+  double output_tokens = 0.0;  ///< the whole mesh's
+  double steps = 0.0;          ///< engine steps of one replica
+  double mean_decoding = 0.0;  ///< sequences decoding in a step, averaged over the steps
+  std::int64_t longest = 0;    ///< the longest request's output tokens
+};
 
 /// A plan's serving under its engine and workload.
 struct serving_estimate {
@@ -281,6 +314,9 @@ struct serving_estimate {
   /// `prefill_servers_per_decode_server`).
   double prefill_servers_per_decode_server = 0.0;
   bool fits = true;  ///< the served concurrency's caches fit
+  /// With `requests`, the benchmark served to its end; the throughput above is its output
+  /// tokens over its duration, the steady-state figures (step, time per output token) stay.
+  benchmark_run benchmark{};
 };
 
 /// The most requests the whole mesh serves at once: as many caches as memory holds beside the
@@ -289,7 +325,8 @@ struct serving_estimate {
 constexpr std::int64_t max_concurrency(const serving_plan_values& p, const engine_figures& e) {
   const serving_degrees d = degrees_of(p);
   const std::int64_t cache = max_batch(p);
-  return e.max_batch > 0 ? std::min(cache, e.max_batch * d.data * d.attention_data) : cache;
+  const std::int64_t limit = p.setup.max_sequences > 0 ? p.setup.max_sequences : e.max_batch;
+  return limit > 0 ? std::min(cache, limit * d.data * d.attention_data) : cache;
 }
 
 constexpr std::int64_t max_concurrency(const serving_plan_values& p) {
@@ -300,8 +337,184 @@ constexpr std::int64_t max_concurrency(const serving_plan_values& p) {
 /// (at least one).
 constexpr std::int64_t served_concurrency(const serving_plan_values& p) {
   if (!p.setup.max_load) return p.setup.batch;
-  const std::int64_t largest = max_concurrency(p);
+  std::int64_t largest = max_concurrency(p);
+  // A benchmark never has more requests in flight than it sends.
+  if (p.setup.requests > 0 && p.setup.requests < largest) largest = p.setup.requests;
   return largest > 0 ? largest : 1;
+}
+
+namespace detail {
+
+/// The scale s of an exponential spread whose mean, once capped at `cap` (the distribution
+/// conditioned on lengths <= cap, as a benchmark that drops longer samples draws it), is
+/// `mean`: s − cap·e^(−cap/s)/(1 − e^(−cap/s)) = mean, by fixed-point iteration (it converges
+/// for mean < cap/2, the capped mean's limit as s grows; callers check that). Uncapped: mean.
+constexpr double exponential_scale(double mean, double cap) {
+  if (cap <= 0.0) return mean;
+  double s = mean;
+  for (int i = 0; i < 200; ++i) {
+    const double tail = exponential(-cap / s);
+    const double capped = s - cap * tail / (1.0 - tail);
+    if (capped <= 0.0) break;
+    s *= mean / capped;
+  }
+  return s;
+}
+
+}  // namespace detail
+
+/// The output tokens of a benchmark's request `i` (0-based, in the order sent): the
+/// setup's `generated_tokens`, or with an exponential spread the quantile u_i = frac((i+1)·φ)
+/// of the (capped) exponential of scale `scale` (`detail::exponential_scale`), rounded, at least
+/// one. The golden-ratio sequence spreads any n requests evenly over the quantiles and mixes long
+/// and short ones in the order sent, as a random sample does on average, without a seed.
+constexpr std::int64_t benchmark_output_tokens(const serving_setup& s, std::int64_t i,
+                                               double scale) {
+  if (s.outputs == output_lengths::fixed) return s.generated_tokens;
+  constexpr double phi = 0.6180339887498948482;
+  const double x = static_cast<double>(i + 1) * phi;
+  const double u = x - static_cast<double>(static_cast<std::int64_t>(x));
+  const double cap = static_cast<double>(s.longest_output);
+  const double below = cap > 0.0 ? 1.0 - detail::exponential(-cap / scale) : 1.0;
+  const double q = -scale * detail::natural_log(1.0 - u * below);
+  const auto l = static_cast<std::int64_t>(q + 0.5);
+  return l < 1 ? 1 : (cap > 0.0 && static_cast<double>(l) > cap ? s.longest_output : l);
+}
+
+/// Serves `p.setup.requests` requests (their output tokens from `benchmark_output_tokens`, their
+/// prompts `prompt_tokens` each) under engine `e`, at most `concurrency` at once on the whole
+/// mesh, each data-parallel replica its share; one replica is simulated step by step.
+/// - Continuous batching: a request is admitted when a slot frees; its prompt is prefilled in
+///   the next steps, first come first served, within the engine's token budget a step
+///   (`max_step_tokens`, beside the decoding sequences), and yields its first token; it then
+///   decodes one token a step until its last. A step is `serving_step` at its decoding
+///   sequences, their mean context and its prefill tokens; steps without prefill between two
+///   requests finishing are one `serving_step` at their mean context, times their count.
+/// - Static batching (`continuous_batching` false): batches of `concurrency` prefill together,
+///   then decode until their longest request ends, finished ones still occupying the batch.
+/// A disaggregated decode pool prefills nothing: a request decodes from its admission.
+constexpr benchmark_run simulate_benchmark(const serving_plan_values& p, const engine_figures& e,
+                                        std::int64_t concurrency) {
+  const serving_setup& s = p.setup;
+  benchmark_run r;
+  const serving_degrees d = degrees_of(p);
+  const std::int64_t replicas = d.data > 0 ? d.data : 1;
+  const std::int64_t n = (s.requests + replicas - 1) / replicas;  // the busiest replica's
+  std::int64_t slots = concurrency / replicas;
+  if (slots < 1) slots = 1;
+  if (n <= 0) return r;
+  const double input = static_cast<double>(s.prompt_tokens);
+  const double scale = detail::exponential_scale(static_cast<double>(s.generated_tokens),
+                                                 static_cast<double>(s.longest_output));
+  const bool prefills = input > 0.0 && !s.disaggregated;
+  double total_tokens = 0.0;  // one replica's
+  double time = 0.0;
+  double drain_start = -1.0;
+  double steps = 0.0;
+  double decoding_steps = 0.0;  // sum over steps of the sequences decoding
+  auto charge = [&](double decoding, double context, double prefill, double count) {
+    if (count <= 0.0) return;
+    time += serving_step(p, e, {decoding, context, prefill, prefill > 0.0 ? input : 0.0})
+                .total.value() *
+            count;
+    steps += count;
+    decoding_steps += decoding * count;
+  };
+
+  if (!e.continuous_batching) {
+    for (std::int64_t first = 0; first < n; first += slots) {
+      const std::int64_t size = std::min(slots, n - first);
+      std::int64_t longest = 0;
+      for (std::int64_t i = first; i < first + size; ++i) {
+        const std::int64_t l = benchmark_output_tokens(s, i, scale);
+        total_tokens += static_cast<double>(l);
+        longest = std::max(longest, l);
+      }
+      r.longest = std::max(r.longest, longest);
+      const auto b = static_cast<double>(size);
+      if (first + size >= n && drain_start < 0.0) drain_start = time;
+      if (prefills) charge(0.0, 0.0, b * input, 1.0);
+      // The prefill yields the first token; the rest are decode steps over contexts from
+      // input + 1 to input + longest − 1.
+      const auto rest = static_cast<double>(longest - (prefills ? 1 : 0));
+      charge(b, input + 1.0 + (rest - 1.0) / 2.0, 0.0, rest);
+    }
+  } else {
+    // Requests decoding, as (last decode step, context after it), the soonest first.
+    struct decoding_request {
+      double last = 0.0;
+      double context = 0.0;
+    };
+    std::vector<decoding_request> heap;
+    heap.reserve(static_cast<std::size_t>(std::min(slots, n)));
+    const auto later = [](const decoding_request& a, const decoding_request& b) {
+      return a.last > b.last;
+    };
+    std::int64_t sent = 0;     // requests admitted
+    std::int64_t started = 0;  // of them, whose prompts are prefilled
+    double prompt_done = 0.0;  // tokens of the oldest waiting prompt already prefilled
+    double context_sum = 0.0;  // of the decoding requests
+    double t = 0.0;            // the step about to run
+    const double budget = static_cast<double>(e.max_step_tokens) *
+                          static_cast<double>(d.attention_data);
+    auto start = [&](std::int64_t i, double step) {
+      // Request i's first token came from its prefill (or, disaggregated, it decodes from here).
+      const std::int64_t l = benchmark_output_tokens(s, i, scale);
+      total_tokens += static_cast<double>(l);
+      r.longest = std::max(r.longest, l);
+      const double decode_steps = static_cast<double>(prefills ? l - 1 : l);
+      if (decode_steps <= 0.0) return;
+      heap.push_back({step + decode_steps - (prefills ? 0.0 : 1.0), input + static_cast<double>(l)});
+      std::push_heap(heap.begin(), heap.end(), later);
+      context_sum += input + (prefills ? 1.0 : 0.0);
+    };
+    auto finish_through = [&](double step) {
+      while (!heap.empty() && heap.front().last <= step) {
+        context_sum -= heap.front().context;
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+      }
+    };
+    while (sent < n || started < sent || !heap.empty()) {
+      const auto busy = static_cast<std::int64_t>(heap.size()) + (sent - started);
+      const std::int64_t admit = std::min(n - sent, slots - busy);
+      if (admit > 0) sent += admit;
+      if (sent == n && drain_start < 0.0) drain_start = time;
+      if (!prefills) {
+        for (; started < sent; ++started) start(started, t);
+        if (heap.empty()) continue;
+      }
+      const auto b = static_cast<double>(heap.size());
+      if (prefills && started < sent) {
+        // One step with prefill: the waiting prompts' tokens, within the budget.
+        const double waiting = static_cast<double>(sent - started) * input - prompt_done;
+        const double room = budget > 0.0 ? std::max(budget - b, 1.0) : waiting;
+        const double prefill = std::min(waiting, room);
+        charge(b, b > 0.0 ? context_sum / b : 0.0, prefill, 1.0);
+        context_sum += b;
+        finish_through(t);
+        prompt_done += prefill;
+        while (started < sent && prompt_done >= input - 1e-9) {
+          prompt_done -= input;
+          start(started++, t);
+        }
+        t += 1.0;
+        continue;
+      }
+      // Decode only until the next request finishes (nothing can join before then).
+      const double k = heap.front().last - t + 1.0;
+      charge(b, context_sum / b + (k - 1.0) / 2.0, 0.0, k);
+      context_sum += b * k;
+      t += k;
+      finish_through(t - 1.0);
+    }
+  }
+  r.duration = time * second;
+  r.drain = (drain_start >= 0.0 ? time - drain_start : 0.0) * second;
+  r.steps = steps;
+  r.mean_decoding = steps > 0.0 ? decoding_steps / steps : 0.0;
+  r.output_tokens = total_tokens * static_cast<double>(replicas);
+  return r;
 }
 
 /// Serving at `concurrency` requests in flight on the whole mesh.
@@ -362,10 +575,17 @@ constexpr serving_estimate estimate_serving_at(const serving_plan_values& p,
   r.loaded_time_to_first_token = r.time_to_first_token + r.step.total;
   if (cycle > 0.0) {
     r.output_tokens_per_second = static_cast<double>(concurrency) / cycle;
+    r.requests_per_second = r.output_tokens_per_second / output;
+    if (s.requests > 0) {
+      r.benchmark = simulate_benchmark(p, r.engine, concurrency);
+      if (r.benchmark.duration.value() > 0.0) {
+        r.output_tokens_per_second = r.benchmark.output_tokens / r.benchmark.duration.value();
+        r.requests_per_second = static_cast<double>(s.requests) / r.benchmark.duration.value();
+      }
+    }
     r.output_tokens_per_second_per_device =
         r.output_tokens_per_second / static_cast<double>(d.devices);
     r.output_tokens_per_second_per_user = 1.0 / r.time_per_output_token.value();
-    r.requests_per_second = r.output_tokens_per_second / output;
     r.prefill_servers_per_decode_server = shardplan::prefill_servers_per_decode_server(
         per_replica, output, r.decode_step.total, r.time_to_first_token);
   }
@@ -405,7 +625,7 @@ struct serving_error_figures {
   double time_to_first_token = 0.0;
   double throughput = 0.0;
 };
-inline constexpr serving_error_figures serving_measured_error{7.1, 14.0, 17.0};
+inline constexpr serving_error_figures serving_measured_error{6.0, 14.0, 11.8};
 
 /// The latency-throughput curve of the plan under its workload: one estimate per concurrency
 /// 1, 2, 4, ... up to twice the largest that fits (those beyond it do not fit), and the largest
