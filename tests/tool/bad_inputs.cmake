@@ -226,7 +226,7 @@ bad_plan("inference.cuda_graphs: must be true or false" serving inference cuda_g
 bad_plan("inference.disaggregated: must be true or false" serving inference disaggregated 0)
 bad_plan("inference.parallelism.attention_data: needs an expert axis" serving inference parallelism [=[{"tensor": 4, "attention_data": true}]=])
 bad_plan("inference.requests: must be at least 1" serving inference requests 0)
-bad_plan("inference.requests: is too large (at most 1000000)" serving inference requests 5000000)
+bad_plan("inference.requests: is too large (at most 100000)" serving inference requests 200000)
 bad_plan("inference.output_lengths: unknown spread 'normal' (known: fixed, exponential)" serving inference output_lengths [=["normal"]=])
 bad_plan("inference.output_lengths: spreads a benchmark's requests: give \"requests\" too" serving inference output_lengths [=["exponential"]=])
 bad_plan("inference.longest_output: caps an \"exponential\" output_lengths spread only" serving inference longest_output 2000)

@@ -432,3 +432,22 @@ TEST_CASE("a serving plan type states a benchmark and its spread") {
   CHECK(e.benchmark.output_tokens == doctest::Approx(8.0 * 500.0 * 179.0).epsilon(0.02));
   CHECK(e.requests_per_second == doctest::Approx(4000.0 / e.benchmark.duration.value()));
 }
+
+TEST_CASE("a prompt longer than the step budget is prefilled in budget-sized chunks") {
+  // One request of 100,000 prompt tokens and 2 output tokens under vLLM's 8192-token budget:
+  // 12 full chunks (98,304 tokens), a 13th of 1,696 that yields the first token, then one decode
+  // step at a context of 100,001.
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
+                                   serving_engine::vllm, number_format::bf16);
+  p.setup.prompt_tokens = 100000;
+  p.setup.generated_tokens = 2;
+  p.setup.requests = 1;
+  const engine_figures f = engine_figures_of(serving_engine::vllm);
+  const benchmark_run b = simulate_benchmark(p, f, 1);
+  const double chunk = serving_step(p, f, {0.0, 0.0, 8192.0, 100000.0}).total.value();
+  const double last = serving_step(p, f, {0.0, 0.0, 1696.0, 100000.0}).total.value();
+  const double decode = serving_step(p, f, {1.0, 100001.0, 0.0, 0.0}).total.value();
+  CHECK(b.steps == 14.0);
+  CHECK(b.duration.value() == doctest::Approx(12.0 * chunk + last + decode));
+  CHECK(b.output_tokens == 2.0);
+}

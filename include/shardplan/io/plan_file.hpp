@@ -997,7 +997,7 @@ inline serving_plan_values read_inference(const json& j, const model_shape& mode
   s.generated_tokens = integer(j, p, "generated_tokens", 1, 100'000'000, true);
   // A finite benchmark (workload.hpp's `simulate_benchmark`): requests sent at once, and how
   // their output lengths spread about `generated_tokens`.
-  s.requests = integer(j, p, "requests", 1, 1'000'000, false, 0);
+  s.requests = integer(j, p, "requests", 1, 100'000, false, 0);
   s.max_sequences = integer(j, p, "max_sequences", 1, 100'000'000, false, 0);
   if (j.contains("output_lengths")) {
     const std::string spread = text(j, p, "output_lengths");

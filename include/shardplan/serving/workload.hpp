@@ -489,6 +489,19 @@ constexpr benchmark_run simulate_benchmark(const serving_plan_values& p, const e
         // One step with prefill: the waiting prompts' tokens, within the budget.
         const double waiting = static_cast<double>(sent - started) * input - prompt_done;
         const double room = budget > 0.0 ? std::max(budget - b, 1.0) : waiting;
+        // Steps that fill the budget and complete no prompt, before a request finishes: one
+        // charge for them all (a prompt far longer than the budget takes many).
+        const double head = input - prompt_done;
+        double full = static_cast<double>(static_cast<std::int64_t>((head - 1e-9) / room));
+        if (!heap.empty()) full = std::min(full, heap.front().last - t + 1.0);
+        if (full >= 2.0) {
+          charge(b, b > 0.0 ? context_sum / b + (full - 1.0) / 2.0 : 0.0, room, full);
+          context_sum += b * full;
+          prompt_done += room * full;
+          t += full;
+          finish_through(t - 1.0);
+          continue;
+        }
         const double prefill = std::min(waiting, room);
         charge(b, b > 0.0 ? context_sum / b : 0.0, prefill, 1.0);
         context_sum += b;
