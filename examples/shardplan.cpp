@@ -19,6 +19,7 @@
 #include <shardplan/io/plan_writer.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/search_chart.hpp>
+#include <shardplan/io/timeline_chart.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/training/training_plan.hpp>
 #include <string>
@@ -204,9 +205,24 @@ int check_file(const std::string& path, const std::string& format_name,
     return status;
   }
   if (file.inference) return print_serving(file.serving_values(), format_name, svg_path);
-  if (!svg_path.empty())
-    return bad_input(path, "--svg: draws a serving plan's latency-throughput curve; this is a "
-                           "training plan");
+  if (!svg_path.empty()) {
+    // A training plan's chart is its pipeline's timeline.
+    const training_plan_values p = file.values();
+    if (p.setup.degrees.pipeline <= 1)
+      return bad_input(path, "--svg: draws a serving plan's latency-throughput curve or a "
+                             "training plan's pipeline timeline; this plan has no pipeline");
+    if (!check(p).empty())
+      return bad_input(path, "--svg: the plan breaks a rule (run check without --svg to see "
+                             "which); its pipeline has no timeline");
+    try {
+      const pipeline_timeline t = pipeline_timeline_of(p);
+      timeline_chart_options o;
+      o.title = std::string(p.model.name) + ": one step's pipeline timeline (estimate)";
+      if (!write_chart(svg_path, timeline_svg(t, o))) return exit_bad_input;
+    } catch (const std::exception& e) {
+      return bad_input(path, std::string("--svg: ") + e.what());
+    }
+  }
   return print_plan(file.values(), file.run, format_name);
 }
 
@@ -321,7 +337,8 @@ int main(int argc, char** argv) {
       ->required();
   std::string check_svg_path;
   check_cmd->add_option("--svg", check_svg_path,
-                        "a serving plan: write its latency-throughput chart here");
+                        "write a chart here: a serving plan's latency-throughput curve, a "
+                        "training plan's pipeline timeline");
   import_flags flags;
   std::string import_path;
   std::string import_output = "-";

@@ -259,7 +259,7 @@ bad_command("cannot write @DIR@/no/such/dir/chart.svg" search @GOOD@ --svg @DIR@
 bad_command("cannot write @DIR@/no/such/dir/curve.svg" check @PLANS@/llama3_70b_serving_h100.json --svg @DIR@/no/such/dir/curve.svg)
 bad_command("inference: export needs a training plan" export @PLANS@/llama3_70b_serving_v5e.json --to megatron)
 bad_command("inference: search needs a training plan" search @PLANS@/llama3_70b_serving_v5e.json)
-bad_command("--svg: draws a serving plan's latency-throughput curve; this is a training plan" check @GOOD@ --svg @DIR@/x.svg)
+bad_command("--svg: draws a serving plan's latency-throughput curve or a training plan's pipeline timeline; this plan has no pipeline" check @GOOD@ --svg @DIR@/x.svg)
 bad_command("cannot read @DIR@/no_such_file.json: no such file" check @DIR@/no_such_file.json)
 bad_command("cannot read @DIR@: is a directory" check @DIR@)
 bad_command("cannot read @DIR@: is a directory" export @DIR@ --to deepspeed)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders an SVG with headless Chromium and checks that the picture is not blank: enough pixels
 # that are not the background, several colours, and the chart's own colours (the fitting points'
-# blue, the over-memory points' orange, the best plan's red).
+# blue, the over-memory points' orange, the best plan's red; or those SVG_COLOURS names).
 # Usage: tests/benchmark/render_svg.sh chart.svg [out.png]
 # Exit codes: 0 rendered and not blank; 1 blank or wrong; 2 no chromium or python3 (skipped).
 set -euo pipefail
@@ -26,7 +26,7 @@ rm -f "$png_abs"
 [[ -s "$png_abs" ]] || { echo "render_svg: chromium wrote no screenshot"; exit 1; }
 
 python3 - "$png_abs" <<'EOF'
-import struct, sys, zlib
+import os, struct, sys, zlib
 
 def read_png(path):
     data = open(path, "rb").read()
@@ -66,6 +66,11 @@ w, h, ch, rows = read_png(sys.argv[1])
 colours, ink = set(), 0
 near = {"blue (fits)": (0x1f, 0x77, 0xb4), "orange (over memory)": (0xf2, 0x8e, 0x2b),
         "red (best)": (0xd6, 0x27, 0x28)}
+# A chart of other colours names them: SVG_COLOURS="blue (forward)=1f77b4,green (backward)=54a24b".
+wanted = os.environ.get("SVG_COLOURS", "")
+if wanted:
+    near = {name: tuple(int(hexa[i:i + 2], 16) for i in (0, 2, 4))
+            for name, hexa in (item.split("=") for item in wanted.split(","))}
 seen = {k: 0 for k in near}
 for line in rows:
     for x in range(0, w * ch, ch):

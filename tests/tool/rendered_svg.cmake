@@ -6,7 +6,10 @@ function(check_rendered_svg svg_path render_script out_var)
   if(NOT svg MATCHES "<svg[^>]*xmlns=\"http://www.w3.org/2000/svg\"")
     message(FATAL_ERROR "not a standalone SVG: ${svg}")
   endif()
-  execute_process(COMMAND bash ${render_script} ${svg_path} RESULT_VARIABLE status
+  # An optional fourth argument names the chart's colours (render_svg.sh's SVG_COLOURS).
+  set(colours "${ARGV3}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "SVG_COLOURS=${colours}"
+                          bash ${render_script} ${svg_path} RESULT_VARIABLE status
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
     message(FATAL_ERROR "the chart did not render (${status}): ${out}${err}")

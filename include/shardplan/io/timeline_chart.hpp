@@ -1,0 +1,133 @@
+// A pipeline timeline as a Gantt chart: one row per stage, one bar per pass (forward, backward,
+// weight gradient) from its start to its end, labelled with its micro-batch, the idle time left
+// blank; a standalone SVG document as a plain string.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+#include <shardplan/core/format.hpp>
+#include <shardplan/core/svg.hpp>
+#include <shardplan/training/timeline.hpp>
+
+namespace shardplan {
+
+struct timeline_chart_options {
+  std::string title;     ///< heading; empty: none
+  std::string subtitle;  ///< second line; empty: the schedule, makespan and bubble
+  int width = 960;
+  /// Passes drawn at most: a timeline with more is summarised in words instead (an SVG of a
+  /// million bars is no chart).
+  std::size_t max_passes = 20000;
+};
+
+inline const char* schedule_name(pipeline_schedule s) {
+  switch (s) {
+    case pipeline_schedule::gpipe: return "GPipe";
+    case pipeline_schedule::one_f_one_b: return "1F1B";
+    case pipeline_schedule::interleaved: return "interleaved 1F1B";
+    case pipeline_schedule::zero_bubble: return "ZB-H1";
+  }
+  return "?";
+}
+
+/// The Gantt chart of `t`: rows of stages top to bottom, time left to right on a linear axis in
+/// seconds; bars of class "pass forward", "pass backward" or "pass weight" (blue, green, orange),
+/// each titled with its stage, chunk, micro-batch, kind and times, labelled with the micro-batch
+/// where the bar is wide enough; a legend.
+inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart_options& o = {}) {
+  namespace draw = detail::svg;
+  using draw::number;
+  const double w = std::max(o.width, 480);
+  const double row = 26.0;
+  const double left = 90.0, right = 30.0;
+  const double top = 80.0;
+  const double rows = static_cast<double>(t.stages);
+  const double h = top + rows * row + 80.0;
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) +
+                    "\" height=\"" + number(h, 0) + "\" viewBox=\"0 0 " + number(w, 0) + " " +
+                    number(h, 0) + "\" font-family=\"sans-serif\">\n";
+  out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  if (!o.title.empty())
+    out += "<text x=\"" + number(w / 2.0) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">" +
+           draw::escape(o.title) + "</text>\n";
+  const double share =
+      t.makespan.value() > 0.0 ? 100.0 * t.bubble.value() / t.makespan.value() : 0.0;
+  const std::string summary = std::string(schedule_name(t.schedule)) + ", " +
+                              std::to_string(t.stages) + " stages x " + std::to_string(t.chunks) +
+                              " chunks, " + std::to_string(t.micro_batches) +
+                              " micro-batches: " + format(t.makespan) + ", " + number(share) +
+                              "% idle (estimate)";
+  out += "<text x=\"" + number(w / 2.0) + "\" y=\"46\" text-anchor=\"middle\" font-size=\"12\">" +
+         draw::escape(o.subtitle.empty() ? summary : o.subtitle) + "</text>\n";
+  if (t.passes.size() > o.max_passes || !(t.makespan.value() > 0.0)) {
+    out += "<text x=\"" + number(w / 2.0) + "\" y=\"" + number(top + 20.0) +
+           "\" text-anchor=\"middle\" font-size=\"13\">" +
+           (t.passes.empty() || !(t.makespan.value() > 0.0)
+                ? std::string("no pass to draw")
+                : std::to_string(t.passes.size()) + " passes: too many to draw (at most " +
+                      std::to_string(o.max_passes) + ")") +
+           "</text>\n</svg>\n";
+    return out;
+  }
+  draw::axis x;
+  x.lo = 0.0;
+  x.hi = t.makespan.value();
+  x.from = left;
+  x.to = w - right;
+  const double bottom = top + rows * row;
+  // Time ticks and grid.
+  out += "<g class=\"axes\" font-size=\"11\">\n";
+  for (double v : draw::ticks(x)) {
+    const double px = x.pixel(v);
+    out += "<line x1=\"" + number(px) + "\" y1=\"" + number(top) + "\" x2=\"" + number(px) +
+           "\" y2=\"" + number(bottom) + "\" stroke=\"#e0e0e0\"/>\n<text x=\"" + number(px) +
+           "\" y=\"" + number(bottom + 16.0) + "\" text-anchor=\"middle\">" +
+           draw::escape(format(v * second)) + "</text>\n";
+  }
+  out += "<text x=\"" + number((x.from + x.to) / 2.0) + "\" y=\"" + number(bottom + 36.0) +
+         "\" text-anchor=\"middle\" font-size=\"13\">time in the step</text>\n";
+  for (std::int64_t s = 0; s < t.stages; ++s)
+    out += "<text x=\"" + number(left - 8.0) + "\" y=\"" +
+           number(top + (static_cast<double>(s) + 0.65) * row) +
+           "\" text-anchor=\"end\">stage " + std::to_string(s) + "</text>\n";
+  out += "</g>\n<g class=\"passes\" font-size=\"10\">\n";
+  for (const timeline_pass& p : t.passes) {
+    const char* kind = p.kind == pass_kind::forward    ? "forward"
+                       : p.kind == pass_kind::backward ? "backward"
+                                                       : "weight";
+    const char* fill = p.kind == pass_kind::forward    ? "#1f77b4"
+                       : p.kind == pass_kind::backward ? "#54a24b"
+                                                       : "#f28e2b";
+    const double x0 = x.pixel(p.start.value());
+    const double x1 = x.pixel(p.end.value());
+    const double y0 = top + static_cast<double>(p.stage) * row + 3.0;
+    out += "<rect class=\"pass " + std::string(kind) + "\" x=\"" + number(x0, 2) + "\" y=\"" +
+           number(y0) + "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) + "\" height=\"" +
+           number(row - 6.0) + "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\">" +
+           "<title>stage " + std::to_string(p.stage) + ", chunk " + std::to_string(p.chunk) +
+           ", micro-batch " + std::to_string(p.micro_batch) + ", " + name_of(p.kind) + ": " +
+           draw::escape(format(p.start)) + " to " + draw::escape(format(p.end)) +
+           "</title></rect>\n";
+    if (x1 - x0 >= 16.0)
+      out += "<text x=\"" + number((x0 + x1) / 2.0) + "\" y=\"" + number(y0 + row * 0.5) +
+             "\" text-anchor=\"middle\" fill=\"white\">" + std::to_string(p.micro_batch) +
+             "</text>\n";
+  }
+  out += "</g>\n<g class=\"legend\" font-size=\"12\">\n";
+  double lx = left;
+  const bool weights = t.schedule == pipeline_schedule::zero_bubble;
+  for (const auto& [label, fill] : {std::pair<const char*, const char*>{"forward", "#1f77b4"},
+                                    {"backward", "#54a24b"},
+                                    {"weight gradient", "#f28e2b"}}) {
+    if (!weights && std::string(label) == "weight gradient") continue;
+    out += "<rect x=\"" + number(lx) + "\" y=\"58\" width=\"12\" height=\"12\" fill=\"" + fill +
+           "\"/><text x=\"" + number(lx + 16.0) + "\" y=\"68\">" + label + "</text>\n";
+    lx += 140.0;
+  }
+  out += "</g>\n</svg>\n";
+  return out;
+}
+
+}  // namespace shardplan
