@@ -107,7 +107,39 @@ struct collective_options {
   bool in_network_reduction = false;
   /// Charge the per-hop latency floor (small messages are latency-bound).
   bool latency = true;
+  /// Charge what NCCL measures instead of the links' rates (`measured_link_share`,
+  /// `measured_half_bandwidth_bytes`): off in the book's model, which the step estimate uses.
+  bool measured = false;
 };
+
+/// The share of a link's one-way rate NCCL's ring collectives reach on large messages
+/// (nccl-tests' bus bandwidth over the rate), by link:
+/// - NVLink, 0.81: 8 H200 (NVLink 4, 450 GB/s a GPU) at 16 GiB, all-gather 361.4, reduce-scatter
+///   362.9 and ring all-reduce 367.2 GB/s (stas00/ml-engineering network/README.md @744d01e1,
+///   NCCL 2.27.7); 361.4/450 = 0.803, 367.2/450 = 0.816.
+/// - NVLink with in-switch reduction (NVLS, all-reduce), 0.61 of the rate as algorithm
+///   bandwidth: 478.87 GB/s bus bandwidth at 8 GB on 8 H100 (Azure/AI-benchmarking-guide
+///   Azure Results/ND_H100_v5_results.md @f350e7e6, NCCL 2.18.5), 478.87 / (2·7/8) = 273.6 of 450.
+/// - InfiniBand and RoCE, 0.94: "For NDR @ 400Gbps you should see 46-48GB/s per NIC"
+///   (NVIDIA/nccl-tests issue 290, a maintainer); RoCE has no published figure here and takes
+///   InfiniBand's.
+/// - Every other link (ICI, Infinity Fabric, PCIe, DCN): 1, no NCCL measurement used.
+constexpr double measured_link_share(link_kind k, bool in_switch_reduction = false) {
+  switch (k) {
+    case link_kind::nvlink: return in_switch_reduction ? 0.61 : 0.81;
+    case link_kind::infiniband:
+    case link_kind::roce: return 0.94;
+    default: return 1.0;
+  }
+}
+
+/// The message at which NCCL's collectives reach half their large-message bandwidth: it moves
+/// V at the large-message rate times V/(V + 20 MiB). Fitted to the ratios of an 8-A100 all-reduce
+/// to its 16 GiB plateau of 234.89 GB/s (stas00/ml-engineering network/README.md @744d01e1):
+/// 171.54 at 64 MiB (0.730: 23.7 MiB), 222.72 at 512 MiB (0.948: 28 MiB), 18.00 at 1 MiB
+/// (0.077: 12 MiB); 20 MiB is their middle. Below a few MiB NCCL's protocols and the launch
+/// dominate and the published figures disagree by 2x (Azure's 8 A100 reach 36.22 GB/s at 1 MiB).
+inline constexpr double measured_half_bandwidth_bytes = 20.0 * 1048576.0;
 
 namespace detail {
 
@@ -181,7 +213,8 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
       any_switched = true;
       const double share =
           static_cast<double>(u.straddles ? u.unit_chips : std::min(net.inner, u.unit_chips));
-      const double w = u.level.unit_egress.value();
+      const double w = u.level.unit_egress.value() *
+                       (options.measured ? measured_link_share(u.level.link) : 1.0);
       switched = std::max(switched, v * (d - 1.0) / d * share / w);
       const double g = static_cast<double>(u.group_in_unit);
       switched_all_to_all = std::max(
@@ -219,7 +252,9 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
           const level_use& u = net.uses[i];
           const double share =
           static_cast<double>(u.straddles ? u.unit_chips : std::min(net.inner, u.unit_chips));
-          t = std::max(t, v * share / u.level.unit_egress.value());
+          const double rate = u.level.unit_egress.value() *
+                              (options.measured ? measured_link_share(u.level.link, true) : 1.0);
+          t = std::max(t, v * share / rate);
         }
         bandwidth_time = t;
       } else {
@@ -248,6 +283,11 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
       break;
     }
   }
+  // NCCL's ring and tree collectives reach their large-message rate only on large messages.
+  if (options.measured && any_switched && torus_bandwidth == 0.0 && v > 0.0 &&
+      (kind == collective_kind::all_reduce || kind == collective_kind::all_gather ||
+       kind == collective_kind::reduce_scatter))
+    bandwidth_time *= 1.0 + measured_half_bandwidth_bytes / v;
   return std::max(bandwidth_time, latency) * second;
 }
 

@@ -80,9 +80,10 @@ struct pass_ref {
 ///   micro-batches in groups of p through the chunks in turn (forwards chunk 0 first, backwards
 ///   the last chunk first), (p − s − 1)·2 + (v − 1)·p warm-up forwards;
 /// - ZB-H1 (Qi et al. 2024): for x = 0 .. m + p − 2, forward x, backward x − (p − 1 − s) and
-///   weight gradient x − (p − 1), each where it exists (the zero-bubble repository's
-///   `schedules.py`: warm-up forwards, then B without W for s steps, then F, B, W, then B, W,
-///   then the last W's).
+///   weight gradient x − (p − 1), each where it exists: warm-up forwards, then B without W for
+///   s steps, then F, B, W, then B, W, then the last W's (sail-sg/zero-bubble-pipeline-
+///   parallelism @c5d5074 megatron/core/pipeline_parallel/schedules.py, as analysed in
+///   jayhenry/blog articles/202505-pp-summary/pp-summary.md @3ee6043).
 inline std::vector<pass_ref> pass_order(pipeline_schedule schedule, std::int64_t p,
                                         std::int64_t v, std::int64_t m, std::int64_t s) {
   std::vector<pass_ref> o;
