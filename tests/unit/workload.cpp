@@ -31,6 +31,18 @@ serving_plan_values one_node(const model_shape& m, const chip_figures& chip, std
   return p;
 }
 
+/// LLaMA-3 8B on one H100 in bf16 under engine `e`, a benchmark of `requests` requests of
+/// `prompt` and `output` tokens.
+serving_plan_values benchmark_of(serving_engine e, std::int64_t prompt, std::int64_t output,
+                                 std::int64_t requests) {
+  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1, e,
+                                   number_format::bf16);
+  p.setup.prompt_tokens = prompt;
+  p.setup.generated_tokens = output;
+  p.setup.requests = requests;
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -278,11 +290,7 @@ TEST_CASE("a finite benchmark is served to its end: waves of requests, their pre
   // (no step budget): step 0 prefills two prompts (20 tokens) and yields their first tokens;
   // steps 1-2 decode both (contexts 11, then 12); step 3 admits and prefills the other two;
   // steps 4-5 decode them. Six steps, 12 output tokens; the drain starts at step 3.
-  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
-                                   serving_engine::roofline, number_format::bf16);
-  p.setup.prompt_tokens = 10;
-  p.setup.generated_tokens = 3;
-  p.setup.requests = 4;
+  serving_plan_values p = benchmark_of(serving_engine::roofline, 10, 3, 4);
   const engine_figures f = engine_figures_of(serving_engine::roofline);
   const benchmark_run b = simulate_benchmark(p, f, 2);
   const double prefill = serving_step(p, f, {0.0, 0.0, 20.0, 10.0}).total.value();
@@ -304,11 +312,7 @@ TEST_CASE("a step's token budget spreads a wave's prompts over steps, first come
   // vLLM's budget of 8192 tokens a step: 64 prompts of 512 tokens (32,768) take four steps, the
   // first 16 prompts starting to decode after the first, so step 1 carries 16 decoding
   // sequences and 8176 prompt tokens.
-  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
-                                   serving_engine::vllm, number_format::bf16);
-  p.setup.prompt_tokens = 512;
-  p.setup.generated_tokens = 64;
-  p.setup.requests = 64;
+  serving_plan_values p = benchmark_of(serving_engine::vllm, 512, 64, 64);
   const engine_figures f = engine_figures_of(serving_engine::vllm);
   const benchmark_run b = simulate_benchmark(p, f, 64);
   // Prompt tokens total 32,768 = 8192 + 8176 + 8160 + 8144 + 96 more: five steps with prefill,
@@ -367,11 +371,7 @@ TEST_CASE("the drain: long-tailed requests finish alone and cut a finite benchma
   // tokens the two waves (256, then 244) decode at full batches; exponential lengths of the same
   // mean leave the longest few decoding alone at the end, at the weight-read time of a step for
   // one token each. Fixed lengths keep close to the steady state; the spread costs throughput.
-  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
-                                   serving_engine::vllm, number_format::bf16);
-  p.setup.prompt_tokens = 202;
-  p.setup.generated_tokens = 179;
-  p.setup.requests = 500;
+  serving_plan_values p = benchmark_of(serving_engine::vllm, 202, 179, 500);
   const serving_estimate steady = [&] {
     serving_plan_values q = p;
     q.setup.requests = 0;
@@ -394,11 +394,7 @@ TEST_CASE("the drain: long-tailed requests finish alone and cut a finite benchma
 }
 
 TEST_CASE("a static-batching benchmark decodes each batch until its longest request ends") {
-  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
-                                   serving_engine::pytorch, number_format::bf16);
-  p.setup.prompt_tokens = 100;
-  p.setup.generated_tokens = 50;
-  p.setup.requests = 8;
+  serving_plan_values p = benchmark_of(serving_engine::pytorch, 100, 50, 8);
   p.setup.outputs = output_lengths::exponential;
   const engine_figures f = engine_figures_of(serving_engine::pytorch);
   const benchmark_run b = simulate_benchmark(p, f, 8);
@@ -437,11 +433,7 @@ TEST_CASE("a prompt longer than the step budget is prefilled in budget-sized chu
   // One request of 100,000 prompt tokens and 2 output tokens under vLLM's 8192-token budget:
   // 12 full chunks (98,304 tokens), a 13th of 1,696 that yields the first token, then one decode
   // step at a context of 100,001.
-  serving_plan_values p = one_node(models::llama3_8b::shape, hardware::h100_sxm::figures, 1,
-                                   serving_engine::vllm, number_format::bf16);
-  p.setup.prompt_tokens = 100000;
-  p.setup.generated_tokens = 2;
-  p.setup.requests = 1;
+  serving_plan_values p = benchmark_of(serving_engine::vllm, 100000, 2, 1);
   const engine_figures f = engine_figures_of(serving_engine::vllm);
   const benchmark_run b = simulate_benchmark(p, f, 1);
   const double chunk = serving_step(p, f, {0.0, 0.0, 8192.0, 100000.0}).total.value();
