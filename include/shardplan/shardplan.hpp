@@ -42,6 +42,7 @@
 #include <shardplan/serving/serving_plan.hpp>
 #include <shardplan/serving/workload.hpp>
 #include <shardplan/run/reliability.hpp>
+#include <shardplan/run/energy.hpp>
 #include <shardplan/search/search.hpp>
 #include <shardplan/io/catalog.hpp>
 #include <shardplan/io/report.hpp>

@@ -265,6 +265,8 @@ bad_plan("system.chip.base: unknown chip 'z100' (known: " fat_tree system chip [
 bad_plan("system.chip.kind: must be \"gpu\", \"tpu\" or \"cpu\"" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "kind": "npu"}]=])
 bad_plan("system.chip.arch.l2: unknown key (known: matrix_flop_per_clock, compute_units, " fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "arch": {"l2": 50}}]=])
 bad_plan("system.chip.kernels.gemm: must be between 0.000000 and 1.000000" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "kernels": {"gemm": 85}}]=])
+bad_plan("system.chip.power_w: must be between 0.000000 and 100000.000000" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "power_w": -700}]=])
+bad_plan("system.chip.power_w: must be a number" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "power_w": "700 W"}]=])
 bad_plan("system.chip.scale_up_links: must be a whole number" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "scale_up_links": 17.5}]=])
 bad_plan("system.chip.name: may hold only letters, digits, spaces and . _ + - / ( )" fat_tree system chip [=[{"base": "h100 sxm", "name": "x $(touch y)"}]=])
 bad_plan("system.levels: must be an array of 1 to 5 levels, innermost first" training system [=[{"chip": "h100 sxm", "levels": {}}]=])
