@@ -21,6 +21,7 @@ int main() {
   serve.weights = serve.kv = number_format::int8;
   serve.time_per_output_token = 0.5 * second;
   serve.time_to_first_token = 60.0 * second;
+  serve.energy.price_per_kwh = 0.08;
   std::vector<compared_system> servers;
   for (const compared_system& s : serving_systems())
     if (s.family == "dgx_h100_superpod" || s.family == "tpu_v5e_slice" ||
@@ -51,11 +52,11 @@ int main() {
 }
 // Output:
 // LLaMA-3 70B, int8, 2048 + 256 tokens a request, TPOT <= 500 ms, TTFT <= 60 s
-// system                                 replica  requests    TTFT    TPOT  tokens/s/chip  tokens/s/user  $/M tokens  tokens/J  kWh/M tokens  binding  front
-// -------------------------------------  -------  --------  ------  ------  -------------  -------------  ----------  --------  ------------  -------  -----
-// dgx_h100_superpod (h100 sxm)           2 chips       194  439 ms  212 ms            459           4.73           -      0.36         0.772  memory   yes
-// xeon_8480_2s (2x xeon platinum 8480+)   1 chip        40  3.16 s  499 ms           80.2              2           -    0.0629          4.42  latency
-// tpu_v5e_slice (tpu v5e)                8 chips        80  634 ms  175 ms           57.1           5.71           -     0.228          1.22  memory   yes
+// system                                 replica  requests    TTFT    TPOT  tokens/s/chip  tokens/s/user  $/M tokens  tokens/J  kWh/M tokens  energy $/M  binding  front
+// -------------------------------------  -------  --------  ------  ------  -------------  -------------  ----------  --------  ------------  ----------  -------  -----
+// dgx_h100_superpod (h100 sxm)           2 chips       194  439 ms  212 ms            459           4.73           -      0.36         0.772     $0.0618  memory   yes
+// xeon_8480_2s (2x xeon platinum 8480+)   1 chip        40  3.16 s  499 ms           80.2              2           -    0.0629          4.42      $0.353  latency
+// tpu_v5e_slice (tpu v5e)                8 chips        80  634 ms  175 ms           57.1           5.71           -     0.228          1.22     $0.0974  memory   yes
 //
 // LLaMA-3 405B, 15.6T tokens within 90 days on 16384 chips
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front

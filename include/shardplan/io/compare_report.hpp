@@ -66,13 +66,13 @@ inline table training_plans_table(const std::vector<training_option>& options) {
 /// One row a system for a serving job.
 inline table serving_comparison_table(const std::vector<serving_option>& options) {
   table t{{"system", "replica", "requests", "TTFT", "TPOT", "tokens/s/chip", "tokens/s/user",
-           "$/M tokens", "tokens/J", "kWh/M tokens", "binding", "front"},
+           "$/M tokens", "tokens/J", "kWh/M tokens", "energy $/M", "binding", "front"},
           {},
-          {false, true, true, true, true, true, true, true, true, true, false, false}};
+          {false, true, true, true, true, true, true, true, true, true, true, false, false}};
   for (const serving_option& o : options) {
     const std::string name = std::string(o.system.family);
     if (!o.found) {
-      t.rows.push_back({name, "-", "-", "-", "-", "-", "-", "-", "-", "-",
+      t.rows.push_back({name, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
                         std::string(name_of(o.binding)), std::string(o.problem)});
       continue;
     }
@@ -89,6 +89,9 @@ inline table serving_comparison_table(const std::vector<serving_option>& options
                       o.tokens_per_joule > 0.0 ? detail::figure_text(o.tokens_per_joule) : "-",
                       o.kwh_per_million_tokens > 0.0
                           ? detail::figure_text(o.kwh_per_million_tokens)
+                          : "-",
+                      o.energy_cost_per_million_tokens > 0.0
+                          ? detail::dollars(detail::figure_text(o.energy_cost_per_million_tokens))
                           : "-",
                       std::string(name_of(o.binding)), o.pareto ? "yes" : ""});
   }

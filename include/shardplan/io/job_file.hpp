@@ -314,6 +314,7 @@ inline nlohmann::json serving_comparison_json(const std::vector<serving_option>&
     s["cost_per_million_tokens"] = o.cost_per_million_tokens;
     s["tokens_per_joule"] = o.tokens_per_joule;
     s["kwh_per_million_tokens"] = o.kwh_per_million_tokens;
+    s["energy_cost_per_million_tokens"] = o.energy_cost_per_million_tokens;
     s["pareto"] = o.pareto;
     j["systems"].push_back(s);
   }

@@ -287,6 +287,7 @@ struct serving_option {
   double cost_per_million_tokens = 0.0;  ///< output tokens; 0 without a price
   double tokens_per_joule = 0.0;         ///< output tokens at the facility
   double kwh_per_million_tokens = 0.0;
+  double energy_cost_per_million_tokens = 0.0;  ///< at the job's price per kWh (0: none given)
   bool pareto = false;  ///< no other option serves faster per user and more cheaply
 };
 
@@ -384,6 +385,7 @@ inline serving_option compare_serving_on(const serving_job& job, const compared_
   best.tokens_per_joule = tokens_per_joule(per_chip, s.figures.chip, job.energy);
   if (best.tokens_per_joule > 0.0)
     best.kwh_per_million_tokens = 1e6 / best.tokens_per_joule / joules_per_kwh;
+  best.energy_cost_per_million_tokens = best.kwh_per_million_tokens * job.energy.price_per_kwh;
   return best;
 }
 
