@@ -177,8 +177,14 @@ inline training_option compare_training_on(const training_job& job, const compar
     return o;
   }
   if (!o.search.found) {
-    o.problem = "shardplan: no plan of the model fits in the memory of these chips";
-    o.binding = binding_constraint::memory;
+    // Some candidate passed every rule but memory: memory binds; else no candidate passed the
+    // rules (degrees that divide the model, meshes that tile the torus) on this many chips.
+    const bool memory = o.search.counts.over_memory > 0;
+    o.problem = memory ? "shardplan: no plan of the model fits in the memory of these chips"
+                       : "shardplan: no plan of the model passes the rules on this many chips "
+                         "(degrees that divide the model and the batch, meshes that tile the "
+                         "system)";
+    o.binding = memory ? binding_constraint::memory : binding_constraint::system;
     return o;
   }
   run_inputs in = job.run;
