@@ -64,6 +64,8 @@ TEST_CASE("host power is the dgx's maximum beyond its gpus, else dgx h100's shar
   // DGX B200: ~14.3 kW for 8 x 1000 W: 787.5 W; DGX A100: 6.5 kW for 8 x 400 W: 412.5 W.
   CHECK(host_watts_per_chip(hw::b200::figures) == doctest::Approx(787.5));
   CHECK(host_watts_per_chip(hw::a100_80gb::figures) == doctest::Approx(412.5));
+  // TPU v2 and v3: Google's "system TDP" already holds the host's share.
+  CHECK(host_watts_per_chip(hw::tpu_v3::figures) == 0.0);
   // Elsewhere 4.6 / 5.6 of the chip's power: a TPU v4 host share 192 x 0.8214 = 157.7 W.
   CHECK(host_watts_per_chip(hw::tpu_v4p::figures) == doctest::Approx(192.0 * 4.6 / 5.6));
 }

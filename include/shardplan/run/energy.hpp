@@ -25,14 +25,19 @@ struct published_system_power {
 /// - DGX H100 (and DGX H200, the same chassis): "~10.2 kW max" for 8 x 700 W
 ///   (nvidia.com/en-us/data-center/dgx-h100/, DGX H100 datasheet); Latif et al., arXiv:2412.08602,
 ///   measured at most 8.4 kW on one training Llama2-13b;
-/// - DGX B200: "~14.3 kW max" for 8 x 1000 W (nvidia.com/en-us/data-center/dgx-b200/).
-inline constexpr std::array<published_system_power, 6> published_system_powers = {{
+/// - DGX B200: "~14.3 kW max" for 8 x 1000 W (nvidia.com/en-us/data-center/dgx-b200/);
+/// - H800: the HGX H800 board in a DGX-H100-like server, an assumption;
+/// - TPU v2 and v3: their power (hardware/tpu.hpp, [ten-lessons]) is already a "system TDP"
+///   with the chip's share of the host, so nothing is added.
+inline constexpr std::array<published_system_power, 8> published_system_powers = {{
     {"a100 sxm4 40gb", 6500.0, 8.0},
     {"a100 sxm4 80gb", 6500.0, 8.0},
     {"h100 sxm", 10200.0, 8.0},
     {"h800 sxm", 10200.0, 8.0},
     {"h200 sxm", 10200.0, 8.0},
     {"b200", 14300.0, 8.0},
+    {"tpu v2", 280.0, 1.0},
+    {"tpu v3", 450.0, 1.0},
 }};
 
 /// The host's power as a share of the chips' where no system figure is published: DGX H100's,
