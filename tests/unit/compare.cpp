@@ -4,13 +4,12 @@
 // targets on GPUs, TPUs and CPU servers.
 #include <doctest/doctest.h>
 
-#include <string>
-#include <vector>
-
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/search/compare.hpp>
 #include <shardplan/training/training_plan.hpp>
+#include <string>
+#include <vector>
 
 using namespace shardplan;
 namespace hw = shardplan::hardware;
@@ -79,12 +78,13 @@ TEST_CASE("llama 3 405b's published gpu-hours lie between the best plan and the 
   REQUIRE(best.found);
   CHECK(best.run.chips == 16384.0);
   CHECK(best.run.chip_hours < 30.84e6);
-  using published = training_plan<
-      models::llama3_405b, systems::nvlink_fat_tree<hw::h100_sxm, 2048>,
-      mesh<axis<"dp", 128>, axis<"pp", 16>, axis<"tp", 8, on<"node">>>, zero<2, "dp">,
-      pipeline<"pp", schedule::interleaved<2>, uneven_stages>, tensor<"tp", sequence_parallel>,
-      batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>, recompute::full,
-      precision::bf16_mixed_adam>;
+  using published =
+      training_plan<models::llama3_405b, systems::nvlink_fat_tree<hw::h100_sxm, 2048>,
+                    mesh<axis<"dp", 128>, axis<"pp", 16>, axis<"tp", 8, on<"node">>>, zero<2, "dp">,
+                    pipeline<"pp", schedule::interleaved<2>, uneven_stages>,
+                    tensor<"tp", sequence_parallel>,
+                    batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>, recompute::full,
+                    precision::bf16_mixed_adam>;
   run_inputs in = job.run;
   in.tokens = job.tokens;
   const run_totals meta = run_estimate(published::values, in);
@@ -110,8 +110,8 @@ TEST_CASE("a comparison ranks by days, marks the front and names what binds each
   job.seq_len = 8192;
   job.run.price_per_chip_hour = 2.0;
   std::vector<compared_system> systems;
-  for (std::string_view f : {"dgx_h100_superpod", "dgx_b200_superpod", "tpu_v5p_slice",
-                             "dgx_a100_superpod"})
+  for (std::string_view f :
+       {"dgx_h100_superpod", "dgx_b200_superpod", "tpu_v5p_slice", "dgx_a100_superpod"})
     systems.push_back(sized_system(f, job.chips));
   const std::vector<training_option> options = compare_training(job, systems);
   REQUIRE(options.size() == 4);
@@ -175,7 +175,8 @@ TEST_CASE("serving llama-3 70b: gpus, tpus and a cpu server under latency target
     CHECK(o.estimate.loaded_time_to_first_token.value() <= 60.0);
     CHECK(o.tokens_per_joule > 0.0);
     // Tokens per joule are tokens a second per chip over the chip's and its host's watts.
-    const double watts = o.system.figures.chip.power_watts + host_watts_per_chip(o.system.figures.chip);
+    const double watts =
+        o.system.figures.chip.power_watts + host_watts_per_chip(o.system.figures.chip);
     CHECK(o.tokens_per_joule ==
           doctest::Approx(o.estimate.output_tokens_per_second_per_device / watts));
   }

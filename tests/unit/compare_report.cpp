@@ -3,11 +3,10 @@
 // the front and lists the others; the assumptions say what the energy figures rest on.
 #include <doctest/doctest.h>
 
-#include <string>
-#include <vector>
-
 #include <shardplan/io/compare_report.hpp>
 #include <shardplan/models/llama.hpp>
+#include <string>
+#include <vector>
 
 using namespace shardplan;
 
@@ -16,8 +15,7 @@ namespace {
 /// Occurrences of `what` in `text`.
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    ++n;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
 

@@ -3,13 +3,12 @@
 // written out here, Meta's own energy accounting of LLaMA 3.1 405B, and tokens per joule.
 #include <doctest/doctest.h>
 
-#include <string>
-
 #include <shardplan/hardware/catalog.hpp>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/run/energy.hpp>
 #include <shardplan/training/training_plan.hpp>
+#include <string>
 
 using namespace shardplan;
 namespace hw = shardplan::hardware;
@@ -106,8 +105,8 @@ TEST_CASE("meta's energy accounting of llama 3.1 405b: gpu-hours at 700 w") {
   // 700 W. Counting the GPUs only, at their TDP, as the card does: 30.84e6 h x 0.7 kW = 21.59 GWh.
   step_cost c;
   c.compute = c.step = 3600.0 * second;  // one GPU-hour of steps, all compute
-  const energy_inputs card{.pue = 1.0, .busy_share = 1.0, .idle_share = 1.0,
-                           .host_watts_per_chip = 0.0};
+  const energy_inputs card{
+      .pue = 1.0, .busy_share = 1.0, .idle_share = 1.0, .host_watts_per_chip = 0.0};
   const step_energy hour = energy_of_step(c, hw::h100_sxm::figures, 1.0, card);
   CHECK(hour.joules / joules_per_kwh == doctest::Approx(0.7));
   CHECK(30.84e6 * hour.joules / joules_per_kwh == doctest::Approx(21.588e6));

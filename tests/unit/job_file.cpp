@@ -3,10 +3,9 @@
 // comparison's JSON carries the verdict and each system's figures.
 #include <doctest/doctest.h>
 
+#include <shardplan/io/job_file.hpp>
 #include <string>
 #include <utility>
-
-#include <shardplan/io/job_file.hpp>
 
 using namespace shardplan;
 

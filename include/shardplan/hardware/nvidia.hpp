@@ -184,8 +184,9 @@ struct a100_40gb {
           .l2_bandwidth = 5120.0 * 1.41e9 * byte / second,
           // No cache beyond L2: last_level_cache stays 0.
       },
-      // [a100-ds] "Max TDP Power 400W" (SXM); nvidia.com/content/dam/en-zz/Solutions/Data-
-      // Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf
+      // [a100-ds] 400 W maximum TDP, SXM4 (nvidia.com/content/dam/en-zz/Solutions/Data-Center/
+      // a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf; the figure as we know the
+      // sheet, not reopened in the session that added it)
       .power_watts = 400.0,
   };
 };
@@ -252,8 +253,8 @@ struct h100_sxm {
           // the H100 PCIe); we take it for the SXM part too.
           .l2_bandwidth = 5.5 * tera * byte / second,
       },
-      // [h100-ds] "Max thermal design power (TDP): up to 700W (configurable)"; nvidia.com/en-
-      // us/data-center/h100/
+      // [h100-ds] TDP "Up to 700W (configurable)", as gpu.blog/gpus/nvidia-h100-sxm reproduces
+      // the datasheet (nvidia.com/en-us/data-center/h100/)
       .power_watts = 700.0,
   };
 };
@@ -286,7 +287,8 @@ struct h200 {
     // NVLink 900 GB/s both ways [h200-ds] = 18 x 25 one-way (inherited); NIC and 2 TB host memory
     // per DGX H200 (inherited from the DGX H100 figures).
     // Inside: the H100's (inherited): same GH100 die, 132 SMs, 50 MB L2 ([book] table row H200).
-    // [h200-ds] "Max TDP: up to 700W (configurable)"; nvidia.com/en-us/data-center/h200/
+    // [h200-ds] up to 700 W (configurable), the H100 SXM's (nvidia.com/en-us/data-center/h200/;
+    // the figure as we know the sheet, not reopened in the session that added it)
     f.power_watts = 700.0;
     return f;
   }();
@@ -341,7 +343,8 @@ struct b200 {
           .l2 = 126.0 * mebi * byte,  // [book] 126MB
           // L2 bandwidth: not published, no measurement in our sources: left at 0.
       },
-      // [bw-ds] HGX B200 "Max TDP: configurable up to 1,000W" per GPU; [dgx-b200] ~14.3 kW for 8
+      // [bw-ds] HGX B200 at 1,000 W a GPU (glennklockwood.com/garden/processors/B200: "1000 W
+      // maximum", the HGX variant's rates "when configured at 1,000 W"); [dgx-b200] ~14.3 kW
       .power_watts = 1000.0,
   };
 };
@@ -382,8 +385,8 @@ struct gb200 {
         a.l1_smem_bandwidth = 148.0 * 128.0 * 2.1e9 * byte / second;  // [cuda-pg] 128 B/clk/SM
         return a;
       }(),
-      // [bw-ds] GB200 NVL72 column, "configurable up to 1,200W" per GPU (Grace and its memory not
-      // counted)
+      // [bw-ds] the GB200 variant of B200 "configured to 1,200 W" (glennklockwood.com/garden/
+      // processors/B200); Grace and its memory are not counted
       .power_watts = 1200.0,
   };
 };

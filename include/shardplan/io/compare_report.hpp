@@ -5,15 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
-#include <utility>
-#include <vector>
-
 #include <shardplan/core/format.hpp>
 #include <shardplan/core/svg.hpp>
 #include <shardplan/core/table.hpp>
 #include <shardplan/io/reliability_report.hpp>
 #include <shardplan/search/compare.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace shardplan {
 
@@ -24,8 +23,8 @@ inline std::string figure_text(double x) { return significant(round_significant(
 /// One row a system: what it is, its best plan's days, chip-hours, cost, energy and goodput,
 /// the constraint that binds it, and the deadline; a system with no answer says why.
 inline table training_comparison_table(const std::vector<training_option>& options) {
-  table t{{"system", "chips", "days", "chip-hours", "cost", "MWh", "energy cost", "goodput",
-           "MFU", "binding", "deadline", "front"},
+  table t{{"system", "chips", "days", "chip-hours", "cost", "MWh", "energy cost", "goodput", "MFU",
+           "binding", "deadline", "front"},
           {},
           {false, true, true, true, true, true, true, true, true, false, false, false}};
   for (const training_option& o : options) {
@@ -38,16 +37,16 @@ inline table training_comparison_table(const std::vector<training_option>& optio
     const std::string deadline =
         o.chips_for_deadline <= 0.0
             ? "-"
-            : (o.meets_deadline ? "meets"
-                                : "misses: needs ~" + detail::count_text(o.chips_for_deadline) +
-                                      " chips");
+            : (o.meets_deadline
+                   ? "meets"
+                   : "misses: needs ~" + detail::count_text(o.chips_for_deadline) + " chips");
     t.rows.push_back({name + " (" + std::string(o.system.figures.chip.name) + ")",
                       std::to_string(o.chips), detail::figure_text(o.run.days),
                       detail::count_text(o.run.chip_hours), detail::money_text(o.run.cost),
                       o.energy.known ? detail::figure_text(o.energy.kwh / 1e3) : "-",
                       detail::money_text(o.energy.cost), detail::percent_text(o.run.goodput),
-                      detail::percent_text(o.run.mfu), std::string(name_of(o.binding)),
-                      deadline, o.pareto ? "yes" : ""});
+                      detail::percent_text(o.run.mfu), std::string(name_of(o.binding)), deadline,
+                      o.pareto ? "yes" : ""});
   }
   return t;
 }
@@ -77,23 +76,22 @@ inline table serving_comparison_table(const std::vector<serving_option>& options
       continue;
     }
     const serving_estimate& e = o.estimate;
-    t.rows.push_back({name + " (" + std::string(o.system.figures.chip.name) + ")",
-                      std::to_string(o.tensor) + " chip" + (o.tensor > 1 ? "s" : ""),
-                      std::to_string(o.concurrency), format(e.loaded_time_to_first_token),
-                      format(e.time_per_output_token),
-                      detail::figure_text(e.output_tokens_per_second_per_device),
-                      detail::figure_text(e.output_tokens_per_second_per_user),
-                      o.cost_per_million_tokens > 0.0
-                          ? detail::dollars(detail::figure_text(o.cost_per_million_tokens))
-                          : "-",
-                      o.tokens_per_joule > 0.0 ? detail::figure_text(o.tokens_per_joule) : "-",
-                      o.kwh_per_million_tokens > 0.0
-                          ? detail::figure_text(o.kwh_per_million_tokens)
-                          : "-",
-                      o.energy_cost_per_million_tokens > 0.0
-                          ? detail::dollars(detail::figure_text(o.energy_cost_per_million_tokens))
-                          : "-",
-                      std::string(name_of(o.binding)), o.pareto ? "yes" : ""});
+    t.rows.push_back(
+        {name + " (" + std::string(o.system.figures.chip.name) + ")",
+         std::to_string(o.tensor) + " chip" + (o.tensor > 1 ? "s" : ""),
+         std::to_string(o.concurrency), format(e.loaded_time_to_first_token),
+         format(e.time_per_output_token),
+         detail::figure_text(e.output_tokens_per_second_per_device),
+         detail::figure_text(e.output_tokens_per_second_per_user),
+         o.cost_per_million_tokens > 0.0
+             ? detail::dollars(detail::figure_text(o.cost_per_million_tokens))
+             : "-",
+         o.tokens_per_joule > 0.0 ? detail::figure_text(o.tokens_per_joule) : "-",
+         o.kwh_per_million_tokens > 0.0 ? detail::figure_text(o.kwh_per_million_tokens) : "-",
+         o.energy_cost_per_million_tokens > 0.0
+             ? detail::dollars(detail::figure_text(o.energy_cost_per_million_tokens))
+             : "-",
+         std::string(name_of(o.binding)), o.pareto ? "yes" : ""});
   }
   return t;
 }
@@ -102,19 +100,24 @@ inline table serving_comparison_table(const std::vector<serving_option>& options
 inline std::vector<std::string> comparison_assumptions(const energy_inputs& e, bool training) {
   std::vector<std::string> out;
   if (training) {
-    out.push_back("each system's best plan is the search's fastest (search/search.hpp) on the "
-                  "job's chips; its step time errs by the chip family's measured error");
-    out.push_back("failures at LLaMA 3's rates scaled to the system's chips and hosts, a "
-                  "10-minute restart unless given, Daly's checkpoint interval");
+    out.push_back(
+        "each system's best plan is the search's fastest (search/search.hpp) on the "
+        "job's chips; its step time errs by the chip family's measured error");
+    out.push_back(
+        "failures at LLaMA 3's rates scaled to the system's chips and hosts, a "
+        "10-minute restart unless given, Daly's checkpoint interval");
     out.push_back("chips for a missed deadline: the plan's days scaled linearly with chips");
   } else {
-    out.push_back("each system serves replicas of a power-of-two tensor degree at the largest "
-                  "concurrency that fits and meets the targets (serving/workload.hpp)");
-    out.push_back("engine kernel figures measured on NVIDIA GPUs; on TPUs and CPU servers an "
-                  "assumption");
+    out.push_back(
+        "each system serves replicas of a power-of-two tensor degree at the largest "
+        "concurrency that fits and meets the targets (serving/workload.hpp)");
+    out.push_back(
+        "engine kernel figures measured on NVIDIA GPUs; on TPUs and CPU servers an "
+        "assumption");
   }
-  out.push_back("chip power: the datasheet's rated power (TPU v5e, v5p, v6e, TPU7x and "
-                "Trainium2 estimated, no figure being published)");
+  out.push_back(
+      "chip power: the datasheet's rated power (TPU v5e, v5p, v6e, TPU7x and "
+      "Trainium2 estimated, no figure being published)");
   out.push_back("busy power " + detail::percent_text(e.busy_share) + " of rated, " +
                 (training ? "exposed communication, bubble and restarts at " +
                                 detail::percent_text(e.idle_share)
@@ -173,13 +176,15 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
   const draw::axis y = draw::make_axis(y_lo, y_hi, h - bottom, top);
   std::string svg;
   svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"960\" height=\"640\" viewBox=\"0 0 "
-         "960 640\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
+  svg +=
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"960\" height=\"640\" viewBox=\"0 0 "
+      "960 640\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n";
   svg += "<title>" + draw::escape(title) + "</title>\n";
   svg += "<rect x=\"0\" y=\"0\" width=\"960\" height=\"640\" fill=\"#ffffff\"/>\n";
-  svg += "<text class=\"title\" x=\"480\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" "
-         "font-weight=\"bold\">" +
-         draw::escape(title) + "</text>\n";
+  svg +=
+      "<text class=\"title\" x=\"480\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" "
+      "font-weight=\"bold\">" +
+      draw::escape(title) + "</text>\n";
   svg += draw::grid(x, y, draw::short_label);
   svg += "<text class=\"x-label\" x=\"" + number((left + w - right) / 2.0) + "\" y=\"" +
          number(h - 18) + "\" text-anchor=\"middle\" font-size=\"13\">" + draw::escape(x_label) +
@@ -216,19 +221,19 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
          "\" width=\"294\" height=\"" + number(legend_h) +
          "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";
   svg += "<circle cx=\"" + number(lx + 6) + "\" cy=\"" + number(ly + 6) +
-         "\" r=\"5\" fill=\"#d62728\"/><text x=\"" + number(lx + 18) + "\" y=\"" +
-         number(ly + 10) + "\">on the Pareto front</text>\n";
+         "\" r=\"5\" fill=\"#d62728\"/><text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 10) +
+         "\">on the Pareto front</text>\n";
   svg += "<circle cx=\"" + number(lx + 6) + "\" cy=\"" + number(ly + 24) +
-         "\" r=\"5\" fill=\"#1f77b4\"/><text x=\"" + number(lx + 18) + "\" y=\"" +
-         number(ly + 28) + "\">dominated</text>\n";
+         "\" r=\"5\" fill=\"#1f77b4\"/><text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 28) +
+         "\">dominated</text>\n";
   svg += "<rect x=\"" + number(lx + 1) + "\" y=\"" + number(ly + 37) +
          "\" width=\"10\" height=\"10\" fill=\"#f28e2b\"/><text x=\"" + number(lx + 18) +
          "\" y=\"" + number(ly + 46) + "\">no answer (" + std::to_string(unanswered.size()) +
          (unanswered.size() == 1 ? " system" : " systems") + ")</text>\n";
   for (std::size_t i = 0; i < unanswered.size(); ++i)
     svg += "<text class=\"unanswered\" x=\"" + number(lx + 18) + "\" y=\"" +
-           number(ly + 64 + 18.0 * static_cast<double>(i)) + "\" font-size=\"11\" fill=\"#f28e2b\">" +
-           draw::escape(unanswered[i]) + "</text>\n";
+           number(ly + 64 + 18.0 * static_cast<double>(i)) +
+           "\" font-size=\"11\" fill=\"#f28e2b\">" + draw::escape(unanswered[i]) + "</text>\n";
   svg += "</g>\n";
   svg += "<!-- " + std::to_string(points.size()) + " systems -->\n</svg>\n";
   return svg;
@@ -264,18 +269,16 @@ inline std::string serving_comparison_svg(const std::vector<serving_option>& opt
   std::vector<std::string> unanswered;
   for (const serving_option& o : options) {
     if (o.found)
-      points.push_back({std::string(o.system.family),
-                        o.estimate.output_tokens_per_second_per_user,
+      points.push_back({std::string(o.system.family), o.estimate.output_tokens_per_second_per_user,
                         priced ? o.cost_per_million_tokens
                                : 1.0 / o.estimate.output_tokens_per_second_per_device,
                         o.pareto});
     else
       unanswered.push_back(std::string(o.system.family) + ": " + std::string(name_of(o.binding)));
   }
-  return comparison_chart_svg(points, title, "output tokens a second per user",
-                              priced ? "cost per million output tokens"
-                                     : "chip-seconds per output token",
-                              unanswered);
+  return comparison_chart_svg(
+      points, title, "output tokens a second per user",
+      priced ? "cost per million output tokens" : "chip-seconds per output token", unanswered);
 }
 
 }  // namespace shardplan

@@ -9,16 +9,14 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <shardplan/io/compare_report.hpp>
+#include <shardplan/io/plan_file.hpp>
+#include <shardplan/search/compare.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include <shardplan/io/compare_report.hpp>
-#include <shardplan/io/plan_file.hpp>
-#include <shardplan/search/compare.hpp>
 
 namespace shardplan::io {
 
@@ -31,9 +29,9 @@ struct job_file {
   serving_job serve{};
   std::unique_ptr<std::string> model_name = std::make_unique<std::string>();
   std::vector<std::string_view> families;  ///< catalogue families (preset names, static)
-  std::vector<system_figures> own;          ///< the job's own systems
+  std::vector<system_figures> own;         ///< the job's own systems
   std::vector<std::unique_ptr<system_names>> own_names;
-  double price_per_chip_hour = 0.0;         ///< every chip's, unless `prices` names it
+  double price_per_chip_hour = 0.0;                    ///< every chip's, unless `prices` names it
   std::vector<std::pair<std::string, double>> prices;  ///< by chip name
 
   training_job training() const {
@@ -123,8 +121,9 @@ inline training_job read_train(const json& j, const model_shape& model) {
 inline serving_job read_serve(const json& j, const model_shape& model) {
   const std::string p = "serve";
   if (!j.is_object()) fail(p, "must be an object (prompt_tokens, generated_tokens, ...)");
-  only_keys(j, p, {"prompt_tokens", "generated_tokens", "ttft_ms", "tpot_ms", "weights",
-                   "kv_cache", "compute", "engine"});
+  only_keys(j, p,
+            {"prompt_tokens", "generated_tokens", "ttft_ms", "tpot_ms", "weights", "kv_cache",
+             "compute", "engine"});
   serving_job s;
   s.model = model;
   s.prompt_tokens = integer(j, p, "prompt_tokens", 0, 100'000'000, true);
@@ -159,16 +158,19 @@ inline job_file read_job_file(const std::string& text_in) {
   using detail::fail;
   const detail::json j = detail::parse(text_in);
   if (!j.is_object()) fail("job file", "must be a JSON object (with model, and train or serve)");
-  detail::only_keys(j, "", {"model", "train", "serve", "families", "systems",
-                            "price_per_chip_hour", "prices", "energy"});
+  detail::only_keys(j, "",
+                    {"model", "train", "serve", "families", "systems", "price_per_chip_hour",
+                     "prices", "energy"});
   if (!j.contains("model")) fail("model", "missing");
   if (j.contains("train") == j.contains("serve"))
     fail("train", "a job file has exactly one of train and serve");
   job_file out;
   const model_shape model = detail::read_model(j.at("model"), *out.model_name);
   out.serving_job_given = j.contains("serve");
-  if (out.serving_job_given) out.serve = detail::read_serve(j.at("serve"), model);
-  else out.train = detail::read_train(j.at("train"), model);
+  if (out.serving_job_given)
+    out.serve = detail::read_serve(j.at("serve"), model);
+  else
+    out.train = detail::read_train(j.at("train"), model);
   const energy_inputs energy =
       j.contains("energy") ? detail::read_energy(j.at("energy")) : energy_inputs{};
   out.train.energy = out.serve.energy = energy;
@@ -289,8 +291,9 @@ inline nlohmann::json serving_comparison_json(const std::vector<serving_option>&
   bool any = false;
   for (const serving_option& o : options) any = any || o.found;
   j["verdict"] = any ? nlohmann::json(nullptr)
-                     : nlohmann::json("no system of the comparison serves the job: see each "
-                                      "system's constraint");
+                     : nlohmann::json(
+                           "no system of the comparison serves the job: see each "
+                           "system's constraint");
   j["assumptions"] = comparison_assumptions(energy, false);
   j["systems"] = nlohmann::json::array();
   for (const serving_option& o : options) {

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <array>
-#include <string_view>
-
 #include <shardplan/hardware/chip.hpp>
 #include <shardplan/run/reliability.hpp>
 #include <shardplan/training/cost.hpp>
+#include <string_view>
 
 namespace shardplan {
 
@@ -20,12 +19,14 @@ struct published_system_power {
 };
 
 /// Maximum system power of the DGX nodes, from their datasheets:
-/// - DGX A100: "6.5 kW max" for 8 x 400 W A100 (nvidia.com/content/dam/en-zz/Solutions/
-///   Data-Center/nvidia-dgx-a100-datasheet.pdf);
-/// - DGX H100 (and DGX H200, the same chassis): "~10.2 kW max" for 8 x 700 W
-///   (nvidia.com/en-us/data-center/dgx-h100/, DGX H100 datasheet); Latif et al., arXiv:2412.08602,
-///   measured at most 8.4 kW on one training Llama2-13b;
-/// - DGX B200: "~14.3 kW max" for 8 x 1000 W (nvidia.com/en-us/data-center/dgx-b200/);
+/// - DGX A100: 6.5 kW max for 8 x 400 W A100 (nvidia.com/content/dam/en-zz/Solutions/
+///   Data-Center/nvidia-dgx-a100-datasheet.pdf; the figure as we know the sheet, not reopened
+///   in the session that added it);
+/// - DGX H100 (and DGX H200, the same chassis): 10.2 kW max for 8 x 700 W, "the
+///   manufacturer-rated 10.2 kW" of Latif et al. (arXiv:2412.08602), who measured at most
+///   8.4 kW on one node training Llama2-13b;
+/// - DGX B200: 14.3 kW max for 8 x 1000 W (NVIDIA's DGX B200 deployment guide at
+///   docs.nvidia.com, "estimated system power at 14.3 kW max" as thedailyscout.com quotes it);
 /// - H800: the HGX H800 board in a DGX-H100-like server, an assumption;
 /// - TPU v2 and v3: their power (hardware/tpu.hpp, [ten-lessons]) is already a "system TDP"
 ///   with the chip's share of the host, so nothing is added.
@@ -81,11 +82,11 @@ constexpr double host_watts(const chip_figures& chip, const energy_inputs& in) {
 
 /// One training step's energy, all chips, in joules.
 struct step_energy {
-  double busy_joules = 0.0;  ///< chips while computing (compute and optimizer)
-  double idle_joules = 0.0;  ///< chips during exposed communication and the bubble
-  double host_joules = 0.0;  ///< hosts and network over the whole step
-  double it_joules = 0.0;    ///< busy + idle + host
-  double joules = 0.0;       ///< at the facility: `it_joules` x PUE
+  double busy_joules = 0.0;             ///< chips while computing (compute and optimizer)
+  double idle_joules = 0.0;             ///< chips during exposed communication and the bubble
+  double host_joules = 0.0;             ///< hosts and network over the whole step
+  double it_joules = 0.0;               ///< busy + idle + host
+  double joules = 0.0;                  ///< at the facility: `it_joules` x PUE
   double average_watts_per_chip = 0.0;  ///< at the facility, over the step
   bool known = false;  ///< the chip has a power figure; otherwise every figure is 0
 };
@@ -114,11 +115,11 @@ inline constexpr double joules_per_kwh = 3.6e6;
 
 /// A run's energy.
 struct run_energy {
-  double step_kwh = 0.0;    ///< one step at the facility
-  double ideal_kwh = 0.0;   ///< every step, no failures
-  double kwh = 0.0;         ///< with checkpoint stalls, rework and restarts
-  double cost = 0.0;        ///< `kwh` x price per kWh (0 without a price)
-  double megawatts = 0.0;   ///< the job's average facility power while it steps
+  double step_kwh = 0.0;   ///< one step at the facility
+  double ideal_kwh = 0.0;  ///< every step, no failures
+  double kwh = 0.0;        ///< with checkpoint stalls, rework and restarts
+  double cost = 0.0;       ///< `kwh` x price per kWh (0 without a price)
+  double megawatts = 0.0;  ///< the job's average facility power while it steps
   bool known = false;
 };
 

@@ -6,9 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <string_view>
-#include <vector>
-
 #include <shardplan/hardware/cpu.hpp>
 #include <shardplan/hardware/system_presets.hpp>
 #include <shardplan/run/energy.hpp>
@@ -16,6 +13,8 @@
 #include <shardplan/search/search.hpp>
 #include <shardplan/serving/serving_plan.hpp>
 #include <shardplan/serving/workload.hpp>
+#include <string_view>
+#include <vector>
 
 namespace shardplan {
 
@@ -33,13 +32,20 @@ enum class binding_constraint : std::uint8_t {
 /// The constraint's name in reports.
 constexpr std::string_view name_of(binding_constraint b) {
   switch (b) {
-    case binding_constraint::compute: return "compute";
-    case binding_constraint::network: return "network";
-    case binding_constraint::failures: return "failures";
-    case binding_constraint::memory: return "memory";
-    case binding_constraint::latency: return "latency";
-    case binding_constraint::batching: return "batching";
-    case binding_constraint::system: return "system";
+    case binding_constraint::compute:
+      return "compute";
+    case binding_constraint::network:
+      return "network";
+    case binding_constraint::failures:
+      return "failures";
+    case binding_constraint::memory:
+      return "memory";
+    case binding_constraint::latency:
+      return "latency";
+    case binding_constraint::batching:
+      return "batching";
+    case binding_constraint::system:
+      return "system";
   }
   return "?";
 }
@@ -51,7 +57,8 @@ struct compared_system {
   std::string_view problem;  ///< why the family has no system at this size (empty when it has)
 };
 
-// --- training -------------------------------------------------------------------------------------
+// --- training
+// -------------------------------------------------------------------------------------
 
 /// Train `model` on `tokens` within `deadline_days` on `chips` chips of each system, at a batch
 /// of `global_tokens` in sequences of `seq_len`.
@@ -76,22 +83,22 @@ struct training_option {
   bool found = false;        ///< a plan fits and the run finishes
   std::string_view problem;  ///< why not (empty when found)
   binding_constraint binding = binding_constraint::compute;
-  search_result search{};    ///< the best plan, its cost and memory
-  run_totals run{};          ///< days, chip-hours, cost and goodput with failures
+  search_result search{};  ///< the best plan, its cost and memory
+  run_totals run{};        ///< days, chip-hours, cost and goodput with failures
   step_energy per_step{};
   run_energy energy{};
   bool meets_deadline = true;
   /// The chips the plan would need to meet the deadline if its throughput scaled linearly with
   /// chips (an assumption; 0 without a deadline).
   double chips_for_deadline = 0.0;
-  bool pareto = false;  ///< no other found option is both faster and cheaper (cost, else chip-hours)
+  bool pareto =
+      false;  ///< no other found option is both faster and cheaper (cost, else chip-hours)
 };
 
 /// The families a training comparison sizes to the job's chips: every training preset.
 inline constexpr std::array<std::string_view, 10> training_families = {
-    "dgx_a100_superpod", "dgx_h100_superpod", "h800_cluster",  "dgx_b200_superpod",
-    "gb200_nvl72",       "tpu_v4p_slice",     "tpu_v5p_slice", "tpu7x_slice",
-    "tpu_v5e_slice",     "tpu_v6e_slice"};
+    "dgx_a100_superpod", "dgx_h100_superpod", "h800_cluster", "dgx_b200_superpod", "gb200_nvl72",
+    "tpu_v4p_slice",     "tpu_v5p_slice",     "tpu7x_slice",  "tpu_v5e_slice",     "tpu_v6e_slice"};
 
 /// The book's training time (applied-training.md): 6 x parameters x tokens FLOPs on `chips` chips
 /// of peak `peak` at `mfu`, in days.
@@ -168,8 +175,8 @@ inline training_option compare_training_on(const training_job& job, const compar
     o.binding = binding_constraint::system;
     return o;
   }
-  const search_space space = make_search_space(job.model, s.figures, job.chips, job.global_tokens,
-                                               job.seq_len);
+  const search_space space =
+      make_search_space(job.model, s.figures, job.chips, job.global_tokens, job.seq_len);
   o.search = search(space);
   if (!o.search.problem.empty()) {
     o.problem = o.search.problem;
@@ -231,9 +238,9 @@ inline void mark_pareto(std::vector<training_option>& options) {
 
 /// Every system's answer, fastest first: options that meet the deadline, then those that miss
 /// it, then systems with no answer (in the order given).
-inline std::vector<training_option> compare_training(
-    const training_job& job, const std::vector<compared_system>& systems,
-    const std::vector<double>& prices = {}) {
+inline std::vector<training_option> compare_training(const training_job& job,
+                                                     const std::vector<compared_system>& systems,
+                                                     const std::vector<double>& prices = {}) {
   std::vector<training_option> out;
   for (std::size_t i = 0; i < systems.size(); ++i) {
     const double price = i < prices.size() ? prices[i] : job.run.price_per_chip_hour;
@@ -261,7 +268,8 @@ inline std::string_view comparison_verdict(const std::vector<training_option>& o
   return "no system meets the deadline at the job's chips: see the chips each would need";
 }
 
-// --- serving --------------------------------------------------------------------------------------
+// --- serving
+// --------------------------------------------------------------------------------------
 
 /// Serve `model` under a workload: `prompt_tokens` in, `generated_tokens` out per request, with
 /// targets for the time to first token (loaded) and per output token (0: none).
@@ -303,8 +311,10 @@ inline serving_plan_values serving_replica(const serving_job& job, const system_
   serving_plan_values p;
   p.model = job.model;
   p.system = s;
-  if (tensor > 1) p.axes[p.axis_count++] = {"tp", tensor, role_tensor, {}};
-  else p.axes[p.axis_count++] = {"dp", 1, role_data, {}};
+  if (tensor > 1)
+    p.axes[p.axis_count++] = {"tp", tensor, role_tensor, {}};
+  else
+    p.axes[p.axis_count++] = {"dp", 1, role_data, {}};
   serving_setup& u = p.setup;
   u.prompt_tokens = job.prompt_tokens;
   u.generated_tokens = job.generated_tokens;
@@ -367,8 +377,8 @@ inline serving_option compare_serving_on(const serving_job& job, const compared_
       p.setup.max_load = false;
       p.setup.batch = c;
     }
-    if (best.found && e.output_tokens_per_second_per_device <=
-                          best.estimate.output_tokens_per_second_per_device)
+    if (best.found &&
+        e.output_tokens_per_second_per_device <= best.estimate.output_tokens_per_second_per_device)
       continue;
     best.found = true;
     best.problem = {};
