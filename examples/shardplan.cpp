@@ -1,6 +1,6 @@
 // The shardplan command-line tool: `report` (a built-in plan), `check PLAN.json`, `search`,
-// `export`, `catalog`: a thin main over the library and its shardplan::io part (plan files, JSON
-// reports).
+// `compare JOB.json`, `export`, `catalog`: a thin main over the library and its shardplan::io
+// part (plan files, job files, JSON reports).
 // Exit codes: 0 success (a feasible plan), 1 an infeasible plan (every broken rule listed),
 // 2 bad input (unknown command, flag, value, or a plan file's mistake).
 #include <CLI/CLI.hpp>
@@ -12,6 +12,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/catalog.hpp>
 #include <shardplan/io/import.hpp>
+#include <shardplan/io/job_file.hpp>
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
@@ -302,6 +303,62 @@ int search_file(const std::string& path, const std::string& format_name,
   return r.found ? exit_ok : exit_infeasible;
 }
 
+/// Which hardware for a job: every system's best plan, ranked, with the constraint of each.
+/// Exit 1 when no system meets the job (the verdict line names the constraint).
+int compare_file(const std::string& path, const std::string& format_name,
+                 const std::string& svg_path) {
+  io::job_file job;
+  try {
+    job = io::load_job_file(path);
+  } catch (const io::bad_input& e) {
+    const std::string message = e.what();
+    return bad_input(message.rfind("cannot read ", 0) == 0 ? "" : path, message);
+  }
+  const bool markdown = format_name == "markdown";
+  auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
+  const std::vector<compared_system> systems = job.systems();
+  const std::vector<double> prices = job.prices_of(systems);
+  std::string verdict;
+  std::string title;
+  std::string svg;
+  if (job.serving_job_given) {
+    const serving_job s = job.serving();
+    const std::vector<serving_option> options = compare_serving(s, systems, prices);
+    bool any = false;
+    for (const serving_option& o : options) any = any || o.found;
+    if (!any) verdict = "no system of the comparison serves the job: see each system's constraint";
+    title = std::string(s.model.name) + ": serve " + std::to_string(s.prompt_tokens) +
+            " prompt and " + std::to_string(s.generated_tokens) + " generated tokens a request";
+    if (!svg_path.empty()) svg = serving_comparison_svg(options, title);
+    if (format_name == "json") {
+      std::cout << io::serving_comparison_json(options, s.energy).dump(2) << "\n";
+    } else {
+      std::cout << title << "\n\n" << render(serving_comparison_table(options)) << "\nassumptions:\n";
+      for (const std::string& a : comparison_assumptions(s.energy, false)) std::cout << "- " << a << "\n";
+    }
+  } else {
+    const training_job t = job.training();
+    const std::vector<training_option> options = compare_training(t, systems, prices);
+    verdict = std::string(comparison_verdict(options));
+    title = std::string(t.model.name) + ": train on " + format_count(t.tokens) + " tokens" +
+            (t.deadline_days > 0.0 ? " within " + detail::figure_text(t.deadline_days) + " days"
+                                   : std::string()) +
+            " on " + std::to_string(t.chips) + " chips";
+    if (!svg_path.empty()) svg = training_comparison_svg(options, title);
+    if (format_name == "json") {
+      std::cout << io::training_comparison_json(options, t.energy).dump(2) << "\n";
+    } else {
+      std::cout << title << "\n\n" << render(training_comparison_table(options)) << "\n"
+                << render(training_plans_table(options)) << "\nassumptions:\n";
+      for (const std::string& a : comparison_assumptions(t.energy, true)) std::cout << "- " << a << "\n";
+    }
+  }
+  if (!svg.empty() && !write_chart(svg_path, svg)) return exit_bad_input;
+  if (verdict.empty()) return exit_ok;
+  if (format_name != "json") std::cout << "\n" << verdict << "\n";
+  return exit_infeasible;
+}
+
 int print_catalog(const std::string& format_name) {
   if (format_name == "json") {
     std::cout << io::catalog_json().dump(2) << "\n";
@@ -398,8 +455,15 @@ int main(int argc, char** argv) {
   std::string plans_dir;
   search_cmd->add_option("--write-plans", plans_dir,
                          "write each ranked plan as a plan file in this directory");
+  std::string compare_svg_path;
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "rank every system of the catalogue (and a job's own) for a training or serving job");
+  compare_cmd->add_option("job", plan_path, "the job file (JSON; - reads standard input)")
+      ->required();
+  compare_cmd->add_option("--svg", compare_svg_path,
+                          "write the cost against time chart here (one point per system)");
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
-  for (auto* sub : {report, check_cmd, search_cmd, catalog})
+  for (auto* sub : {report, check_cmd, search_cmd, compare_cmd, catalog})
     sub->add_option("--format", format_name, "output format")
         ->check(CLI::IsMember({"text", "markdown", "json"}));
   auto is_command = [&app](const std::string& word) {
@@ -408,7 +472,8 @@ int main(int argc, char** argv) {
     return false;
   };
   const char* commands =
-      "(commands: report, check, import, search, export, header, catalog; see shardplan --help)";
+      "(commands: report, check, import, search, compare, export, header, catalog; see shardplan "
+      "--help)";
   const std::string first = argc > 1 ? argv[1] : "";
   if (first.empty()) {
     std::cerr << "shardplan: a command is required " << commands << "\n";
@@ -437,6 +502,7 @@ int main(int argc, char** argv) {
   if (import_cmd->parsed()) return import_command(import_path, flags, import_output);
   if (export_cmd->parsed()) return export_file(plan_path, target);
   if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
+  if (compare_cmd->parsed()) return compare_file(plan_path, format_name, compare_svg_path);
   if (header_cmd->parsed())
     return header_file(plan_path, header_name, header_output, header_check_unit);
   if (catalog->parsed()) return print_catalog(format_name);

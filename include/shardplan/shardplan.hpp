@@ -42,10 +42,13 @@
 #include <shardplan/serving/serving_plan.hpp>
 #include <shardplan/serving/workload.hpp>
 #include <shardplan/run/reliability.hpp>
+#include <shardplan/run/energy.hpp>
 #include <shardplan/search/search.hpp>
+#include <shardplan/search/compare.hpp>
 #include <shardplan/io/catalog.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/reliability_report.hpp>
+#include <shardplan/io/compare_report.hpp>
 #include <shardplan/io/search_chart.hpp>
 #include <shardplan/io/serving_chart.hpp>
 #include <shardplan/io/launch.hpp>

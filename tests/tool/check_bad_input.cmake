@@ -15,6 +15,9 @@ set(base_custom [=[{"model": {"name": "tiny", "layers": 2, "d_model": 64, "d_ff"
 set(base_moe [=[{"model": {"name": "tiny-moe", "layers": 2, "d_model": 64, "d_ff": 128, "heads": 8, "vocab": 100, "moe": {"experts": 8, "top_k": 2, "expert_d_ff": 64, "dense_layers": 1}}, "system": {"preset": "dgx_h100_superpod", "nodes": 1}, "training": {"parallelism": {"data": 8, "expert": 8}, "batch": {"global_sequences": 64, "seq_len": 64}}}]=])
 set(base_serving [=[{"model": "llama3-8b", "system": {"preset": "tpu_v5e_slice", "shape": [2, 2]}, "inference": {"parallelism": {"tensor": 4}, "batch": 8, "prompt_tokens": 1024, "generated_tokens": 256}}]=])
 set(base_fat_tree [=[{"model": "llama3-8b", "system": {"preset": "nvlink_fat_tree", "nodes": 1, "gpus_per_node": 8, "chip": "h100 sxm"}, "training": {"parallelism": {"data": 8, "zero_stage": 3}, "batch": {"global_sequences": 64, "seq_len": 4096}}}]=])
+# Job files of `shardplan compare`: a training job and a serving job on one DGX H100 node.
+set(base_job_train [=[{"model": "llama3-8b", "train": {"tokens": 1e11, "days": 30, "chips": 8, "global_tokens": 1048576, "seq_len": 8192}, "families": ["dgx_h100_superpod"], "price_per_chip_hour": 2}]=])
+set(base_job_serve [=[{"model": "llama3-8b", "serve": {"prompt_tokens": 1024, "generated_tokens": 128, "tpot_ms": 100}, "families": ["dgx_h100_superpod"]}]=])
 set(good ${dir}/good.json)
 file(WRITE ${good} "${base_training}")
 
@@ -28,6 +31,16 @@ foreach(base training custom moe serving fat_tree)
   endif()
 endforeach()
 
+foreach(base job_train job_serve)
+  file(WRITE ${dir}/base_${base}.json "${base_${base}}")
+  execute_process(COMMAND ${TOOL} compare ${dir}/base_${base}.json RESULT_VARIABLE status
+                  OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "the base job `${base}` exited ${status}: ${err}")
+  endif()
+endforeach()
+
+set(job_cases 0)
 set(plan_cases 0)
 set(command_cases 0)
 set(failures "")
@@ -116,14 +129,56 @@ function(bad_command expected)
   set(failures "${failures}" PARENT_SCOPE)
 endfunction()
 
+# A job file's case: `shardplan compare FILE` exits 2 with one line naming the field.
+function(run_job_case expected content)
+  math(EXPR i "${job_cases} + 1")
+  set(job_cases ${i} PARENT_SCOPE)
+  set(file ${dir}/job_${i}.json)
+  file(WRITE ${file} "${content}")
+  execute_process(COMMAND ${TOOL} compare ${file} RESULT_VARIABLE status OUTPUT_QUIET
+                  ERROR_VARIABLE err)
+  set(where "job case ${i} (compare)")
+  expect_one_line("${where}" "${status}" "${err}")
+  string(FIND "${err}" "shardplan: ${file}: ${expected}" at)
+  if(NOT at EQUAL 0)
+    set(failures "${failures}\n${where}: said `${err}`, expected `shardplan: FILE: ${expected}`")
+  endif()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
+#   bad_job(MESSAGE BASE PATH... VALUE), bad_job_without(MESSAGE BASE PATH...),
+#   bad_job_text(MESSAGE TEXT): as bad_plan, for job files (BASE job_train or job_serve).
+function(bad_job expected base)
+  set(path ${ARGN})
+  list(POP_BACK path value)
+  string(JSON content SET "${base_${base}}" ${path} "${value}")
+  run_job_case("${expected}" "${content}")
+  set(job_cases ${job_cases} PARENT_SCOPE)
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
+function(bad_job_without expected base)
+  string(JSON content REMOVE "${base_${base}}" ${ARGN})
+  run_job_case("${expected}" "${content}")
+  set(job_cases ${job_cases} PARENT_SCOPE)
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
+function(bad_job_text expected content)
+  run_job_case("${expected}" "${content}")
+  set(job_cases ${job_cases} PARENT_SCOPE)
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
 include(${CMAKE_CURRENT_LIST_DIR}/bad_inputs.cmake)
 
-math(EXPR total "${plan_cases} + ${command_cases}")
+math(EXPR total "${plan_cases} + ${command_cases} + ${job_cases}")
 if(failures)
   message(FATAL_ERROR "bad input not rejected as it should be:${failures}")
 endif()
 if(total LESS 100)
   message(FATAL_ERROR "the bad-input table holds ${total} inputs; it must hold at least 100")
 endif()
-message(STATUS "${total} bad inputs (${plan_cases} plan files, ${command_cases} command lines) "
-               "rejected with exit code 2 and one line naming the field")
+message(STATUS "${total} bad inputs (${plan_cases} plan files, ${job_cases} job files, "
+               "${command_cases} command lines) rejected with exit code 2 and one line naming "
+               "the field")

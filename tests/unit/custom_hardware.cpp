@@ -114,6 +114,27 @@ TEST_CASE("a chip of its own starts from a catalogue chip and changes what it gi
   CHECK(c.arch.compute_units == hardware::h100_sxm::figures.arch.compute_units);
 }
 
+TEST_CASE("a chip of its own states its rated power as power_w, and keeps its base's otherwise") {
+  const auto chip_of = [](const std::string& chip) {
+    return io::read_plan_file(plan_on(R"({"preset": "nvlink_fat_tree", "nodes": 1, "chip": )" +
+                                          chip + "}",
+                                      1))
+        .values()
+        .system.chip;
+  };
+  // An H100 capped at 500 W, as torchtitan's cluster ran them.
+  CHECK(chip_of(R"({"base": "h100 sxm", "name": "h100 500w", "power_w": 500})").power_watts ==
+        500.0);
+  CHECK(chip_of(R"({"base": "h100 sxm", "name": "h100 copy"})").power_watts == 700.0);
+  // Written back and read again: the same figure.
+  const io::plan_file f = io::read_plan_file(plan_on(
+      R"({"preset": "nvlink_fat_tree", "nodes": 1, "chip": {"base": "h100 sxm", "name": "h100 500w", "power_w": 500.5}})",
+      1));
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values()));
+  CHECK(back.values().system.chip.power_watts == 500.5);
+  CHECK(io::plan_difference(f.values(), back.values()) == "");
+}
+
 TEST_CASE("custom chips and topologies are written back and read to the same plan") {
   for (const char* name : {"llama3_8b_a100_pcie_custom.json"}) {
     CAPTURE(name);
@@ -156,6 +177,10 @@ TEST_CASE("a chip or topology that breaks a rule is one line naming the key and 
         "positive bandwidth, and no link figure may be negative");
   CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "memory_gb": -1})")) ==
         "system.chip.memory_gb: must be between 0.000000 and 1000000000.000000");
+  CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "power_w": -700})")) ==
+        "system.chip.power_w: must be between 0.000000 and 100000.000000");
+  CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "power_w": "700 W"})"))
+            .rfind("system.chip.power_w: ", 0) == 0);
   CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "kernels": {"gemm": 1.5}})")) ==
         "system.chip.kernels.gemm: must be between 0.000000 and 1.000000");
   CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "hbm": 80})"))

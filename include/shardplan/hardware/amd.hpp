@@ -134,6 +134,9 @@ struct mi300x {
                   .reduction_overhead = 496.0,
                   .sustained = 1.0,
                   .step_error = -1.0},
+      // [mi300x-ds] OAM, 750 W peak board power;
+      // amd.com/en/products/accelerators/instinct/mi300/mi300x.html
+      .power_watts = 750.0,
   };
 };
 
@@ -202,6 +205,9 @@ struct mi250x {
                   .reduction_overhead = 496.0,
                   .sustained = 1.0,
                   .step_error = -1.0},
+      // [mi250x-ds] 560 W per OAM (liquid-cooled, as in Frontier; 500 W air): half per GCD, the
+      // catalogue's unit
+      .power_watts = 560.0 / 2.0,
   };
 };
 
@@ -232,6 +238,8 @@ struct mi325x {
                  .reduction_overhead = 496.0,
                  .sustained = 1.0,
                  .step_error = -1.0};
+    // [mi325x-ds] OAM, 1000 W; amd.com/en/products/accelerators/instinct/mi300/mi325x.html
+    f.power_watts = 1000.0;
     return f;
   }();
 };
@@ -296,6 +304,9 @@ struct mi355x {
                   .reduction_overhead = 496.0,
                   .sustained = 1.0,
                   .step_error = -1.0},
+      // [mi355x-ds] OAM, 1400 W liquid-cooled;
+      // amd.com/en/products/accelerators/instinct/mi350/mi355x.html
+      .power_watts = 1400.0,
   };
 };
 

@@ -92,6 +92,9 @@ struct trainium2 {
                   .reduction_overhead = -1.0,
                   .sustained = 1.0,
                   .step_error = -1.0},
+      // estimated (AWS publishes no chip power): at the H100 SXM's bf16 FLOP/s per watt (989.4
+      // TFLOP/s per 700 W, [h100-ds])
+      .power_watts = 700.0 * 667.0 / 989.4,
   };
 };
 

@@ -217,6 +217,13 @@ struct chip_figures {
   chip_microarchitecture arch{};
   /// What its kernels reach (zeros: the family defaults of `hardware/kernels.hpp`).
   kernel_fractions kernels{};
+  /// The chip's rated power in watts: its TDP, TGP or board power at full load (the module's
+  /// for an OAM or SXM part, both sockets' TDP for a CPU server), from its datasheet; each chip
+  /// header cites it. Where no vendor publishes it (Google's TPUs from v5e on, Trainium2) the
+  /// figure is an estimate by the rule its header states. 0: not given (a custom chip without
+  /// `power_w`): energy is then not estimated. Idle power is not a chip figure: no vendor
+  /// publishes it; `run/energy.hpp` charges idle phases a stated share of this figure.
+  double power_watts = 0.0;
 };
 
 /// A type that describes a chip: it carries `static constexpr chip_figures figures`.

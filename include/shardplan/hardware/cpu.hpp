@@ -76,6 +76,9 @@ struct xeon_8480_2s {
           .l2 = 112.0 * 2.0 * mebi * byte,           // [spr] 2 MB per core x 112
           .last_level_cache = 2.0 * 105.0 * mebi * byte,  // [ark-8480] 105 MB per socket
       },
+      // two sockets of 350 W TDP (ark.intel.com/content/www/us/en/ark/products/231746, the figure
+      // as we know it, not reopened in the session that added it); DRAM is host power
+      .power_watts = 2.0 * 350.0,
   };
 };
 
@@ -121,6 +124,10 @@ struct epyc_9654_2s {
           .l2 = 192.0 * 1.0 * mebi * byte,                // [amd-9654c] 1 MB per core
           .last_level_cache = 2.0 * 384.0 * mebi * byte,  // [amd-9654c] 384 MB per socket
       },
+      // two sockets of 360 W default TDP (amd.com/en/products/processors/server/epyc/4th-
+      // generation-9004-and-8004-series/amd-epyc-9654.html, the figure as we know it, not
+      // reopened in the session that added it); DRAM is host power
+      .power_watts = 2.0 * 360.0,
   };
 };
 

@@ -93,6 +93,7 @@ struct gaudi3 {
                   .reduction_overhead = -1.0,
                   .sustained = 1.0,
                   .step_error = -1.0},
+      .power_watts = 900.0,  // [hc24] HL-325L OAM, 900 W air-cooled (1200 W liquid)
   };
 };
 

@@ -184,6 +184,10 @@ struct a100_40gb {
           .l2_bandwidth = 5120.0 * 1.41e9 * byte / second,
           // No cache beyond L2: last_level_cache stays 0.
       },
+      // [a100-ds] 400 W maximum TDP, SXM4 (nvidia.com/content/dam/en-zz/Solutions/Data-Center/
+      // a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf; the figure as we know the
+      // sheet, not reopened in the session that added it)
+      .power_watts = 400.0,
   };
 };
 
@@ -195,6 +199,7 @@ struct a100_80gb {
     f.memory = 80.0 * giga * byte;                       // [a100-ds] 80 GB HBM2e; [book] 80GB
     f.memory_bandwidth = 2039.0 * giga * byte / second;  // [a100-ds] 2,039 GB/s; [book] 2.0e12
     f.host_memory = 2048.0 * giga * byte / 8.0;          // [dgx-a100] 2 TB in the 640 GB DGX A100
+    f.power_watts = 400.0;  // [a100-ds] 400 W, the SXM column of both memory sizes
     return f;
   }();
 };
@@ -248,6 +253,9 @@ struct h100_sxm {
           // the H100 PCIe); we take it for the SXM part too.
           .l2_bandwidth = 5.5 * tera * byte / second,
       },
+      // [h100-ds] TDP "Up to 700W (configurable)", as gpu.blog/gpus/nvidia-h100-sxm reproduces
+      // the datasheet (nvidia.com/en-us/data-center/h100/)
+      .power_watts = 700.0,
   };
 };
 
@@ -262,6 +270,9 @@ struct h800 {
     // [h800] DeepEP: "CX7 InfiniBand 400 Gb/s" per GPU (inherited: 50 GB/s).
     // Host memory: assumption, a DGX-H100-like 2 TB per 8 GPUs (inherited).
     // Inside: the H100 SXM's (inherited), [h800].
+    // assumption: the H100 SXM board (nvidia.com lists no H800 sheet we could read), [h100-ds] 700
+    // W
+    f.power_watts = 700.0;
     return f;
   }();
 };
@@ -276,6 +287,9 @@ struct h200 {
     // NVLink 900 GB/s both ways [h200-ds] = 18 x 25 one-way (inherited); NIC and 2 TB host memory
     // per DGX H200 (inherited from the DGX H100 figures).
     // Inside: the H100's (inherited): same GH100 die, 132 SMs, 50 MB L2 ([book] table row H200).
+    // [h200-ds] up to 700 W (configurable), the H100 SXM's (nvidia.com/en-us/data-center/h200/;
+    // the figure as we know the sheet, not reopened in the session that added it)
+    f.power_watts = 700.0;
     return f;
   }();
 };
@@ -329,6 +343,9 @@ struct b200 {
           .l2 = 126.0 * mebi * byte,  // [book] 126MB
           // L2 bandwidth: not published, no measurement in our sources: left at 0.
       },
+      // [bw-ds] HGX B200 at 1,000 W a GPU (glennklockwood.com/garden/processors/B200: "1000 W
+      // maximum", the HGX variant's rates "when configured at 1,000 W"); [dgx-b200] ~14.3 kW
+      .power_watts = 1000.0,
   };
 };
 
@@ -368,6 +385,9 @@ struct gb200 {
         a.l1_smem_bandwidth = 148.0 * 128.0 * 2.1e9 * byte / second;  // [cuda-pg] 128 B/clk/SM
         return a;
       }(),
+      // [bw-ds] the GB200 variant of B200 "configured to 1,200 W" (glennklockwood.com/garden/
+      // processors/B200); Grace and its memory are not counted
+      .power_watts = 1200.0,
   };
 };
 
@@ -417,6 +437,8 @@ struct h100_pcie {
           // figure, see h100_sxm).
           .l2_bandwidth = 5.5 * tera * byte / second,
       },
+      // [h100-pcie] 300-350 W (configurable); product brief PB-11133-001: 350 W
+      .power_watts = 350.0,
   };
 };
 
@@ -464,6 +486,7 @@ struct h100_nvl {
           .l2 = 50.0 * mebi * byte,                  // [h100-wp] 50 MB
           // L2 bandwidth: no measurement of this part in our sources; left at 0.
       },
+      .power_watts = 400.0,  // [h100-nvl] 350-400 W (configurable): the maximum
   };
 };
 
@@ -482,6 +505,7 @@ struct h200_nvl {
     // [mlperf-nvl] Dell XE7745: 8 x H200 NVL with 8 NICs (speed not stated; 400 Gb/s each
     // assumed, inherited) and 2 TB host memory: 256 GB a GPU (inherited, as the assumption).
     // Inside: the H100 NVL's (inherited); [h200-nvl] max SM clock ~1785 MHz.
+    f.power_watts = 600.0;  // [h200-nvl] "up to 600W"; the 4 x H200 NVL server's "600 W power cap"
     return f;
   }();
 };
@@ -536,6 +560,7 @@ struct l40s {
       // and measured on H100-class runs, an assumption for Ada); the step model was never measured
       // on an L40S run.
       .kernels = {.step_error = -1.0},
+      .power_watts = 350.0,  // [l40s-ds] 350 W maximum power consumption
   };
 };
 
@@ -588,6 +613,7 @@ struct b300 {
           .max_shared_memory = 228.0 * kibi * byte,  // [cuda-pg] compute capability 10.x
           // L2 size and bandwidths: not in our sources; left at 0.
       },
+      .power_watts = 1100.0,  // [verda] B300 1.1 kW (HGX B300)
   };
 };
 
@@ -619,6 +645,7 @@ struct gb300 {
       .host_link_bandwidth = 225.0 * giga * byte / second,
       .host_memory = 960.0 * giga * byte / 4.0,  // [mlperf-gb300] 960 GB per 4-GPU node
       .arch = b300::figures.arch,  // [bw-ultra]: the same Blackwell Ultra GPU (no clock published)
+      .power_watts = 1400.0,  // [mlperf-gb300] "GB300 TGP 1400W"; [bw-ultra] 1,400 W
   };
 };
 
@@ -666,6 +693,7 @@ struct v100 {
       // an assumption for Volta; note FlashAttention-2, the Ampere default attention kernel, does
       // not run on Volta); the step model was never measured on a V100 run.
       .kernels = {.step_error = -1.0},
+      .power_watts = 300.0,  // [v100-ds] V100 SXM2 300 W
   };
 };
 

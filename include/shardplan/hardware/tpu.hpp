@@ -45,6 +45,24 @@
 //              systolic array, bf16 multiply, "700 GB/s per chip due to HBM", 2D torus; TPUv3
 //              "Clock 700 to 940 MHz", "2x mat mul units", "HBM +30%", "2x HBM", "650 GB/s
 //              interconnect", 1024-chip systems.
+//   Power (`power_watts`):
+//   [glk-v4]   glennklockwood.com/garden/tpuv4, "192 W maximum" per TPU v4 chip (citing [gc-v4]).
+//   [ten-lessons] N. Jouppi et al., "Ten Lessons From Three Generations Shaped Google's TPUv4i"
+//              (ISCA 2021), Table 1 "system TDP", which "includes power for the DSA memory system
+//              plus its share of the server host power" (the definition as gwern.net's
+//              annotation of the paper quotes it): TPUv2 280 W, TPUv3 450 W (the figures as we
+//              read the table; not reopened in the session that added them).
+//   [heise]    heise online on TPU v5p (Dec 2023, English copy at sipoch.com/en/article/
+//              300330021536785): "Google deliberately conceals the power consumption of the
+//              individual chips". No TPU from v5e on has a published power figure, so ours are
+//              estimates by one rule: TPU v4's bf16 FLOP/s per watt (275 TFLOP/s at 192 W) for
+//              v5e and v5p, then Google's own efficiency ratios between generations:
+//   [trillium] Google Cloud blog, "Introducing Trillium, sixth-generation TPUs" (May 2024,
+//              cloud.google.com/blog/products/compute/introducing-trillium-6th-gen-tpus):
+//              "over 67% more energy-efficient than TPU v5e".
+//   [ironwood-pw] Google blog, "Ironwood: The first Google TPU for the age of inference" (Apr
+//              2025, blog.google/products/google-cloud/ironwood-tpu-age-of-inference/): "2x"
+//              the performance per watt of Trillium. Taken on the bf16 peaks.
 //
 // Host memory: the "RAM (GB) (4-chip VM)" rows of [gc-v5p] and [gc-7x] are Compute Engine
 // machine-type memory, which is GiB ([gcloud]); we read them as GiB, as the v5e and v6e pages
@@ -99,6 +117,8 @@ struct tpu_v4p {
           .vector_lane_width = 128,
           // VPU ALUs per lane on v4, VMEM size and on-chip bandwidths: not in our sources; 0.
       },
+      // [glk-v4] "192 W maximum" (glennklockwood.com/garden/tpuv4, from [gc-v4])
+      .power_watts = 192.0,
   };
 };
 
@@ -146,6 +166,8 @@ struct tpu_v5e {
           .l1_smem_bandwidth = 1.8e13 * byte / second,
           // VREGs ([book] about 256kB per core) are v5p's figure; v5e's is not given: 0.
       },
+      // estimated (Google publishes no v5e power, [heise]): v4's 275 TFLOP/s per 192 W
+      .power_watts = 192.0 * 197.0 / 275.0,
   };
 };
 
@@ -196,6 +218,8 @@ struct tpu_v5p {
           // VMEM per core: sources disagree ([book] "128MB" in its H100-vs-v5p table, per chip or
           // per core unclear, and "120MB of a modern TPU's VMEM"); left at 0.
       },
+      // estimated (Google publishes no v5p power, [heise]): v4's 275 TFLOP/s per 192 W
+      .power_watts = 192.0 * 459.0 / 275.0,
   };
 };
 
@@ -235,6 +259,9 @@ struct tpu_v6e {
           .vector_lane_width = 128,
           // ALUs per lane, VMEM and on-chip bandwidths: not published; 0.
       },
+      // estimated: the v5e estimate at [trillium]'s "67% more energy-efficient than TPU v5e"
+      // (FLOP/s per watt)
+      .power_watts = 192.0 * 197.0 / 275.0 * (918.0 / 197.0) / 1.67,
   };
 };
 
@@ -270,6 +297,8 @@ struct tpu7x {
           .compute_units = 2,  // [gc-7x] "two TensorCores and four SparseCores"
           // MXU count and shape, clock, VPU and VMEM: not published; 0.
       },
+      // estimated: the v6e estimate at [ironwood-pw]'s "2x perf/watt" of Trillium (bf16 peaks)
+      .power_watts = 192.0 * 197.0 / 275.0 * (918.0 / 197.0) / 1.67 * (2307.0 / 918.0) / 2.0,
   };
 };
 
@@ -311,6 +340,8 @@ struct tpu_v2 {
       // apply as assumptions: the same MXU design and XLA compiler. The step model was never
       // measured on a v2 run.
       .kernels = {.step_error = -1.0},
+      // [ten-lessons] Table 1 "system TDP" (chip, memory and its share of the host)
+      .power_watts = 280.0,
   };
 };
 
@@ -346,6 +377,8 @@ struct tpu_v3 {
       },
       // As tpu_v2: the TPU family defaults, never measured on a v3 run.
       .kernels = {.step_error = -1.0},
+      // [ten-lessons] Table 1 "system TDP" (chip, memory and its share of the host)
+      .power_watts = 450.0,
   };
 };
 

@@ -15,14 +15,15 @@
 
 namespace shardplan {
 
-/// The chips with their peak bf16, fp16 and fp8 rates, memories, links and the intensities (FLOP
-/// per byte, at the bf16 peak, or fp16 on a chip without bf16) at which memory, the scale-up fabric
-/// and the scale-out network stop being the bound.
+/// The chips with their peak bf16, fp16 and fp8 rates, memories, links, rated power and the
+/// intensities (FLOP per byte, at the bf16 peak, or fp16 on a chip without bf16) at which memory,
+/// the scale-up fabric and the scale-out network stop being the bound.
 inline table chip_table() {
   table t{{"chip", "bf16 peak", "fp16 peak", "fp8 peak", "memory", "memory BW",
-           "scale-up BW/axis", "scale-out BW", "C/W memory", "C/W scale-up", "C/W scale-out"},
+           "scale-up BW/axis", "scale-out BW", "power", "C/W memory", "C/W scale-up",
+           "C/W scale-out"},
           {},
-          {false, true, true, true, true, true, true, true, true, true, true}};
+          {false, true, true, true, true, true, true, true, true, true, true, true}};
   auto or_dash = [](bool has, std::string s) { return has ? s : std::string("-"); };
   for (const auto& c : catalog_chips) {
     const bool up = scale_up_axis_bandwidth(c).value() > 0.0;
@@ -34,6 +35,9 @@ inline table chip_table() {
                       or_dash(c.peak_fp8.value() > 0.0, format(c.peak_fp8)), format(c.memory),
                       format(c.memory_bandwidth), or_dash(up, format(scale_up_axis_bandwidth(c))),
                       or_dash(out, format(c.scale_out_bandwidth)),
+                      or_dash(c.power_watts > 0.0,
+                              detail::significant(detail::round_significant(c.power_watts, 3), 3) +
+                                  " W"),
                       format(memory_intensity(c, f)), or_dash(up, format(scale_up_intensity(c, f))),
                       or_dash(out, format(scale_out_intensity(c, f)))});
   }

@@ -46,6 +46,7 @@ inline json chip_json(const chip_figures& c) {
   j["scale_out_bandwidth_bytes_per_second"] = c.scale_out_bandwidth.value();
   j["host_link_bandwidth_bytes_per_second"] = c.host_link_bandwidth.value();
   j["host_memory_bytes"] = c.host_memory.value();
+  j["power_watts"] = c.power_watts;  // rated (TDP, TGP or board power); 0: not given
   j["memory_intensity_flops_per_byte"] = memory_intensity(c).value();
   const chip_microarchitecture& a = c.arch;
   j["microarchitecture"] = {{"compute_units", a.compute_units},

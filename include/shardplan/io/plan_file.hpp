@@ -553,6 +553,8 @@ inline constexpr chip_number chip_numbers[] = {
     SHARDPLAN_CHIP_RATE(host_link_bandwidth, "host_link_bandwidth_gb_per_s", gb, big,
                         byte / second),
     SHARDPLAN_CHIP_RATE(host_memory, "host_memory_gb", gb, big, byte),
+    // Rated power (TDP, TGP or board power) in watts; 0 or absent: not given, no energy.
+    SHARDPLAN_CHIP_PLAIN(power_watts, "power_w", 1.0, 0.0, 1e5, false, double),
 };
 /// `system.chip.arch`: the chip's inside (`chip_microarchitecture`); zeros are "not given".
 inline constexpr chip_number arch_numbers[] = {

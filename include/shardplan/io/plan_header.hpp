@@ -185,6 +185,7 @@ inline void write(cpp_writer& w, const chip_figures& c) {
   w.field("sustained", k.sustained);
   w.field("step_error", k.step_error);
   w.close();
+  w.field("power_watts", c.power_watts);
 }
 
 inline void write(cpp_writer& w, const system_figures& s) {
