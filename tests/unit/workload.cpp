@@ -443,3 +443,13 @@ TEST_CASE("a prompt longer than the step budget is prefilled in budget-sized chu
   CHECK(b.duration.value() == doctest::Approx(12.0 * chunk + last + decode));
   CHECK(b.output_tokens == 2.0);
 }
+
+TEST_CASE("a benchmark of fewer requests than replicas counts only the requests it sends") {
+  // Three requests of 100 tokens over eight data-parallel replicas: each busy replica serves one,
+  // and the mesh's output is 300 tokens, not eight replicas' worth.
+  serving_plan_values p = benchmark_of(serving_engine::vllm, 50, 100, 3);
+  p.system = systems::dgx_h100_superpod<1>::figures;
+  p.axes[p.axis_count++] = {"dp", 8, role_data, {}};
+  const benchmark_run b = simulate_benchmark(p, engine_figures_of(serving_engine::vllm), 8);
+  CHECK(b.output_tokens == 300.0);
+}

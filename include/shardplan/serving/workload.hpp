@@ -526,7 +526,8 @@ constexpr benchmark_run simulate_benchmark(const serving_plan_values& p, const e
   r.drain = (drain_start >= 0.0 ? time - drain_start : 0.0) * second;
   r.steps = steps;
   r.mean_decoding = steps > 0.0 ? decoding_steps / steps : 0.0;
-  r.output_tokens = total_tokens * static_cast<double>(replicas);
+  // The mesh's requests at the simulated replica's mean (its n is the busiest replica's share).
+  r.output_tokens = total_tokens / static_cast<double>(n) * static_cast<double>(s.requests);
   return r;
 }
 
