@@ -91,7 +91,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, full recomputation, 15.6T tokens. Step 8.68 s, MFU 30.1%, memory per GPU 16.3 GB.
+// 16M tokens a step, full recomputation, 15.6T tokens. Step 8.68 s, MFU 30.1%, memory per GPU 14.2 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 67.1% of peak)

@@ -47,6 +47,11 @@ struct memory_meta {
   std::string_view why = {};
 };
 
+/// Whose memory a source reports (MEMORY.md, "Measured rank"): Megatron-LM's golden values come
+/// from the last rank, which writes its TensorBoard log (the last pipeline stage); the others
+/// are rank 0, the maximum over ranks, or unstated, compared with the fuller stage.
+constexpr bool measures_last_rank(std::string_view source) { return source.starts_with("S4 "); }
+
 struct memory_result {
   std::string id;
   std::string source;
@@ -101,9 +106,11 @@ memory_result measure(const memory_meta& meta, double measured_gb) {
   r.m = m;
   r.capacity = Plan::values.system.chip.memory.value() / 1e9;
   r.predicted = counted_gb(m, meta.kind);
-  if (r.pipeline > 1)
+  if (r.pipeline > 1) {
     r.last_stage = counted_gb(
         stage_memory(Plan::values.model, Plan::values.setup, stage_position::last), meta.kind);
+    if (measures_last_rank(meta.source)) r.predicted = r.last_stage;
+  }
   r.measured = measured_gb;
   r.why = std::string(meta.why);
   return r;

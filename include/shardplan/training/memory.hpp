@@ -104,8 +104,8 @@ constexpr std::string_view memory_policy_name(training_memory_policy p) {
 
 /// The memory model's measured error band: the mean absolute error of `memory_per_device().total`
 /// against the published measured peaks of the memory validation, the overall figure rounded up.
-/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 15.0% over
-/// 50 peaks from 6 sources (calibration 12.6%, held-out 18.5%, worst 43.3%) with each run's
+/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 14.5% over
+/// 50 peaks from 6 sources (calibration 11.8%, held-out 18.2%, worst 34.5%) with each run's
 /// framework; without the frameworks it was 39.5% (held-out 49.8%). A plan whose headroom is
 /// smaller than this share of its need is `tight`. It moves with the model: re-read it from the
 /// runner whenever the memory model changes.
@@ -150,27 +150,49 @@ constexpr std::int64_t layers_per_stage(const model_shape& m, const parallel_deg
   return (m.layers + d.pipeline - 1) / d.pipeline;
 }
 
-/// The micro-batch-layers of activations the first pipeline stage keeps, in units of one layer's
-/// activations for one micro-batch. Without pipelining the micro-batches run one after the other.
-/// 1F1B keeps min(p, m) micro-batches of its L/p layers; interleaving with v chunks multiplies
-/// the 1F1B figure by 1 + (p−1)/(p·v) (Korthikanti et al. 2022, Sec. 4.2.3); GPipe keeps all m.
-constexpr double layers_in_flight(const model_shape& m, const training_setup& t) {
+/// The chunk-micro-batches of activations pipeline stage `s` (0: the first) holds at its peak, in
+/// units of one chunk's layers for one micro-batch (a chunk: the stage's layers, or 1/v of them
+/// with v virtual stages). As the schedules run (training/timeline.hpp lays them out, and its
+/// tests count the same): GPipe keeps all m micro-batches; 1F1B and ZB-H1 min(p − s, m);
+/// interleaved 1F1B warms up (p − s − 1)·2 + (v − 1)·p chunk forwards and holds one more, at most
+/// all m·v (Megatron-LM's `forward_backward_pipelining_with_interleaving`). For m ≥ p the first
+/// stage's count, p·v + p − 1 chunks, is Korthikanti et al.'s p·(1 + (p − 1)/(p·v)) stages'
+/// worth (2022, Sec. 4.2.3); with fewer micro-batches every forward runs before the first
+/// backward and the stage holds them all.
+constexpr double chunks_in_flight(const parallel_degrees& d, double micro_batches,
+                                  std::int64_t s) {
+  const double p = static_cast<double>(d.pipeline);
+  const double stage = static_cast<double>(s);
+  if (d.pipeline <= 1) return 1.0;
+  switch (d.schedule) {
+    case pipeline_schedule::gpipe: return micro_batches;
+    case pipeline_schedule::one_f_one_b:
+    case pipeline_schedule::zero_bubble: return std::min(p - stage, micro_batches);
+    case pipeline_schedule::interleaved: {
+      const double v = static_cast<double>(d.virtual_stages);
+      return std::min((p - stage - 1.0) * 2.0 + (v - 1.0) * p + 1.0, micro_batches * v);
+    }
+  }
+  return 1.0;
+}
+
+/// Chunks of a stage: its virtual stages under interleaving, else one.
+constexpr double chunks_per_stage(const parallel_degrees& d) {
+  return d.pipeline > 1 && d.schedule == pipeline_schedule::interleaved
+             ? static_cast<double>(d.virtual_stages)
+             : 1.0;
+}
+
+/// The micro-batch-layers of activations pipeline stage `s` keeps, in units of one layer's
+/// activations for one micro-batch: `chunks_in_flight` chunks of L/p/v layers. Without
+/// pipelining the micro-batches run one after the other: one micro-batch of every layer.
+constexpr double layers_in_flight(const model_shape& m, const training_setup& t,
+                                  std::int64_t s = 0) {
   const parallel_degrees& d = t.degrees;
   const double stage_layers = static_cast<double>(layers_per_stage(m, d));
-  const double p = static_cast<double>(d.pipeline);
-  const double mb = static_cast<double>(micro_batches(t));
   if (d.pipeline == 1) return stage_layers;
-  switch (d.schedule) {
-    case pipeline_schedule::gpipe:
-      return stage_layers * mb;
-    case pipeline_schedule::one_f_one_b:
-    case pipeline_schedule::zero_bubble:
-      return stage_layers * std::min(p, mb);
-    case pipeline_schedule::interleaved:
-      return stage_layers * std::min(p, mb) *
-             (1.0 + (p - 1.0) / (p * static_cast<double>(d.virtual_stages)));
-  }
-  return stage_layers;
+  return stage_layers / chunks_per_stage(d) *
+         chunks_in_flight(d, static_cast<double>(micro_batches(t)), s);
 }
 
 /// Which pipeline stage a figure is for.
@@ -589,15 +611,10 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
   if (stage == stage_position::first || t.degrees.pipeline == 1) {
     out.activations = activation_memory(m, t);
   } else {
-    // The last stage keeps one micro-batch of its layers under 1F1B-like schedules, all of
-    // them under GPipe.
-    training_setup last = t;
-    const double in_flight = t.degrees.schedule == pipeline_schedule::gpipe
-                                 ? static_cast<double>(micro_batches(t))
-                                 : 1.0;
-    last.degrees.schedule = pipeline_schedule::one_f_one_b;
-    out.activations = activation_memory(m, last) / layers_in_flight(m, last) *
-                      static_cast<double>(layers_per_stage(m, t.degrees)) * in_flight;
+    // The last stage holds what its schedule keeps there (`chunks_in_flight` at stage p − 1):
+    // one micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
+    out.activations = activation_memory(m, t) / layers_in_flight(m, t) *
+                      layers_in_flight(m, t, t.degrees.pipeline - 1);
   }
   out.activations = out.activations + rematerialised_layer_memory(m, t);
   out.buffers = buffer_memory(m, c, t, stage);
