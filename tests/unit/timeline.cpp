@@ -127,3 +127,34 @@ TEST_CASE("a plan's timeline: its schedule, its compute split into passes, its s
   CHECK(t.bubble.value() >= c.compute.value() * 7.0 / 32.0 - 1e-9);
   CHECK(t.bubble.value() <= c.bubble.value() * 1.5);
 }
+
+TEST_CASE("every stage holds what the memory model's chunks_in_flight says") {
+  // The timeline counts, stage by stage, the chunks forwarded and not yet backward-passed; the
+  // memory model's closed form (training/memory.hpp) must agree for every schedule, with fewer,
+  // as many and more micro-batches than stages.
+  for (pipeline_schedule s : {pipeline_schedule::gpipe, pipeline_schedule::one_f_one_b,
+                              pipeline_schedule::interleaved}) {
+    for (std::int64_t p : {2, 4, 8}) {
+      for (std::int64_t v : {1, 2, 3}) {
+        if (s != pipeline_schedule::interleaved && v > 1) continue;
+        for (std::int64_t m : {p, 2 * p, 3 * p}) {
+          const pipeline_timeline t = lay_out_pipeline(s, p, v, m, unit_passes());
+          std::vector<std::int64_t> now(static_cast<std::size_t>(p), 0), peak = now;
+          for (const timeline_pass& x : t.passes) {
+            auto& n = now[static_cast<std::size_t>(x.stage)];
+            n += x.kind == pass_kind::forward ? 1 : -1;
+            peak[static_cast<std::size_t>(x.stage)] =
+                std::max(peak[static_cast<std::size_t>(x.stage)], n);
+          }
+          parallel_degrees d;
+          d.pipeline = p;
+          d.virtual_stages = v;
+          d.schedule = s;
+          for (std::int64_t stage = 0; stage < p; ++stage)
+            CHECK(chunks_in_flight(d, static_cast<double>(m), stage) ==
+                  static_cast<double>(peak[static_cast<std::size_t>(stage)]));
+        }
+      }
+    }
+  }
+}
