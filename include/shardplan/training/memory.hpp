@@ -177,7 +177,7 @@ constexpr double chunks_in_flight(const parallel_degrees& d, double micro_batche
 }
 
 /// Chunks of a stage: its virtual stages under interleaving, else one.
-constexpr double chunks_per_stage(const parallel_degrees& d) {
+constexpr double stage_chunks(const parallel_degrees& d) {
   return d.pipeline > 1 && d.schedule == pipeline_schedule::interleaved
              ? static_cast<double>(d.virtual_stages)
              : 1.0;
@@ -191,7 +191,7 @@ constexpr double layers_in_flight(const model_shape& m, const training_setup& t,
   const parallel_degrees& d = t.degrees;
   const double stage_layers = static_cast<double>(layers_per_stage(m, d));
   if (d.pipeline == 1) return stage_layers;
-  return stage_layers / chunks_per_stage(d) *
+  return stage_layers / stage_chunks(d) *
          chunks_in_flight(d, static_cast<double>(micro_batches(t)), s);
 }
 
