@@ -219,22 +219,7 @@ inline job_file read_job_file(const std::string& text_in) {
 
 /// Reads the job file at `path` ("-": standard input).
 inline job_file load_job_file(const std::string& path) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    if (std::cin.bad()) throw bad_input("cannot read standard input");
-    return read_job_file(text.str());
-  }
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw bad_input("cannot read " + path + ": no such file");
-  if (std::filesystem::is_directory(status))
-    throw bad_input("cannot read " + path + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input("cannot read " + path + ": cannot open it");
-  text << in.rdbuf();
-  if (in.bad()) throw bad_input("cannot read " + path + ": read error");
-  return read_job_file(text.str());
+  return read_job_file(input_text(path));
 }
 
 namespace detail {

@@ -1238,15 +1238,14 @@ inline plan_file read_plan_file(const std::string& text_in) {
   return out;
 }
 
-/// Reads the plan file at `path` (standard input when `path` is "-"): `read_plan_file` of its
-/// text. Throws `bad_input` ("cannot read PATH: why") when the file cannot be read, or with the
-/// field's line on any mistake in it.
-inline plan_file load_plan_file(const std::string& path) {
+/// The text of the file at `path` (standard input when `path` is "-"). Throws `bad_input`
+/// ("cannot read PATH: why") when it cannot be read.
+inline std::string input_text(const std::string& path) {
   std::ostringstream text;
   if (path == "-") {
     text << std::cin.rdbuf();
     if (std::cin.bad()) throw bad_input("cannot read standard input");
-    return read_plan_file(text.str());
+    return text.str();
   }
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
@@ -1257,7 +1256,14 @@ inline plan_file load_plan_file(const std::string& path) {
   if (!in) throw bad_input("cannot read " + path + ": cannot open it");
   text << in.rdbuf();
   if (in.bad()) throw bad_input("cannot read " + path + ": read error");
-  return read_plan_file(text.str());
+  return text.str();
+}
+
+/// Reads the plan file at `path` (standard input when `path` is "-"): `read_plan_file` of its
+/// text. Throws `bad_input` ("cannot read PATH: why") when the file cannot be read, or with the
+/// field's line on any mistake in it.
+inline plan_file load_plan_file(const std::string& path) {
+  return read_plan_file(input_text(path));
 }
 
 }  // namespace shardplan::io
