@@ -324,9 +324,7 @@ int compare_file(const std::string& path, const std::string& format_name,
   if (job.serving_job_given) {
     const serving_job s = job.serving();
     const std::vector<serving_option> options = compare_serving(s, systems, prices);
-    bool any = false;
-    for (const serving_option& o : options) any = any || o.found;
-    if (!any) verdict = "no system of the comparison serves the job: see each system's constraint";
+    verdict = std::string(comparison_verdict(options));
     title = std::string(s.model.name) + ": serve " + std::to_string(s.prompt_tokens) +
             " prompt and " + std::to_string(s.generated_tokens) + " generated tokens a request";
     if (!svg_path.empty()) svg = serving_comparison_svg(options, title);

@@ -225,6 +225,32 @@ inline job_file load_job_file(const std::string& path) {
 namespace detail {
 /// A finite number, or null (JSON has no infinity).
 inline json finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+/// What every system of a comparison reports: its family, chip, whether it has an answer and
+/// what binds it; without an answer, the constraint that stops it (the return is then true).
+template <class Option>
+bool system_entry(const Option& o, nlohmann::json& s) {
+  s["family"] = std::string(o.system.family);
+  s["chip"] = std::string(o.system.figures.chip.name);
+  if constexpr (requires { o.chips; }) s["chips"] = o.chips;
+  s["found"] = o.found;
+  s["binding"] = std::string(name_of(o.binding));
+  if (!o.found) s["problem"] = std::string(o.problem);
+  return !o.found;
+}
+
+/// The head of a comparison's JSON: its verdict (null when some system answers) and assumptions.
+template <class Option>
+nlohmann::json comparison_head(const std::vector<Option>& options, const energy_inputs& energy,
+                               bool training) {
+  nlohmann::json j;
+  const std::string_view verdict = comparison_verdict(options);
+  j["verdict"] = verdict.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::string(verdict));
+  j["assumptions"] = comparison_assumptions(energy, training);
+  j["systems"] = nlohmann::json::array();
+  return j;
+}
+
 }  // namespace detail
 
 /// A training comparison as JSON: the verdict (null when some system meets the job), the
@@ -232,20 +258,10 @@ inline json finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr)
 inline nlohmann::json training_comparison_json(const std::vector<training_option>& options,
                                                const energy_inputs& energy) {
   using detail::finite;
-  nlohmann::json j;
-  const std::string_view verdict = comparison_verdict(options);
-  j["verdict"] = verdict.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::string(verdict));
-  j["assumptions"] = comparison_assumptions(energy, true);
-  j["systems"] = nlohmann::json::array();
+  nlohmann::json j = detail::comparison_head(options, energy, true);
   for (const training_option& o : options) {
     nlohmann::json s;
-    s["family"] = std::string(o.system.family);
-    s["chip"] = std::string(o.system.figures.chip.name);
-    s["chips"] = o.chips;
-    s["found"] = o.found;
-    s["binding"] = std::string(name_of(o.binding));
-    if (!o.found) {
-      s["problem"] = std::string(o.problem);
+    if (detail::system_entry(o, s)) {
       j["systems"].push_back(s);
       continue;
     }
@@ -272,23 +288,10 @@ inline nlohmann::json training_comparison_json(const std::vector<training_option
 /// A serving comparison as JSON.
 inline nlohmann::json serving_comparison_json(const std::vector<serving_option>& options,
                                               const energy_inputs& energy) {
-  nlohmann::json j;
-  bool any = false;
-  for (const serving_option& o : options) any = any || o.found;
-  j["verdict"] = any ? nlohmann::json(nullptr)
-                     : nlohmann::json(
-                           "no system of the comparison serves the job: see each "
-                           "system's constraint");
-  j["assumptions"] = comparison_assumptions(energy, false);
-  j["systems"] = nlohmann::json::array();
+  nlohmann::json j = detail::comparison_head(options, energy, false);
   for (const serving_option& o : options) {
     nlohmann::json s;
-    s["family"] = std::string(o.system.family);
-    s["chip"] = std::string(o.system.figures.chip.name);
-    s["found"] = o.found;
-    s["binding"] = std::string(name_of(o.binding));
-    if (!o.found) {
-      s["problem"] = std::string(o.problem);
+    if (detail::system_entry(o, s)) {
       j["systems"].push_back(s);
       continue;
     }

@@ -449,6 +449,13 @@ inline void mark_pareto(std::vector<serving_option>& options) {
   }
 }
 
+/// Why a serving comparison has no answer ("": some system serves the job).
+inline std::string_view comparison_verdict(const std::vector<serving_option>& options) {
+  for (const serving_option& o : options)
+    if (o.found) return {};
+  return "no system of the comparison serves the job: see each system's constraint";
+}
+
 /// Every system's answer to a serving job, most output tokens a second per chip first.
 inline std::vector<serving_option> compare_serving(const serving_job& job,
                                                    const std::vector<compared_system>& systems,

@@ -426,16 +426,18 @@ constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const 
   return layer_activation_bytes(m, kind, in);
 }
 
-/// Activation bytes the first pipeline stage keeps at its peak: one layer's activations times
-/// the layers in flight, weighted by the stage's mix of dense and MoE layers.
-constexpr bytes activation_memory(const model_shape& m, const training_setup& t) {
+/// Activation bytes pipeline stage `s` (0: the first) keeps at its peak: one layer's
+/// activations times the layers in flight there, weighted by the first stage's mix of dense and
+/// MoE layers.
+constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
+                                  std::int64_t s = 0) {
   const activation_inputs in = activation_inputs_of(t);
   const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
   const std::int64_t dense = std::min(dense_layer_count(m), stage_layers);
   const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
   const bytes per_layer = stored_layer_bytes(m, layer_kind::dense, t, in) * dense_share +
                           stored_layer_bytes(m, layer_kind::moe, t, in) * (1.0 - dense_share);
-  return per_layer * layers_in_flight(m, t);
+  return per_layer * layers_in_flight(m, t, s);
 }
 
 /// The layer full recomputation rematerialises during the backward pass: at the peak one layer
@@ -613,8 +615,7 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
   } else {
     // The last stage holds what its schedule keeps there (`chunks_in_flight` at stage p − 1):
     // one micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
-    out.activations = activation_memory(m, t) / layers_in_flight(m, t) *
-                      layers_in_flight(m, t, t.degrees.pipeline - 1);
+    out.activations = activation_memory(m, t, t.degrees.pipeline - 1);
   }
   out.activations = out.activations + rematerialised_layer_memory(m, t);
   out.buffers = buffer_memory(m, c, t, stage);
