@@ -26,8 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const io::job_file job = io::read_job_file(text);
     if (job.serving_job_given) {
-      if (!(job.serve.time_to_first_token.value() > 0.0) || !(job.serve.time_per_output_token.value() > 0.0))
-        broken("a serving job without positive latency targets");
+      // A latency target is optional: 0 means none (search/compare.hpp), never negative.
+      const double ttft = job.serve.time_to_first_token.value();
+      const double tpot = job.serve.time_per_output_token.value();
+      if (!(ttft >= 0.0) || !(tpot >= 0.0) || !std::isfinite(ttft) || !std::isfinite(tpot))
+        broken("a serving job with a negative or non-finite latency target");
+      if (job.serve.generated_tokens < 1 || job.serve.prompt_tokens < 0)
+        broken("a serving job without generated tokens");
     } else {
       if (!(job.train.tokens > 0.0) || !std::isfinite(job.train.tokens))
         broken("a training job without a finite token budget");
