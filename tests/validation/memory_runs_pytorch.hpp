@@ -14,26 +14,26 @@ namespace validation {
 // shards the states over the data and context ranks together (rule M3: the plan names FSDP over
 // "dp" only, the framework adds CP), SDPA (flash) attention ----------------------------------------
 template <class Chip, std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq,
-          std::int64_t Mbs, class Recompute, class Precision>
+          std::int64_t Mbs, class Recompute, class Precision, class... Extra>
 using mem_tt_8b_cp = training_plan<
     models::llama3_8b,
     systems::nvlink_fat_tree<Chip, (Dp * Cp + 7) / 8, (Dp * Cp < 8 ? Dp * Cp : 8)>,
     mesh<axis<"dp", Dp>, axis<"cp", Cp>>, fsdp<"dp">, context<"cp">,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa,
-    framework::torchtitan>;
+    framework::torchtitan, Extra...>;
 /// Without CP: FSDP over the data ranks, no context axis.
 template <class Chip, std::int64_t Dp, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
-          class Recompute, class Precision>
+          class Recompute, class Precision, class... Extra>
 using mem_tt_8b_dp = training_plan<
     models::llama3_8b, systems::nvlink_fat_tree<Chip, (Dp + 7) / 8, (Dp < 8 ? Dp : 8)>,
     mesh<axis<"dp", Dp>>, fsdp<"dp">,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute, Precision, sdpa,
-    framework::torchtitan>;
+    framework::torchtitan, Extra...>;
 template <class Chip, std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq,
-          std::int64_t Mbs, class Recompute, class Precision>
-using mem_tt_8b =
-    std::conditional_t<Cp == 1, mem_tt_8b_dp<Chip, Dp, Gbs, Seq, Mbs, Recompute, Precision>,
-                       mem_tt_8b_cp<Chip, Dp, Cp, Gbs, Seq, Mbs, Recompute, Precision>>;
+          std::int64_t Mbs, class Recompute, class Precision, class... Extra>
+using mem_tt_8b = std::conditional_t<
+    Cp == 1, mem_tt_8b_dp<Chip, Dp, Gbs, Seq, Mbs, Recompute, Precision, Extra...>,
+    mem_tt_8b_cp<Chip, Dp, Cp, Gbs, Seq, Mbs, Recompute, Precision, Extra...>>;
 
 /// S1 405B: PP 8 x FSDP x CP x TP 8 on 512 GPUs, full AC, Float8; MBS = local batch / 8 stages
 /// (rule M3); 126 layers on the stages unevenly; mesh order pp, dp, cp, tp; FSDP over "dp", to
@@ -144,31 +144,36 @@ inline void add_pytorch_memory_runs(memory_runs& v) {
   v.push_back(measure<trainy_plan<8>>({"TRAINY-8N", s2, held, reserved}, gib(46.97)));
 
   // S3: 8 GPUs, FSDP2 8, batch 1, seq 8192, per-op SAC, compile. "GB" column = GiB.
+  // The H100 rows ran before torchtitan compiled its loss (torchao 890e0ac8 of 2025-02-28, the
+  // table's commit 8c81863b of 2025-03-12; torchtitan's compiled loss is bbb1b616e, 2025-04-02):
+  // eager loss. The MI300X and B200 rows ran torchtitan 2c8b5947 / 6fc499f6 (August 2025), whose
+  // `build_cross_entropy_loss` compiles the loss under `--training.compile`: `compiled_loss`.
   using mi300 = hardware::mi300x;
   using b200 = hardware::b200;
+  using cl = compiled_loss;
   v.push_back(measure<mem_tt_8b<h100, 8, 1, 8, 8192, 1, sel, bf16>>(
       {"AO-H100-bf16", s3, cal, reserved}, gib(47.65)));
   v.push_back(measure<mem_tt_8b<h100, 8, 1, 8, 8192, 1, sel, fp8tw>>(
       {"AO-H100-f8tw", s3, cal, reserved}, gib(47.77)));
   v.push_back(measure<mem_tt_8b<h100, 8, 1, 8, 8192, 1, sel, fp8rw>>(
       {"AO-H100-f8rw", s3, cal, reserved}, gib(47.79)));
-  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, bf16>>(
+  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, bf16, cl>>(
       {"AO-MI300-bf16", s3, cal, reserved}, gib(39.09)));
-  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8tw>>(
+  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8tw, cl>>(
       {"AO-MI300-f8tw", s3, cal, reserved}, gib(39.07)));
-  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8rw>>(
+  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8rw, cl>>(
       {"AO-MI300-f8rw-gwhp", s3, cal, reserved, "rowwise_with_gw_hp as rowwise"}, gib(39.32)));
-  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8rw>>(
+  v.push_back(measure<mem_tt_8b<mi300, 8, 1, 8, 8192, 1, sel, fp8rw, cl>>(
       {"AO-MI300-f8rw", s3, cal, reserved}, gib(39.32)));
-  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, bf16>>(
+  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, bf16, cl>>(
       {"AO-B200-bf16", s3, cal, reserved}, gib(33.71)));
-  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, fp8tw>>(
+  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, fp8tw, cl>>(
       {"AO-B200-f8tw", s3, cal, reserved}, gib(33.38)));
-  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, mx>>(
+  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, mx, cl>>(
       {"AO-B200-mxfp8", s3, cal, reserved}, gib(33.88)));
-  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, mx>>(
+  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, mx, cl>>(
       {"AO-B200-mxfp8rc", s3, cal, reserved, "rceil rounding: same memory"}, gib(33.88)));
-  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, fp8rw>>(
+  v.push_back(measure<mem_tt_8b<b200, 8, 1, 8, 8192, 1, sel, fp8rw, cl>>(
       {"AO-B200-f8rw", s3, cal, reserved}, gib(33.72)));
 
   // S5: one A100, batch 2 x 4096 packed, bf16; each row adds a technique. "Peak Memory Active".

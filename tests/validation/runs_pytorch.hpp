@@ -122,7 +122,8 @@ using trainy_plan =
     training_plan<models::llama3_8b, systems::nvlink_fat_tree<hardware::h200, Nodes>,
                   mesh<axis<"dp", Nodes * 8>>, fsdp<"dp">,
                   batch<global_sequences<Nodes * 16>, seq_len<8192>, micro_batch<2>>,
-                  recompute::selective, precision::fp8_tensorwise, sdpa, framework::torchtitan>;
+                  recompute::selective, precision::fp8_tensorwise, sdpa, framework::torchtitan,
+                  compiled_loss>;  // --training.compile at torchtitan e7c0cae (2025-06-13)
 
 inline void add_pytorch_runs(runs& v) {
   constexpr std::string_view s03 = "S03 llm-foundry";

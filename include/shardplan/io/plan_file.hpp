@@ -1149,7 +1149,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
                             "attention_kernel", "dropout", "framework",
-                            "grad_reduce_in_bf16", "memory_policy", "memory_margin_percent"});
+                            "grad_reduce_in_bf16", "compiled_loss", "memory_policy",
+                            "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
       t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
@@ -1215,6 +1216,10 @@ inline plan_file read_plan_file(const std::string& text_in) {
   if (setup.grad_reduce_in_bf16 && setup.framework != training_framework::megatron_core)
     fail(tp + ".grad_reduce_in_bf16",
          "is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"");
+  setup.compiled_loss = detail::boolean(t, tp, "compiled_loss", false);
+  if (setup.compiled_loss && setup.framework != training_framework::torchtitan)
+    fail(tp + ".compiled_loss",
+         "is torchtitan's compiled loss: it needs \"framework\": \"torchtitan\"");
 
   out.plan = make_training_plan(model, system, c, setup);
   if (t.contains("attention"))

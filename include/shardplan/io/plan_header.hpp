@@ -268,6 +268,7 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.enumerator("attention", "attention_kernel", s.attention);
   w.enumerator("framework", "training_framework", s.framework);
   w.field("grad_reduce_in_bf16", s.grad_reduce_in_bf16);
+  w.field("compiled_loss", s.compiled_loss);
   w.enumerator("memory_policy", "training_memory_policy", s.memory_policy);
   w.field("memory_margin", s.memory_margin);
 }

@@ -188,6 +188,7 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.attention_kernel", s.attention, t.attention);
   d("training.framework", s.framework, t.framework);
   d("training.grad_reduce_in_bf16", s.grad_reduce_in_bf16, t.grad_reduce_in_bf16);
+  d("training.compiled_loss", s.compiled_loss, t.compiled_loss);
   d("training.memory_policy", s.memory_policy, t.memory_policy);
   d("training.memory_margin_percent", s.memory_margin, t.memory_margin);
   const step_assumptions& e = a.assumptions;
@@ -503,6 +504,12 @@ inline ordered_json training_json(const training_plan_values& p) {
       unwritable("training.grad_reduce_in_bf16",
                  "a plan file gives it only with \"framework\": \"megatron_core\"");
     j["grad_reduce_in_bf16"] = true;
+  }
+  if (t.compiled_loss) {
+    if (t.framework != training_framework::torchtitan)
+      unwritable("training.compiled_loss",
+                 "a plan file gives it only with \"framework\": \"torchtitan\"");
+    j["compiled_loss"] = true;
   }
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);

@@ -128,6 +128,10 @@ struct training_setup {
   /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in the parameters' format instead
   /// of fp32 (only read under `training_framework::megatron_core`).
   bool grad_reduce_in_bf16 = false;
+  /// torchtitan's loss under `torch.compile` (`--training.compile`, which compiles the loss from
+  /// torchtitan bbb1b616e, 2025-04-02, on; only read under `training_framework::torchtitan`):
+  /// the fused cross-entropy keeps the bf16 logits and writes a bf16 gradient (`logit_bytes`).
+  bool compiled_loss = false;
   /// Which transients are charged (`training_memory_policy`).
   training_memory_policy memory_policy = training_memory_policy::framework;
   /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the
@@ -473,17 +477,40 @@ constexpr bool fsdp_keeps_stage_gathered(const training_setup& t) {
          t.degrees.pipeline > 1;
 }
 
+/// Bytes per logit (one token's score of one vocabulary entry on a device) live at the loss's
+/// peak, the start of the backward pass with every saved activation still held:
+/// - `generic`: 4, the output layer and the fp32 cross-entropy as Korthikanti et al. count them
+///   (Sec. 4.2.2).
+/// - `megatron_core`: 8, the fp32 logits and their fp32 gradient: the vocab-parallel
+///   cross-entropy casts the logits to fp32 and saves their softmax for the backward pass
+///   (megatron/core/tensor_parallel/cross_entropy.py@d98e8a64ddf34856e74b24714e3bedb2f5a39553).
+/// - `torchtitan`, eager, without tensor parallelism: 12. The loss is
+///   `cross_entropy(pred.flatten(0, 1).float(), labels)` and the bf16 `pred` is deleted before
+///   `loss.backward()` (train.py@9dec370ad26b5f8e9a7333a0e36165018262644b, lines 131-134 and
+///   304-307; torchtitan/components/loss.py@b5bcd76). ATen's cross-entropy is `log_softmax` then
+///   `nll_loss`: `log_softmax` saves its fp32 output; the backward writes `nll_loss`'s fp32
+///   gradient and then `log_softmax`'s fp32 input gradient from both, three fp32 copies at once.
+/// - `torchtitan` with tensor parallelism (`loss_parallel`, DTensor's own cross-entropy): 8, as
+///   before; that its handlers hold two fp32 copies is not checked.
+/// - `torchtitan` with `compiled_loss`: 4, the bf16 logits the compiled graph saves and its bf16
+///   gradient (the fp32 cast, softmax and gradient fused into the kernels; the graph's saved
+///   tensors are not checked).
+constexpr double logit_bytes(const training_setup& t) {
+  switch (t.framework) {
+    case training_framework::generic: return 4.0;
+    case training_framework::torchtitan:
+      if (t.compiled_loss) return 2.0 * t.precision.activation_bytes;
+      return t.degrees.tensor == 1 ? 12.0 : 8.0;
+    default: return 8.0;
+  }
+}
+
 /// Temporary buffers of a stage: under ZeRO-3 two gathered layers (the current one and the
 /// prefetched next) and one layer's unsharded gradients before its reduce-scatter, or, where FSDP
 /// keeps the stage gathered (`fsdp_keeps_stage_gathered`), the whole stage's parameters in their
 /// working format and its gradients in fp32 (torchtitan's `mixed_precision_reduce = "float32"`,
-/// torchtitan/config/configs.py@b5bcd76); on the last stage the logits of one micro-batch
-/// (generic: 4·s·b·V/t bytes for the output layer and the fp32 cross-entropy, Korthikanti et al.
-/// Sec. 4.2.2; every named framework: the fp32 logits and their fp32 gradient, 2 x 4·s·b·V/t, as
-/// torchtitan's loss casts `pred.float()` before `cross_entropy`, torchtitan
-/// torchtitan/components/loss.py@b5bcd76, and Megatron-Core's vocab-parallel cross-entropy casts
-/// the logits to fp32 and saves their softmax for the backward pass,
-/// megatron/core/tensor_parallel/cross_entropy.py@d98e8a64ddf34856e74b24714e3bedb2f5a39553); with
+/// torchtitan/config/configs.py@b5bcd76); on the last stage the logits of one micro-batch at
+/// `logit_bytes` each (s·b·V/t of them); with
 /// a pipeline, a send and a receive buffer of one micro-batch's boundary activations.
 constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
                               const training_setup& t, stage_position stage) {
@@ -502,9 +529,8 @@ constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
         tp;
     total += largest_layer * (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t));
   }
-  const double logits_copies = t.framework == training_framework::generic ? 1.0 : 2.0;
   if (stage == stage_position::last || d.pipeline == 1)
-    total += logits_copies * 4.0 * s * b * static_cast<double>(m.vocab) / tp;
+    total += logit_bytes(t) * s * b * static_cast<double>(m.vocab) / tp;
   if (d.pipeline > 1)
     total += 2.0 * s * b * static_cast<double>(m.d_model) * t.precision.activation_bytes /
              (d.sequence_parallel ? tp : 1.0);

@@ -342,6 +342,13 @@ struct grad_reduce_in_bf16 {
   static constexpr void apply(training_plan_values& p) { p.setup.grad_reduce_in_bf16 = true; }
 };
 
+/// torchtitan's `--training.compile` for the loss: the cross-entropy is compiled (torchtitan from
+/// bbb1b616e, 2025-04-02) and keeps bf16 logits instead of fp32 copies (read only with
+/// `framework::torchtitan`; `logit_bytes` in memory.hpp).
+struct compiled_loss {
+  static constexpr void apply(training_plan_values& p) { p.setup.compiled_loss = true; }
+};
+
 // --- the plan ----------------------------------------------------------------------------------
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.
