@@ -184,6 +184,8 @@ bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" 
 bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" training training memory_margin_percent -5)
 bad_plan("training.memory_margin_percent: must be a number" training training memory_margin_percent [=["40%"]=])
 bad_plan("training.grad_reduce_in_bf16: must be true or false" training training grad_reduce_in_bf16 [=["yes"]=])
+bad_plan("training.compiled_loss: is torchtitan's compiled loss: it needs \"framework\": \"torchtitan\"" training training compiled_loss true)
+bad_plan("training.compiled_loss: must be true or false" training training compiled_loss 1)
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

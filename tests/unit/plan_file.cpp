@@ -454,6 +454,21 @@ TEST_CASE("training.framework names whose allocations are charged, and round-tri
         "\"deepspeed\" or \"maxtext\"");
 }
 
+TEST_CASE("compiled_loss is torchtitan's and needs that framework") {
+  const io::plan_file f = io::read_plan_file(
+      small_plan_with("\"framework\": \"torchtitan\", \"compiled_loss\": true,"));
+  CHECK(f.plan.setup.compiled_loss);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.compiled_loss);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(error_of(small_plan_with("\"compiled_loss\": true,")) ==
+        "training.compiled_loss: is torchtitan's compiled loss: it needs \"framework\": "
+        "\"torchtitan\"");
+  training_plan_values p = f.values();
+  p.setup.framework = training_framework::megatron_core;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
 TEST_CASE("grad_reduce_in_bf16 is Megatron-Core's flag and needs that framework") {
   const io::plan_file f = io::read_plan_file(
       small_plan_with("\"framework\": \"megatron_core\", \"grad_reduce_in_bf16\": true,"));

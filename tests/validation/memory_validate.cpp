@@ -28,11 +28,13 @@ namespace {
 /// (calibration 14.8%, held-out 18.5%, worst 49.6%); each peak against what its tooling counts
 /// (MEMORY.md rule M10) 15.0% (calibration 12.6%, held-out 18.5%, worst 43.3%); with each
 /// stage's in-flight micro-batches as its schedule keeps them and Megatron-LM's peaks against the
-/// last stage they are logged from, 14.5% (calibration 11.8%, held-out 18.2%, worst 34.5%).
-/// Issue 13's targets are 10% overall, 12% on
-/// the held-out half and no run worse than 25%; they are NOT met yet (MEMORY.md, "Where it
-/// misses").
-constexpr double mae_threshold_percent = 17.0;
+/// last stage they are logged from, 14.5% (calibration 11.8%, held-out 18.2%, worst 34.5%); with
+/// the loss's logits as each framework's cross-entropy holds them (`logit_bytes`), 8.5%
+/// (calibration 8.8%, held-out 8.0%, worst 31.9%). Issue 13's targets are 10% overall, 12% on the
+/// held-out half and no run worse than 25%: the first two are met and fail CI when exceeded; the
+/// third is not (MB-L70-mlp and TT3B-optbwd, MEMORY.md "Where it misses").
+constexpr double mae_threshold_percent = 10.0;
+constexpr double held_out_threshold_percent = 12.0;
 
 using validation::memory_result;
 
@@ -111,7 +113,9 @@ int main() {
   std::printf("\nmean absolute error over %d measured peaks from %zu sources: %.1f%% (worst %.1f%%)\n",
               overall.n, by_source.size(), mae, worst);
   std::printf("issue 13 targets: overall 10%%, held-out 12%%, none worse than 25%%\n");
-  std::printf("regression threshold %.0f%%: %s\n", mae_threshold_percent,
-              mae <= mae_threshold_percent ? "pass" : "FAIL");
-  return mae <= mae_threshold_percent ? 0 : 1;
+  const double held_out = by_half["held-out"].value();
+  const bool pass = mae <= mae_threshold_percent && held_out <= held_out_threshold_percent;
+  std::printf("thresholds %.0f%% overall, %.0f%% held-out (%.1f%%): %s\n", mae_threshold_percent,
+              held_out_threshold_percent, held_out, pass ? "pass" : "FAIL");
+  return pass ? 0 : 1;
 }
