@@ -265,6 +265,18 @@ std::vector<plan_case> plans() {
         .sequences = 64,
         .seq_len = 4096,
         .layers = 80}});
+  // Megatron-Core's --recompute-modules mlp: LLaMA-3 70B, TP 8 x PP 8.
+  out.push_back(
+      {"dense 70B, PP 8, the MLP recomputed",
+       make_training_plan(models::llama3_70b::shape, systems::dgx_h100_superpod<8>::figures,
+                          {.data = 1, .tensor = 8, .pipeline = 8},
+                          setup_of(64, 4096, recompute_kind::mlp)),
+       {.devices = 64,
+        .tensor = 8,
+        .pipeline = 8,
+        .sequences = 64,
+        .seq_len = 4096,
+        .layers = 80}});
   // fp8 with tensorwise scaling: LLaMA-3 8B, data 4 x tensor 8.
   out.push_back({"fp8 8B, DP 4 x TP 8",
                  make_training_plan(
@@ -720,6 +732,18 @@ TEST_CASE("every export of the dense 70B plan parses and carries its degrees") {
 }
 TEST_CASE("every export of an even 8-stage 70B plan parses and keeps the split even") {
   check_all(plan_named("dense 70B, PP 8 (even split)"));
+}
+TEST_CASE("every export of a plan recomputing the MLP parses; megatron and maxtext name it") {
+  const plan_case& c = plan_named("dense 70B, PP 8, the MLP recomputed");
+  check_all(c);
+  // arguments.py at 000c4ac: --recompute-modules (nargs '*') with --recompute-granularity
+  // selective; types.py at e591f30: RematPolicy.SAVE_DOT_EXCEPT_MLP.
+  const options o = options_of(bash_array(megatron_arguments(c.plan), "MEGATRON_ARGS"),
+                               [](const std::string&) { return false; });
+  CHECK(o.at("recompute-granularity") == "selective");
+  CHECK(o.at("recompute-modules") == "mlp");
+  CHECK(YAML::Load(maxtext_config(c.plan))["remat_policy"].as<std::string>() ==
+        "save_dot_except_mlp");
 }
 TEST_CASE("every export of an fp8 plan parses and carries its degrees") {
   check_all(plan_named("fp8 8B, DP 4 x TP 8"));

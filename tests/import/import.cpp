@@ -280,6 +280,27 @@ torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers $LAYERS --hidden-size 4
   CHECK(read_back(r).plan.model.layers == 32);
 }
 
+// arguments.py at 000c4ac: --recompute-modules takes submodule names (nargs '*'), default
+// core_attn, read under --recompute-granularity selective; "mlp" is the dense MLP submodule.
+TEST_CASE("megatron: --recompute-modules mlp is the plan's MLP recomputation") {
+  const std::string args =
+      "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
+      "--seq-length 4096 --max-position-embeddings 4096\n"
+      "--micro-batch-size 1 --global-batch-size 64 --vocab-size 32000\n"
+      "--recompute-granularity selective\n";
+  const import_result mlp = run(import_format::megatron,
+                                scratch("args_mlp.txt", args + "--recompute-modules mlp\n"),
+                                dgx_h100_1);
+  CHECK(read_back(mlp).plan.setup.recompute.kind == recompute_kind::mlp);
+  const import_result core = run(import_format::megatron, scratch("args_core.txt", args),
+                                 dgx_h100_1);
+  CHECK(read_back(core).plan.setup.recompute.kind == recompute_kind::selective);
+  const import_result both =
+      run(import_format::megatron,
+          scratch("args_both.txt", args + "--recompute-modules core_attn mlp\n"), dgx_h100_1);
+  CHECK(read_back(both).plan.setup.recompute.kind == recompute_kind::selective);
+}
+
 TEST_CASE("megatron: an argument file, its degrees checked") {
   const std::string args =
       "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"

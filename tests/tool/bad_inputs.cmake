@@ -154,7 +154,7 @@ bad_plan("training.batch: global_sequences 1000000000 x seq_len 4096 is too many
 bad_plan("training.batch.micro_batch: must be at least 1" training training batch micro_batch 0)
 bad_plan("training.batch.micro_batch: must be a whole number" training training batch micro_batch 0.5)
 bad_plan("training.batch.tokens: unknown key (known: global_tokens, global_sequences, seq_len, micro_batch)" training training batch tokens 1)
-bad_plan("training.recompute: must be \"none\", \"selective\", \"full\" or {\"checkpoints\": N}" training training recompute [=["some"]=])
+bad_plan("training.recompute: must be \"none\", \"selective\", \"full\", \"mlp\" or {\"checkpoints\": N}" training training recompute [=["some"]=])
 bad_plan("training.recompute.checkpoints: must be at least 1" training training recompute [=[{"checkpoints": 0}]=])
 bad_plan("training.recompute.checkpoints: must be at least 1" training training recompute [=[{"checkpoints": -4}]=])
 bad_plan("training.recompute.layers: unknown key (known: checkpoints)" training training recompute [=[{"layers": 2}]=])

@@ -269,6 +269,32 @@ TEST_CASE("full recomputation holds one rematerialised layer and the loss's fp32
   CHECK(logit_bytes(compiled::values.setup) == 2 * e);
 }
 
+// Megatron-Core's `--recompute-modules mlp` recomputes the dense MLP submodule
+// (transformer_layer.py@d98e8a64ddf34856e74b24714e3bedb2f5a39553: `recompute_mlp` when "mlp" is
+// listed and the layer is not MoE): a layer keeps everything but the MLP's gate, up and product,
+// and the backward rematerialises one layer's MLP at a time.
+TEST_CASE("recomputing the MLP keeps a layer without its MLP and rematerialises one MLP") {
+  using kept = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>, recompute::none,
+                          framework::megatron_core>;
+  using mlp = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                         batch<global_sequences<8>, seq_len<8192>>, recompute::mlp,
+                         framework::megatron_core>;
+  // Per token, without recomputation: two norm inputs and the attention and MLP inputs (4·e·h),
+  // Q and the attention output (2·e·a·d_h), K and V (2·e·kv·d_h), gate, up and product (3·e·f).
+  const double attention_and_inputs = 4 * e * h + 2 * e * heads * dh + 2 * e * kv * dh;
+  const double mlp_terms = 3 * e * f;
+  CHECK(kept::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * (attention_and_inputs + mlp_terms)));
+  CHECK(mlp::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * attention_and_inputs + seq * mlp_terms));
+  // The MLP's forward runs again: its matmuls, 2·3·h·f FLOPs per token and layer, on top of 3x.
+  const token_flops tf = forward_flops_per_token(llama::shape, 8192, attention_flops::causal);
+  CHECK(tf.dense_mlp == doctest::Approx(2 * 3 * h * f * layers));
+  CHECK(hardware_flops_per_token(tf, {recompute_kind::mlp}).value() ==
+        doctest::Approx(3 * tf.total() + 2 * 3 * h * f * layers));
+}
+
 // torchtitan's SelectiveAC saves the outputs of its save set "except every second mm/linear"
 // (torchtitan/distributed/activation_checkpoint.py@b5bcd76c66d0acb1a08b176d9639425bc55e0b2a):
 // of wq, wk, wv, wo, w1, w3, w2 it saves wq, wv, w1 and w2, and the SDPA output and logsumexp.
@@ -405,7 +431,7 @@ TEST_CASE("the verdict: fits, tight inside the margin, does not fit above the ca
   CHECK(assess_memory(50e9 * byte, cap).margin == memory_error_band);
   const memory_assessment tight = assess_memory(60e9 * byte, cap, 0.40);  // 20 GB under 40% of 60
   CHECK(tight.verdict == memory_verdict::tight);
-  // 5 GB of headroom is less than the band's share of 75 GB (9%: 6.75 GB): tight by default.
+  // 5 GB of headroom is less than the band's share of 75 GB (8%: 6 GB): tight by default.
   CHECK(assess_memory(75e9 * byte, cap).verdict == memory_verdict::tight);
   const memory_assessment over = assess_memory(81e9 * byte, cap);
   CHECK(over.verdict == memory_verdict::does_not_fit);

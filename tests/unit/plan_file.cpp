@@ -454,6 +454,13 @@ TEST_CASE("training.framework names whose allocations are charged, and round-tri
         "\"deepspeed\" or \"maxtext\"");
 }
 
+TEST_CASE("recompute \"mlp\" reads as the MLP recomputation and is written back") {
+  const io::plan_file f = io::read_plan_file(small_plan_with("\"recompute\": \"mlp\","));
+  CHECK(f.plan.setup.recompute.kind == recompute_kind::mlp);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.recompute.kind == recompute_kind::mlp);
+}
+
 TEST_CASE("compiled_loss is torchtitan's and needs that framework") {
   const io::plan_file f = io::read_plan_file(
       small_plan_with("\"framework\": \"torchtitan\", \"compiled_loss\": true,"));

@@ -135,8 +135,8 @@ using meg_moe =
                   precision::megatron_mixed_adam, eager_attention, framework::megatron_core>;
 
 // --- S6 Megatron-Bridge: Llama 3 70B SFT, 32 H100, TP4 PP4 VPP5 DP2, MBS 1, GBS 32, seq 4096,
-// FP8 current scaling, recompute `mlp` -> selective (rule M2); SP with TP [I]. Gradients reduced
-// in bf16: `llama3_70b_sft_config_h100` calls `set_llama3_common_peft_configs`, which sets
+// FP8 current scaling, recompute `mlp` -> `recompute::mlp` (rule M2); SP with TP [I]. Gradients
+// reduced in bf16: `llama3_70b_sft_config_h100` calls `set_llama3_common_peft_configs`, which sets
 // `cfg.ddp.grad_reduce_in_fp32 = False` (Megatron-Bridge
 // scripts/performance/configs/llama/llama3_llm_finetune.py at
 // 0026ec18706925001415cfb297834e77a375c925, the commit that recorded PR #3107's experiment; that
@@ -146,7 +146,7 @@ using bridge_l70 =
                   mesh<axis<"pp", 4>, axis<"dp", 2>, axis<"tp", 4>>, zero<1, "dp">,
                   pipeline<"pp", schedule::interleaved<5>>, tensor<"tp", sequence_parallel>,
                   batch<global_sequences<32>, seq_len<4096>, micro_batch<1>>,
-                  recompute::selective, megatron_fp8_tensorwise, framework::megatron_core,
+                  recompute::mlp, megatron_fp8_tensorwise, framework::megatron_core,
                   grad_reduce_in_bf16>;
 
 inline void add_megatron_memory_runs(memory_runs& v) {
@@ -189,7 +189,7 @@ inline void add_megatron_memory_runs(memory_runs& v) {
 
   // S6: Llama 3 70B SFT, kind and rank unstated.
   v.push_back(measure<bridge_l70>({"MB-L70-mlp", s6, held, peak_kind::unstated,
-                                   "recompute `mlp` as selective (rule M2)"},
+                                   "recompute `mlp`: recompute::mlp (rule M2)"},
                                   gb(55.6)));
 }
 

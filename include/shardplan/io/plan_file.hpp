@@ -1162,9 +1162,11 @@ inline plan_file read_plan_file(const std::string& text_in) {
     const std::string rp = "training.recompute";
     if (r.is_string()) {
       constexpr recompute_kind kinds[] = {recompute_kind::none, recompute_kind::selective,
-                                          recompute_kind::full};
-      const int i = detail::option_index(r.get<std::string>(), {"none", "selective", "full"});
-      if (i < 0) fail(rp, "must be \"none\", \"selective\", \"full\" or {\"checkpoints\": N}");
+                                          recompute_kind::full, recompute_kind::mlp};
+      const int i =
+          detail::option_index(r.get<std::string>(), {"none", "selective", "full", "mlp"});
+      if (i < 0)
+        fail(rp, "must be \"none\", \"selective\", \"full\", \"mlp\" or {\"checkpoints\": N}");
       setup.recompute = {kinds[i]};
     } else {
       detail::only_keys(r, rp, {"checkpoints"});

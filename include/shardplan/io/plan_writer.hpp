@@ -467,6 +467,9 @@ inline ordered_json training_json(const training_plan_values& p) {
     case recompute_kind::full:
       j["recompute"] = "full";
       break;
+    case recompute_kind::mlp:
+      j["recompute"] = "mlp";
+      break;
     case recompute_kind::checkpoints:
       j["recompute"] = {{"checkpoints", t.recompute.checkpoints_per_layer}};
       break;

@@ -17,6 +17,9 @@ enum class recompute_kind : std::uint8_t {
   full,         ///< keep only each layer's input; recompute the layer in the backward pass
   checkpoints,  ///< keep `checkpoints_per_layer` d_model-wide tensors per layer (the book's
                 ///< "4 checkpoints per layer" scheme)
+  mlp,          ///< recompute each dense layer's MLP from its input, keep the rest (Megatron-Core
+                ///< `--recompute-granularity selective --recompute-modules mlp`; MoE layers keep
+                ///< theirs: "mlp" is the dense MLP submodule, transformer_layer.py@d98e8a64)
 };
 
 /// A recomputation policy.
@@ -64,7 +67,8 @@ enum class layer_kind : std::uint8_t { dense, moe };
 /// - replicated without sequence parallelism: the two norm inputs, the attention and MLP inputs
 ///   (e·h each) and, with dropout, two 1-byte masks.
 /// Full recomputation keeps the layer input (e·h per token, divided by t under sequence
-/// parallelism); `checkpoints` keeps n such tensors.
+/// parallelism); `checkpoints` keeps n such tensors; `mlp` drops a dense layer's MLP terms (its
+/// input, the norm's output, is among the replicated ones and stays).
 constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
                                        const activation_inputs& in) {
   const double s = static_cast<double>(in.seq_len);
@@ -101,7 +105,9 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     const double kv = static_cast<double>(m.kv_heads);
     split += e * a * dh * 2.0 + 2.0 * e * kv * dh;  // Q and output; K and V
   }
-  if (in.eager_attention && in.recompute.kind == recompute_kind::none)
+  const bool scores_kept =
+      in.recompute.kind == recompute_kind::none || in.recompute.kind == recompute_kind::mlp;
+  if (in.eager_attention && scores_kept)
     split += (e + mask + mask * e) * a * s;  // softmax output, dropout mask and output
 
   const double per_expert_token = (m.gated_mlp ? 3.0 : 2.0) * e;
@@ -111,7 +117,7 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     const double shared = static_cast<double>(m.moe.shared_experts);
     split += (k + shared) * per_expert_token * fe + k * e * h;
     replicated += 4.0 * static_cast<double>(m.moe.experts);
-  } else {
+  } else if (in.recompute.kind != recompute_kind::mlp) {
     split += per_expert_token * static_cast<double>(m.d_ff);
   }
   return (sb * replicated / sp + sb * split / t) * byte;

@@ -34,6 +34,7 @@ struct token_flops {
   double layers_matmul = 0.0;  ///< weight matmuls of every layer (active experts only)
   double attention = 0.0;      ///< QK^T and attention·V of every layer at the given context
   double logits = 0.0;         ///< the output projection onto the vocabulary
+  double dense_mlp = 0.0;      ///< of `layers_matmul`: the dense layers' MLP matmuls
 
   constexpr double total() const { return layers_matmul + attention + logits; }
 };
@@ -63,6 +64,9 @@ constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t
                                               attention_flops convention) {
   token_flops f;
   f.layers_matmul = 2.0 * matmul_parameters_per_token(m);
+  const parameter_counts c = parameters(m);
+  f.dense_mlp = 2.0 * static_cast<double>(c.dense_layers) *
+                static_cast<double>(c.dense_mlp_per_layer - mlp_biases(m, m.d_ff));
   const double qk = m.mla.kv_lora_rank > 0
                         ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
                         : static_cast<double>(m.head_dim);
@@ -83,7 +87,8 @@ constexpr flops model_flops_per_token(const model_shape& m, std::int64_t seq_len
 
 /// Hardware FLOPs of training on one token: model FLOPs plus what recomputation repeats.
 /// Full recomputation (and the checkpoints scheme) runs every layer's forward again (not the
-/// logits); selective recomputation repeats the attention products (Korthikanti et al. Sec. 5).
+/// logits); selective recomputation repeats the attention products (Korthikanti et al. Sec. 5);
+/// `mlp` repeats the dense layers' MLP matmuls.
 constexpr flops hardware_flops_per_token(const token_flops& f, recompute_policy r) {
   double extra = 0.0;
   switch (r.kind) {
@@ -95,6 +100,9 @@ constexpr flops hardware_flops_per_token(const token_flops& f, recompute_policy 
     case recompute_kind::full:
     case recompute_kind::checkpoints:
       extra = f.layers_matmul + f.attention;
+      break;
+    case recompute_kind::mlp:
+      extra = f.dense_mlp;
       break;
   }
   return (3.0 * f.total() + extra) * flop;

@@ -997,6 +997,10 @@ template <std::int64_t N>
 struct recompute_type<recompute_kind::checkpoints, N> {
   using type = recompute::checkpoints<N>;
 };
+template <std::int64_t N>
+struct recompute_type<recompute_kind::mlp, N> {
+  using type = recompute::mlp;
+};
 
 }  // namespace detail
 
@@ -1151,6 +1155,9 @@ inline std::string describe(const plan_choice& c, bool moe = false) {
       break;
     case recompute_kind::checkpoints:
       out += ", " + n(c.recompute.checkpoints_per_layer) + " checkpoints per layer";
+      break;
+    case recompute_kind::mlp:
+      out += ", the MLP recomputed";
       break;
   }
   return out;

@@ -350,11 +350,13 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
 
 /// Tensor parallelism: per layer and micro-batch two all-reduces forward and two backward of
 /// the [b, s, h] activations (sequence parallelism swaps each for an all-gather and a
-/// reduce-scatter, the same bytes), two more with full recomputation; on the critical path.
+/// reduce-scatter, the same bytes), two more with full recomputation, one more when the MLP is
+/// recomputed (its forward's); on the critical path.
 constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const recompute_kind r = in.plan.setup.recompute.kind;
-  const double per_layer =
-      r == recompute_kind::full || r == recompute_kind::checkpoints ? 6.0 : 4.0;
+  const double per_layer = r == recompute_kind::full || r == recompute_kind::checkpoints ? 6.0
+                           : r == recompute_kind::mlp                                   ? 5.0
+                                                                                        : 4.0;
   in.add(out, "tensor all-reduce", collective_kind::all_reduce, first_axis(in.plan, role_tensor),
          per_layer * in.stage_layers() * in.compute.micro_batches, in.activations(), 0.0 * second,
          2.0 / per_layer);

@@ -44,6 +44,7 @@ struct operation {
   bool attention_backward = false;   ///< kind attention: the backward kernel
   bool linear = false;               ///< a weight GEMM (what an fp8 recipe converts)
   bool attention_core = false;       ///< QK^T, softmax and PV (what selective recomputation repeats)
+  bool dense_mlp = false;            ///< a dense layer's MLP (what `recompute_kind::mlp` repeats)
   bool cast = false;                 ///< an fp8/fp4 recipe's cast (its backward is its own operation)
   double scaling_share = 1.0;        ///< kind gemm: `block_scaled_gemm_share` for fine-grained scales
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
@@ -318,9 +319,11 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     }
   } else {
     const double f = static_cast<double>(m.d_ff);
+    const std::size_t first_mlp = out.count;
     detail::add_linear(out, "mlp up projection", s, t, gate * f / tp, h);
     detail::add_memory(out, "mlp activation", e * act * t * f / tp);
     detail::add_linear(out, "mlp down projection", s, t, h, f / tp);
+    for (std::size_t i = first_mlp; i < out.count; ++i) out.items[i].dense_mlp = true;
   }
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
                      e * (s.dropout ? 4.0 : 3.0) * tn * h);
@@ -496,9 +499,10 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
   layer_time t = time_passes(chip, fwd, s, override_fraction);
   const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
   const bool selective = r == recompute_kind::selective && s.eager_attention;
-  for (std::size_t i = 0; (full || selective) && i < fwd.count; ++i) {
+  const bool mlp = r == recompute_kind::mlp;
+  for (std::size_t i = 0; (full || selective || mlp) && i < fwd.count; ++i) {
     const operation& o = fwd.items[i];
-    if (!full && !o.attention_core) continue;
+    if (!full && !(selective && o.attention_core) && !(mlp && o.dense_mlp)) continue;
     const seconds x = operation_time(chip, o, s.kernel, override_fraction);
     t.recompute += x;
     if (o.kind == operation_kind::memory) t.memory += x;

@@ -211,6 +211,12 @@ struct full {
     p.setup.recompute = {recompute_kind::full};
   }
 };
+/// Recompute each dense layer's MLP from its input (Megatron-Core's `--recompute-modules mlp`).
+struct mlp {
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {recompute_kind::mlp};
+  }
+};
 /// Keep N >= 1 d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per
 /// layer"); `check` reports `checkpoints_at_least_one` for fewer.
 template <std::int64_t N>

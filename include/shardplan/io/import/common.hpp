@@ -245,7 +245,7 @@ struct plan_parts {
   std::int64_t global_sequences = 0;
   std::int64_t seq_len = 0;
   std::int64_t micro_batch = 1;
-  std::string recompute = "none";  ///< "none", "selective" or "full"
+  std::string recompute = "none";  ///< "none", "selective", "full" or "mlp"
   std::string precision = "bf16_mixed_adam";
   std::string framework;  ///< a name of `framework_choices`
   bool grad_reduce_in_bf16 = false;

@@ -767,7 +767,24 @@ inline outcome import_megatron(const source& src) {
   // ---- recomputation ---------------------------------------------------------------------------
   const std::string granularity = a.choice("--recompute-granularity", "", {"full", "selective"});
   if (granularity == "selective") {
+    // --recompute-modules (nargs '*', default core_attn; arguments.py at 000c4ac): "mlp" alone is
+    // `recompute::mlp`; core_attn is the plan's selective; other module sets are read as that.
     p.recompute = "selective";
+    std::string modules;
+    if (const flag* f = a.find("--recompute-modules")) {
+      for (const std::string& v : f->values) {
+        if (!bash::resolved(v))
+          c.fail("--recompute-modules", "its value " + bash::first_unresolved(v) +
+                                            " cannot be resolved");
+        if (!modules.empty()) modules += ' ';  // appended: g++ 12 -O3 warns on " " + v
+        modules += v;
+      }
+    }
+    if (modules == "mlp")
+      p.recompute = "mlp";
+    else if (!modules.empty() && modules != "core_attn")
+      c.note("--recompute-modules " + modules +
+             ": read as selective recomputation of the attention core (an approximation)");
   } else if (granularity == "full") {
     p.recompute = "full";
     const std::string method = a.choice("--recompute-method", "", {"uniform", "block"});

@@ -175,6 +175,11 @@ inline std::string deepspeed_json(const training_plan_values& p) {
           "full recomputation: the config sets up deepspeed.checkpointing; the model "
           "checkpoints each layer with deepspeed.checkpointing.checkpoint");
       break;
+    case recompute_kind::mlp:
+      out.note(
+          "not in the JSON: recomputing each MLP is the model's choice (its MLP called through "
+          "deepspeed.checkpointing.checkpoint)");
+      break;
     case recompute_kind::checkpoints:
       out.note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
                " checkpoints per layer; the model decides what deepspeed.checkpointing keeps");

@@ -388,6 +388,11 @@ inline std::string maxtext_config(const training_plan_values& p) {
                " checkpoints per layer (a custom policy names tensors); full is the nearest");
       out.raw("remat_policy: \"full\"");
       break;
+    case recompute_kind::mlp:
+      // RematPolicy.SAVE_DOT_EXCEPT_MLP, src/maxtext/configs/types.py at e591f30: every matmul
+      // output saved but the MLP's.
+      out.raw("remat_policy: \"save_dot_except_mlp\"");
+      break;
   }
 
   out.note("precision");

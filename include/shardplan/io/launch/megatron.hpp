@@ -298,6 +298,12 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       flag("--recompute-method", "uniform");
       flag("--recompute-num-layers", "1");
       break;
+    case recompute_kind::mlp:
+      // arguments.py at 000c4ac: --recompute-modules, nargs '*', choices include "mlp" (the
+      // dense MLP submodule), read with --recompute-granularity selective.
+      flag("--recompute-granularity", "selective");
+      flag("--recompute-modules", "mlp");
+      break;
     case recompute_kind::checkpoints:
       note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
            " checkpoints per layer; full recomputation of each layer is the nearest");

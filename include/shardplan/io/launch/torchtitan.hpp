@@ -251,6 +251,12 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
                " checkpoints per layer; full is the nearest");
       v.ac = "full";
       break;
+    case recompute_kind::mlp:
+      out.note(
+          "no equivalent: torchtitan checkpoints whole blocks or ops, not the MLP alone; its "
+          "op-level selective, which recomputes every second matmul, is the nearest");
+      v.ac = "selective";
+      break;
   }
   return v;
 }
