@@ -572,6 +572,13 @@ TEST_CASE("maxtext: base.yml with the v5p 128B script's overrides") {
   CHECK(degrees_of(f).data == 512 / 8);  // fsdp -1 fills the slice
   CHECK(f.plan.setup.batch.global_tokens == 512 * 1 * 2048);
   CHECK(f.plan.setup.attention == attention_kernel::splash);  // flash on a TPU
+  CHECK(f.plan.setup.recompute.kind == recompute_kind::selective);  // minimal keeps some
+  // RematPolicy.SAVE_DOT_EXCEPT_MLP (types.py at e591f30) saves every matmul output but the
+  // MLP's: the plan's MLP recomputation, what the MaxText export writes for it.
+  std::vector<std::string> mlp = overrides;
+  mlp[1] = "remat_policy=save_dot_except_mlp";
+  const import_result m = run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0, mlp);
+  CHECK(read_back(m).plan.setup.recompute.kind == recompute_kind::mlp);
 }
 
 TEST_CASE("maxtext: bad configs give one line naming the key") {

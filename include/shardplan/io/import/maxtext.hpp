@@ -620,8 +620,9 @@ inline outcome import_maxtext(const source& src) {
   bool policy_known = false;
   for (std::string_view q : policies) policy_known = policy_known || remat == q;
   if (!policy_known) c.fail("remat_policy", "'" + remat + "' is not a remat policy of base.yml");
-  p.recompute = remat == "full" ? "full" : "selective";
-  if (remat != "full")
+  // save_dot_except_mlp saves every matmul output but the MLP's: the MLP recomputed.
+  p.recompute = remat == "full" ? "full" : remat == "save_dot_except_mlp" ? "mlp" : "selective";
+  if (remat != "full" && remat != "save_dot_except_mlp")
     c.note("remat_policy " + remat +
            ": each layer keeps some activations and recomputes the rest, "
            "counted as selective recomputation");
