@@ -174,7 +174,7 @@ bad_plan("training.attention_kernel: must be \"automatic\", \"flash1\", \"flash2
 bad_plan("training.attention_kernel: \"eager\" is no fused kernel: unfused attention is \"eager_attention\": true" training training attention_kernel [=["eager"]=])
 bad_plan("training.attention_kernel: must be a string" training training attention_kernel 3)
 # training.framework names a framework from its table; Megatron-Core's flag needs Megatron-Core.
-bad_plan("training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", \"deepspeed\" or \"maxtext\"" training training framework [=["nemo"]=])
+bad_plan("training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", \"deepspeed\", \"maxtext\" or \"torchtune\"" training training framework [=["nemo"]=])
 bad_plan("training.framework: must be a string" training training framework 1)
 bad_plan("training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"" training training grad_reduce_in_bf16 true)
 # training.memory_policy names a policy from its table; the margin is a share of the need.
@@ -184,8 +184,16 @@ bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" 
 bad_plan("training.memory_margin_percent: must be at least 0 and less than 100" training training memory_margin_percent -5)
 bad_plan("training.memory_margin_percent: must be a number" training training memory_margin_percent [=["40%"]=])
 bad_plan("training.grad_reduce_in_bf16: must be true or false" training training grad_reduce_in_bf16 [=["yes"]=])
-bad_plan("training.compiled_loss: is torchtitan's compiled loss: it needs \"framework\": \"torchtitan\"" training training compiled_loss true)
+bad_plan("training.compiled_loss: is torchtitan's or torchtune's compiled loss: it needs \"framework\": \"torchtitan\" or \"torchtune\"" training training compiled_loss true)
 bad_plan("training.compiled_loss: must be true or false" training training compiled_loss 1)
+# torchtune's own flags need torchtune; its optimizer in the backward needs one micro-batch.
+bad_plan("training.compiled_layers: is torchtune's compiled layers: it needs \"framework\": \"torchtune\"" training training compiled_layers true)
+bad_plan("training.compiled_layers: must be true or false" training training compiled_layers [=["on"]=])
+bad_plan("training.chunked_loss: is torchtune's chunked cross-entropy: it needs \"framework\": \"torchtune\"" training training chunked_loss true)
+bad_plan("training.chunked_loss: must be true or false" training training chunked_loss 8)
+bad_plan("training.optimizer_in_backward: is torchtune's optimizer_in_bwd: it needs \"framework\": \"torchtune\"" training training optimizer_in_backward true)
+bad_plan("training.optimizer_in_backward: must be true or false" training training optimizer_in_backward 1)
+bad_plan("training.optimizer_in_backward: needs one micro-batch per step and no pipeline" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "torchtune", "optimizer_in_backward": true}]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

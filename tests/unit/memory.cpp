@@ -326,6 +326,104 @@ TEST_CASE("torchtitan's op-level selective checkpointing keeps wq, wv, sdpa, w1 
 // Megatron-Core's distributed optimizer: "bf16 parameters, fp32 gradients: 6 + 12/d" bytes per
 // parameter (docs/user-guide/features/dist_optimizer.md@d98e8a64ddf34856e74b24714e3bedb2f5a39553),
 // d the data-parallel group with context parallelism (process_groups_config.py, same commit).
+// torchtune's eager modules (torchtune at 1814feb17a9038e1a8053ce93111bd26774a8db6): RMSNorm saves
+// its fp32 copy x.float() (pow, and the product with rsqrt), x_normed (the product with scale)
+// and its output (the projections); attention saves the rotated q, k and v expanded to every
+// query head, the kernel's output and fp32 logsumexp and the contiguous() copy output_proj
+// takes; the gated MLP saves w1's, SiLU's and w3's outputs and their product.
+TEST_CASE("torchtune's eager layer: fp32 norm copies, expanded k and v, four mlp intermediates") {
+  using eager = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                           batch<global_sequences<8>, seq_len<8192>>, recompute::none,
+                           framework::torchtune>;
+  using compiled = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                              batch<global_sequences<8>, seq_len<8192>>, recompute::none,
+                              framework::torchtune, compiled_layers>;
+  const double norm = 4 * h + e * h + e * h;                   // x_fp32, x_normed, output
+  const double attention = 5 * e * heads * dh + 4 * heads;     // q, k, v, out, copy; logsumexp
+  const double mlp = 4 * e * f;                                // w1, silu, w3, product
+  CHECK(eager::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * (2 * norm + attention + mlp)));
+  // Compiled, each norm keeps its bf16 input and output, e·h each, instead of 4h + 2e·h.
+  const double compiled_norm = 2 * e * h;
+  CHECK(compiled::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * (2 * compiled_norm + attention + mlp)));
+}
+
+// The loss: the model's output cast to fp32 (`F.linear(...).float()`), deleted by the recipe
+// after the loss; eager cross-entropy then holds log_softmax's saved output, nll_loss's gradient
+// and log_softmax's input gradient. CEWithChunkedOutputLoss runs 8 chunks on their own.
+TEST_CASE("torchtune's logits: 12, compiled 8, chunked 4 + 8/8, chunked and compiled e + e/8") {
+  auto setup = [](bool compiled, bool chunked) {
+    training_setup t;
+    t.framework = training_framework::torchtune;
+    t.compiled_loss = compiled;
+    t.chunked_loss = chunked;
+    return t;
+  };
+  CHECK(logit_bytes(setup(false, false)) == 3 * 4.0);
+  CHECK(logit_bytes(setup(true, false)) == 4.0 + 4.0);   // the fp32 input it saves, its gradient
+  CHECK(logit_bytes(setup(false, true)) == 4.0 + 2 * 4.0 / 8);  // every chunk's saved output
+  CHECK(logit_bytes(setup(true, true)) == e + e / 8);   // every chunk's bf16 logits, one gradient
+  using plan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>, recompute::full,
+                          framework::torchtune, compiled_loss, chunked_loss>;
+  CHECK(plan::memory_per_device().buffers.value() == doctest::Approx((e + e / 8) * seq * vocab));
+}
+
+// torchtune frees the gradients after each step (`zero_grad(set_to_none=True)`,
+// recipes/full_finetune_single_device.py at 1814feb): with one micro-batch the forward runs with
+// no gradient allocated, and the peak is the larger of the backward's start (activations and
+// logits, no gradients) and its end (every gradient, the rematerialised layer, no activations).
+TEST_CASE("with gradients freed between steps the peak is the larger of two moments") {
+  // No recomputation: the activations outweigh the gradients, the start is the peak.
+  using none = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>, recompute::none,
+                          framework::torchtune>;
+  const memory_breakdown n = none::memory_per_device();
+  CHECK(n.moment == peak_moment::backward_start);
+  CHECK(n.not_live_at_peak.value() == n.gradients.value());
+  CHECK(n.total.value() == doctest::Approx((n.model_states() - n.gradients + n.activations +
+                                            n.buffers).value()));
+  // Full recomputation and the chunked, compiled loss: the end holds more.
+  using full = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>, recompute::full,
+                          framework::torchtune, compiled_layers, compiled_loss, chunked_loss>;
+  const memory_breakdown m = full::memory_per_device();
+  // The rematerialised layer, compiled: two norms at 2e·h, attention and the MLP as above.
+  const double layer = seq * (2 * 2 * e * h + 5 * e * heads * dh + 4 * heads + 4 * e * f);
+  const double checkpoints = layers * seq * e * h;
+  CHECK(m.activations.value() == doctest::Approx(checkpoints + layer));
+  CHECK(m.moment == peak_moment::backward_end);
+  CHECK(m.total.value() == doctest::Approx(m.model_states().value() + layer));
+  // With two micro-batches the gradients accumulate across them: everything is live at once.
+  using accumulating =
+      llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                 batch<global_sequences<16>, seq_len<8192>, micro_batch<1>>, recompute::full,
+                 framework::torchtune, compiled_layers, compiled_loss, chunked_loss>;
+  const memory_breakdown a = accumulating::memory_per_device();
+  CHECK(a.not_live_at_peak.value() == 0.0);
+  CHECK(a.total.value() ==
+        doctest::Approx((a.model_states() + a.activations + a.buffers).value()));
+  // The optimizer in the backward frees each gradient as it steps: the end holds one layer's
+  // (its matrices, 2·h·a·d_h + 2·h·kv·d_h + 3·h·f, in bf16), and the start is the peak again.
+  using in_backward =
+      llama_plan<mesh<axis<"dp", 8>>, data<"dp">, batch<global_sequences<8>, seq_len<8192>>,
+                 recompute::full, framework::torchtune, compiled_layers, compiled_loss,
+                 chunked_loss, optimizer_in_backward>;
+  const memory_breakdown b = in_backward::memory_per_device();
+  const double layer_gradients = (2 * h * heads * dh + 2 * h * kv * dh + 3 * h * f) * 2;
+  const double start = (b.model_states() - b.gradients + b.activations + b.buffers).value();
+  const double end = (b.model_states() - b.gradients).value() + layer_gradients + layer;
+  CHECK(start > end);
+  CHECK(b.total.value() == doctest::Approx(start));
+  CHECK(b.moment == peak_moment::backward_start);
+  // Other frameworks keep their gradients live: the sum, as before.
+  using titan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
+                           batch<global_sequences<8>, seq_len<8192>>, recompute::full,
+                           framework::torchtitan>;
+  CHECK(titan::memory_per_device().not_live_at_peak.value() == 0.0);
+}
+
 TEST_CASE("megatron-core's distributed optimizer holds 6 + 12/d bytes, d = dp x cp") {
   const double psi = static_cast<double>(parameters(llama::shape).total);
   using megatron = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,

@@ -71,7 +71,8 @@ TEST_CASE("the JSON report of a plan file carries the verdict and the model's pa
                        m["optimizer"].get<double>() + m["activations"].get<double>() +
                        m["buffers"].get<double>() + m["reserve"].get<double>() +
                        m["cuda_context"].get<double>() + m["nccl_buffers"].get<double>() +
-                       m["optimizer_temporaries"].get<double>() + m["fragmentation"].get<double>();
+                       m["optimizer_temporaries"].get<double>() + m["fragmentation"].get<double>() -
+                       m["not_live_at_peak"].get<double>();
   CHECK(parts == doctest::Approx(m["total"].get<double>()));
   // The verdict and its headroom, by the same function as the plan type's `memory_verdict()`.
   const memory_assessment a = memory_assessment_of(io::read_plan_file(small_plan).values());
@@ -451,7 +452,7 @@ TEST_CASE("training.framework names whose allocations are charged, and round-tri
   CHECK(io::read_plan_file(small_plan).plan.setup.framework == training_framework::generic);
   CHECK(error_of(small_plan_with("\"framework\": \"nemo\",")) ==
         "training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", "
-        "\"deepspeed\" or \"maxtext\"");
+        "\"deepspeed\", \"maxtext\" or \"torchtune\"");
 }
 
 TEST_CASE("recompute \"mlp\" reads as the MLP recomputation and is written back") {
@@ -469,10 +470,35 @@ TEST_CASE("compiled_loss is torchtitan's and needs that framework") {
   CHECK(back.plan.setup.compiled_loss);
   CHECK(io::plan_difference(f.values(), back.values()).empty());
   CHECK(error_of(small_plan_with("\"compiled_loss\": true,")) ==
-        "training.compiled_loss: is torchtitan's compiled loss: it needs \"framework\": "
-        "\"torchtitan\"");
+        "training.compiled_loss: is torchtitan's or torchtune's compiled loss: it needs "
+        "\"framework\": \"torchtitan\" or \"torchtune\"");
   training_plan_values p = f.values();
   p.setup.framework = training_framework::megatron_core;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
+TEST_CASE("torchtune's compile, chunked loss and optimizer in backward need torchtune") {
+  // The small plan's 16 sequences (one replica) in one micro-batch of 16.
+  std::string text = small_plan_with(
+      "\"framework\": \"torchtune\", \"compiled_loss\": true, \"compiled_layers\": true, "
+      "\"chunked_loss\": true, \"optimizer_in_backward\": true,");
+  const std::string batch = "\"seq_len\": 8192";
+  text.insert(text.find(batch) + batch.size(), ", \"micro_batch\": 16");
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.compiled_layers);
+  CHECK(f.plan.setup.chunked_loss);
+  CHECK(f.plan.setup.optimizer_in_backward);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(error_of(small_plan_with("\"framework\": \"torchtune\", \"optimizer_in_backward\": "
+                                 "true,")) ==
+        "training.optimizer_in_backward: needs one micro-batch per step and no pipeline "
+        "(torchtune refuses it with gradient accumulation)");
+  CHECK(error_of(small_plan_with("\"chunked_loss\": true,")) ==
+        "training.chunked_loss: is torchtune's chunked cross-entropy: it needs \"framework\": "
+        "\"torchtune\"");
+  training_plan_values p = f.values();
+  p.setup.framework = training_framework::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 

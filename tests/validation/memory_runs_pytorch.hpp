@@ -73,12 +73,12 @@ struct torchtune_bf16_adam {
                                            .optimizer_state_bytes = 2.0};
 };
 
-template <class Recompute>
+template <class Recompute, class... Options>
 using mem_tune_3b =
     training_plan<llama3_2_3b, systems::nvlink_fat_tree<hardware::a100_80gb, 1, 1>,
                   mesh<axis<"dp", 1>>, data<"dp">,
                   batch<global_sequences<2>, seq_len<4096>, micro_batch<2>>, Recompute,
-                  torchtune_bf16_adam, sdpa, framework::generic>;
+                  torchtune_bf16_adam, sdpa, framework::torchtune, Options...>;
 
 inline void add_pytorch_memory_runs(memory_runs& v) {
   constexpr std::string_view s1 = "S1 torchtitan";
@@ -178,16 +178,20 @@ inline void add_pytorch_memory_runs(memory_runs& v) {
 
   // S5: one A100, batch 2 x 4096 packed, bf16; each row adds a technique. "Peak Memory Active".
   constexpr peak_kind active = peak_kind::active;
+  // torchtune's `compile: True` compiles the layers and the loss (rule M12).
+  using cl = compiled_loss;
+  using clay = compiled_layers;
+  using chunk = chunked_loss;
+  using obwd = optimizer_in_backward;
   v.push_back(measure<mem_tune_3b<none>>({"TT3B-packed", s5, cal, active}, gib(60.0)));
-  v.push_back(measure<mem_tune_3b<none>>(
-      {"TT3B-compile", s5, cal, active, "torch.compile not modelled (rule M6)"}, gib(51.0)));
-  v.push_back(measure<mem_tune_3b<none>>(
-      {"TT3B-chunkCE", s5, cal, active, "chunked cross-entropy not modelled (rule M6)"},
-      gib(42.9)));
-  v.push_back(measure<mem_tune_3b<full>>({"TT3B-AC", s5, cal, active}, gib(24.9)));
-  v.push_back(measure<mem_tune_3b<full>>(
-      {"TT3B-optbwd", s5, cal, active, "optimizer-in-backward not modelled (rule M6)"},
-      gib(23.1)));
+  v.push_back(
+      measure<mem_tune_3b<none, clay, cl>>({"TT3B-compile", s5, cal, active}, gib(51.0)));
+  v.push_back(measure<mem_tune_3b<none, clay, cl, chunk>>({"TT3B-chunkCE", s5, cal, active},
+                                                         gib(42.9)));
+  v.push_back(
+      measure<mem_tune_3b<full, clay, cl, chunk>>({"TT3B-AC", s5, cal, active}, gib(24.9)));
+  v.push_back(measure<mem_tune_3b<full, clay, cl, chunk, obwd>>(
+      {"TT3B-optbwd", s5, cal, active}, gib(23.1)));
 }
 
 }  // namespace validation

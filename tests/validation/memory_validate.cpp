@@ -2,7 +2,8 @@
 // published configuration; the runner compares `Plan::memory_per_device().total` (GB, 10^9
 // bytes) with the measured peak (converted to GB from the source's GiB / bytes / GB), prints the
 // kind of peak the source measured (allocated / reserved / active) and the breakdown, and exits
-// non-zero when the mean absolute error over all runs exceeds `mae_threshold_percent`.
+// non-zero when the mean absolute error over all runs exceeds `mae_threshold_percent`, the
+// held-out half's `held_out_threshold_percent`, or any run's `worst_threshold_percent`.
 // Sources, the calibration / held-out split (by source, fixed before any calibration) and the
 // rules for unstated inputs: tests/validation/MEMORY.md; verbatim figures:
 // tests/validation/CANDIDATE_MEMORY_PEAKS.md. Uses the library defaults (reserve 2 GB + 5%).
@@ -31,11 +32,14 @@ namespace {
 /// last stage they are logged from, 14.5% (calibration 11.8%, held-out 18.2%, worst 34.5%); with
 /// the loss's logits as each framework's cross-entropy holds them (`logit_bytes`), 8.5%
 /// (calibration 8.8%, held-out 8.0%, worst 31.9%); with Megatron-Core's MLP recomputation
-/// (`recompute::mlp`) 7.9% (calibration 8.8%, held-out 6.6%, worst 26.2%). Issue 13's targets
-/// are 10% overall, 12% on the held-out half and no run worse than 25%: the first two are met and
-/// fail CI when exceeded; the third is not (TT3B-optbwd, MEMORY.md "Where it still misses").
+/// (`recompute::mlp`) 7.9% (calibration 8.8%, held-out 6.6%, worst 26.2%); with torchtune's
+/// allocations (`training_framework::torchtune`: its eager layers, its losses, gradients freed
+/// between steps and the peak as the larger of two moments) 6.5% (calibration 6.4%, held-out
+/// 6.6%, worst 17.8%). Issue 13's targets, 10% overall, 12% on the held-out half and no run worse
+/// than 25%, are met, and CI fails when any is exceeded.
 constexpr double mae_threshold_percent = 10.0;
 constexpr double held_out_threshold_percent = 12.0;
+constexpr double worst_threshold_percent = 25.0;
 
 using validation::memory_result;
 
@@ -68,17 +72,21 @@ int main() {
 
   std::printf(
       "\nbreakdown of the prediction (GB): model states (params, grads, master, optimizer), "
-      "activations, buffers (ZeRO-3 gathers, logits, pipeline), reserve; last pipeline stage's "
-      "total and its error where pipelined (Megatron-LM S4 measures the last rank)\n");
-  std::printf("%-20s %8s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s\n", "run", "params", "grads",
-              "master", "optim", "states", "activ", "buffers", "reserve", "total", "last stg",
-              "err% ls");
+      "activations, buffers (ZeRO-3 gathers, logits, pipeline), reserve, what is not live at the "
+      "peak's moment (s: start of the backward, e: its end); last pipeline stage's total and its "
+      "error where pipelined (Megatron-LM S4 measures the last rank)\n");
+  std::printf("%-20s %8s %8s %8s %8s %8s %8s %8s %8s %10s %9s %9s %8s\n", "run", "params",
+              "grads", "master", "optim", "states", "activ", "buffers", "reserve", "not live",
+              "total", "last stg", "err% ls");
   for (const memory_result& r : v) {
     const shardplan::memory_breakdown& m = r.m;
-    std::printf("%-20s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.2f ", r.id.c_str(),
-                gigabytes(m.parameters), gigabytes(m.gradients), gigabytes(m.master_weights),
-                gigabytes(m.optimizer), gigabytes(m.model_states()), gigabytes(m.activations),
-                gigabytes(m.buffers), gigabytes(m.reserve), gigabytes(m.total));
+    std::printf("%-20s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %c %9.2f ",
+                r.id.c_str(), gigabytes(m.parameters), gigabytes(m.gradients),
+                gigabytes(m.master_weights), gigabytes(m.optimizer), gigabytes(m.model_states()),
+                gigabytes(m.activations), gigabytes(m.buffers), gigabytes(m.reserve),
+                gigabytes(m.not_live_at_peak),
+                m.moment == shardplan::peak_moment::backward_start ? 's' : 'e',
+                gigabytes(m.total));
     if (r.pipeline > 1)
       std::printf("%9.2f %+8.1f\n", r.last_stage,
                   (r.last_stage - r.measured) / r.measured * 100.0);
@@ -115,8 +123,11 @@ int main() {
               overall.n, by_source.size(), mae, worst);
   std::printf("issue 13 targets: overall 10%%, held-out 12%%, none worse than 25%%\n");
   const double held_out = by_half["held-out"].value();
-  const bool pass = mae <= mae_threshold_percent && held_out <= held_out_threshold_percent;
-  std::printf("thresholds %.0f%% overall, %.0f%% held-out (%.1f%%): %s\n", mae_threshold_percent,
-              held_out_threshold_percent, held_out, pass ? "pass" : "FAIL");
+  const bool pass = mae <= mae_threshold_percent && held_out <= held_out_threshold_percent &&
+                    worst <= worst_threshold_percent;
+  std::printf("thresholds %.0f%% overall, %.0f%% held-out (%.1f%%), %.0f%% for any run (%.1f%%): "
+              "%s\n",
+              mae_threshold_percent, held_out_threshold_percent, held_out,
+              worst_threshold_percent, worst, pass ? "pass" : "FAIL");
   return pass ? 0 : 1;
 }

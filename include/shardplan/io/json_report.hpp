@@ -159,10 +159,12 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
       {"nccl_buffers", m.nccl_buffers.value()},
       {"optimizer_temporaries", m.optimizer_temporaries.value()},
       {"fragmentation", m.fragmentation.value()},
+      {"not_live_at_peak", m.not_live_at_peak.value()},
       {"total", m.total.value()},
       {"capacity", p.system.chip.memory.value()}};
   const memory_assessment verdict = memory_assessment_of(p);
   j["memory_policy"] = std::string(memory_policy_name(p.setup.memory_policy));
+  j["peak_moment"] = std::string(peak_moment_name(m.moment));
   j["memory_verdict"] = std::string(verdict_name(verdict.verdict));
   j["headroom_gb"] = verdict.headroom_gb;
   j["memory_margin"] = verdict.margin;

@@ -337,7 +337,8 @@ inline constexpr named<training_framework> framework_choices[] = {
     {"megatron_core", training_framework::megatron_core},
     {"torchtitan", training_framework::torchtitan},
     {"deepspeed", training_framework::deepspeed},
-    {"maxtext", training_framework::maxtext}};
+    {"maxtext", training_framework::maxtext},
+    {"torchtune", training_framework::torchtune}};
 
 /// `inference.engine`: the serving engines (`serving_engine`).
 inline constexpr named<serving_engine> engine_choices[] = {
@@ -1149,7 +1150,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
   detail::only_keys(t, tp, {"parallelism", "batch", "recompute", "precision", "reserve",
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
                             "attention_kernel", "dropout", "framework",
-                            "grad_reduce_in_bf16", "compiled_loss", "memory_policy",
+                            "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
+                            "chunked_loss", "optimizer_in_backward", "memory_policy",
                             "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
@@ -1219,11 +1221,32 @@ inline plan_file read_plan_file(const std::string& text_in) {
     fail(tp + ".grad_reduce_in_bf16",
          "is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"");
   setup.compiled_loss = detail::boolean(t, tp, "compiled_loss", false);
-  if (setup.compiled_loss && setup.framework != training_framework::torchtitan)
+  if (setup.compiled_loss && setup.framework != training_framework::torchtitan &&
+      setup.framework != training_framework::torchtune)
     fail(tp + ".compiled_loss",
-         "is torchtitan's compiled loss: it needs \"framework\": \"torchtitan\"");
+         "is torchtitan's or torchtune's compiled loss: it needs \"framework\": \"torchtitan\" "
+         "or \"torchtune\"");
+  const bool torchtune = setup.framework == training_framework::torchtune;
+  setup.compiled_layers = detail::boolean(t, tp, "compiled_layers", false);
+  if (setup.compiled_layers && !torchtune)
+    fail(tp + ".compiled_layers",
+         "is torchtune's compiled layers: it needs \"framework\": \"torchtune\"");
+  setup.chunked_loss = detail::boolean(t, tp, "chunked_loss", false);
+  if (setup.chunked_loss && !torchtune)
+    fail(tp + ".chunked_loss",
+         "is torchtune's chunked cross-entropy: it needs \"framework\": \"torchtune\"");
+  setup.optimizer_in_backward = detail::boolean(t, tp, "optimizer_in_backward", false);
+  if (setup.optimizer_in_backward && !torchtune)
+    fail(tp + ".optimizer_in_backward",
+         "is torchtune's optimizer_in_bwd: it needs \"framework\": \"torchtune\"");
 
   out.plan = make_training_plan(model, system, c, setup);
+  // torchtune refuses optimizer_in_bwd with gradient accumulation; no pipeline runs it either.
+  if (setup.optimizer_in_backward &&
+      (c.pipeline > 1 || micro_batches(out.plan.setup) != 1))
+    fail(tp + ".optimizer_in_backward",
+         "needs one micro-batch per step and no pipeline (torchtune refuses it with gradient "
+         "accumulation)");
   if (t.contains("attention"))
     out.plan.assumptions.attention = detail::pick(
         tp + ".attention", detail::text(t, tp, "attention"), detail::attention_flops_choices);

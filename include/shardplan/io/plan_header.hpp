@@ -269,6 +269,9 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.enumerator("framework", "training_framework", s.framework);
   w.field("grad_reduce_in_bf16", s.grad_reduce_in_bf16);
   w.field("compiled_loss", s.compiled_loss);
+  w.field("compiled_layers", s.compiled_layers);
+  w.field("chunked_loss", s.chunked_loss);
+  w.field("optimizer_in_backward", s.optimizer_in_backward);
   w.enumerator("memory_policy", "training_memory_policy", s.memory_policy);
   w.field("memory_margin", s.memory_margin);
 }

@@ -189,6 +189,9 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.framework", s.framework, t.framework);
   d("training.grad_reduce_in_bf16", s.grad_reduce_in_bf16, t.grad_reduce_in_bf16);
   d("training.compiled_loss", s.compiled_loss, t.compiled_loss);
+  d("training.compiled_layers", s.compiled_layers, t.compiled_layers);
+  d("training.chunked_loss", s.chunked_loss, t.chunked_loss);
+  d("training.optimizer_in_backward", s.optimizer_in_backward, t.optimizer_in_backward);
   d("training.memory_policy", s.memory_policy, t.memory_policy);
   d("training.memory_margin_percent", s.memory_margin, t.memory_margin);
   const step_assumptions& e = a.assumptions;
@@ -509,10 +512,23 @@ inline ordered_json training_json(const training_plan_values& p) {
     j["grad_reduce_in_bf16"] = true;
   }
   if (t.compiled_loss) {
-    if (t.framework != training_framework::torchtitan)
+    if (t.framework != training_framework::torchtitan &&
+        t.framework != training_framework::torchtune)
       unwritable("training.compiled_loss",
-                 "a plan file gives it only with \"framework\": \"torchtitan\"");
+                 "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"");
     j["compiled_loss"] = true;
+  }
+  // torchtune's own flags: a plan file gives them only with that framework.
+  const std::pair<const char*, bool> torchtune_flags[] = {
+      {"compiled_layers", t.compiled_layers},
+      {"chunked_loss", t.chunked_loss},
+      {"optimizer_in_backward", t.optimizer_in_backward}};
+  for (const auto& [key, on] : torchtune_flags) {
+    if (!on) continue;
+    if (t.framework != training_framework::torchtune)
+      unwritable(std::string("training.") + key,
+                 "a plan file gives it only with \"framework\": \"torchtune\"");
+    j[key] = true;
   }
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);

@@ -77,6 +77,10 @@ inline table memory_table(const training_plan_values& p) {
   } else {
     t.rows.push_back({"reserve", format(m.reserve)});
   }
+  // Where gradients are freed between steps the peak is one moment of the step, not the sum.
+  if (m.not_live_at_peak.value() > 0.0)
+    t.rows.push_back({"not live at the peak (" + std::string(peak_moment_name(m.moment)) + ")",
+                      "-" + format(m.not_live_at_peak)});
   t.rows.push_back({"total", format(m.total)});
   t.rows.push_back({"capacity", format(p.system.chip.memory)});
   const memory_assessment a = memory_assessment_of(p);

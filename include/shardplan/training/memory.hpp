@@ -68,6 +68,7 @@ enum class training_framework : std::uint8_t {
   torchtitan,     ///< pytorch/torchtitan (FSDP2, DTensor tensor parallelism)
   deepspeed,      ///< microsoft/DeepSpeed (ZeRO-1/2/3 as `generic` shards them; the flat reserve)
   maxtext,        ///< AI-Hypercomputer/maxtext (sharding as `generic`; the flat reserve)
+  torchtune,      ///< pytorch/torchtune recipes (eager fp32 norms, gradients freed each step)
 };
 
 /// The name a framework goes by in reports and plan files.
@@ -78,6 +79,7 @@ constexpr std::string_view framework_name(training_framework f) {
     case training_framework::torchtitan: return "torchtitan";
     case training_framework::deepspeed: return "deepspeed";
     case training_framework::maxtext: return "maxtext";
+    case training_framework::torchtune: return "torchtune";
   }
   return "?";
 }
@@ -104,12 +106,12 @@ constexpr std::string_view memory_policy_name(training_memory_policy p) {
 
 /// The memory model's measured error band: the mean absolute error of `memory_per_device().total`
 /// against the published measured peaks of the memory validation, the overall figure rounded up.
-/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 7.9% over
-/// 50 peaks from 6 sources (calibration 8.8%, held-out 6.6%, worst 26.2%) with each run's
+/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 6.5% over
+/// 50 peaks from 6 sources (calibration 6.4%, held-out 6.6%, worst 17.8%) with each run's
 /// framework; without the frameworks it was 39.5% (held-out 49.8%). A plan whose headroom is
 /// smaller than this share of its need is `tight`. It moves with the model: re-read it from the
 /// runner whenever the memory model changes.
-inline constexpr double memory_error_band = 0.08;
+inline constexpr double memory_error_band = 0.07;
 
 /// Everything the memory model needs besides the model: degrees, batch, recomputation,
 /// precision, reserve and whether dropout masks are stored.
@@ -132,6 +134,18 @@ struct training_setup {
   /// torchtitan bbb1b616e, 2025-04-02, on; only read under `training_framework::torchtitan`):
   /// the fused cross-entropy keeps the bf16 logits and writes a bf16 gradient (`logit_bytes`).
   bool compiled_loss = false;
+  /// torchtune's `compile: True` for the transformer layers (`training.compile_model` compiles
+  /// each `TransformerSelfAttentionLayer`; the same flag compiles the loss, `compiled_loss`): the
+  /// compiled norms keep their bf16 input instead of an fp32 copy (`torchtune_layer_bytes`; only
+  /// read under `training_framework::torchtune`).
+  bool compiled_layers = false;
+  /// torchtune's `CEWithChunkedOutputLoss` (8 chunks, its default): the output projection and
+  /// the fp32 cross-entropy run chunk by chunk (`logit_bytes`; only read under torchtune).
+  bool chunked_loss = false;
+  /// torchtune's `optimizer_in_bwd: True`: each parameter's optimizer step runs in a hook as soon
+  /// as its gradient is accumulated, and the gradient is freed, so no moment holds every gradient
+  /// (`peak_phases`; only read under torchtune, which requires one micro-batch per step).
+  bool optimizer_in_backward = false;
   /// Which transients are charged (`training_memory_policy`).
   training_memory_policy memory_policy = training_memory_policy::framework;
   /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the
@@ -264,6 +278,17 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   return parameters_on_device(m, parameters(m), d, stage);
 }
 
+/// The moment of a step at which a device's memory peaks. `backward_start`: the forward is done
+/// and the loss's backward runs, every saved activation and the logits live (the papers' peak,
+/// and every framework's that keeps its gradients allocated between steps); `backward_end`: the
+/// backward reaches the first layer, every gradient live and the activations freed.
+enum class peak_moment : std::uint8_t { backward_start, backward_end };
+
+/// The moment's name in reports and JSON.
+constexpr std::string_view peak_moment_name(peak_moment p) {
+  return p == peak_moment::backward_start ? "backward_start" : "backward_end";
+}
+
 /// Memory per device, term by term. All in bytes.
 struct memory_breakdown {
   bytes parameters{};
@@ -278,6 +303,12 @@ struct memory_breakdown {
   bytes nccl_buffers{};           ///< NCCL's per-channel buffers of every communicator
   bytes optimizer_temporaries{};  ///< temporaries of the optimizer step
   bytes fragmentation{};          ///< the caching allocator's share of the dynamic memory
+  /// Terms above that are not allocated at the moment of the peak (`peak_phases`): gradients a
+  /// framework frees between steps when the peak is the start of the backward pass, or the
+  /// activations and logits freed by its end when the peak is there. Subtracted from `total`.
+  bytes not_live_at_peak{};
+  /// When the peak happens (`peak_moment`).
+  peak_moment moment = peak_moment::backward_start;
   bytes total{};
 
   /// Parameters, gradients, master weights and optimizer state.
@@ -328,6 +359,7 @@ constexpr state_sharding sharding_of(const training_setup& t) {
     case training_framework::generic:
     case training_framework::deepspeed:
     case training_framework::maxtext:
+    case training_framework::torchtune:
       break;
   }
   return out;
@@ -419,14 +451,60 @@ constexpr bytes torchtitan_selective_layer_bytes(const model_shape& m, layer_kin
   return s * b * per_token * byte;
 }
 
+/// Bytes one torchtune layer keeps for one micro-batch without recomputation, the tensors
+/// autograd saves as its modules run in eager PyTorch (torchtune at
+/// 1814feb17a9038e1a8053ce93111bd26774a8db6, the commit of S5's table). Per token on one device,
+/// with e the activation bytes:
+/// - each of the two `RMSNorm`s: `x_fp32 = x.float()`, saved by `pow` and by the product with
+///   the `rsqrt`, 4·h; `x_normed`, saved by the product with `scale`, e·h; the output, saved by
+///   the projections it feeds, e·h (torchtune/modules/rms_norm.py). Compiled
+///   (`compiled_layers`) the norm keeps its bf16 input and its output, e·h each, and recomputes
+///   the fp32 copy and `x_normed` in the backward: an assumption (the compiled graph's saved
+///   tensors were not read; the MLP's intermediates are assumed kept as in eager mode). S5 gives
+///   only the sum of what compiling the layers and the loss saves, 9.7 GB, not this split
+///   (tests/validation/MEMORY.md, rule M12);
+/// - attention: the rotated q, and k and v after the grouped-query expansion to every query head
+///   (`k.unsqueeze(2).expand(...).flatten(1, 2)` copies them), e·a·d_h each; the kernel's output
+///   e·a·d_h and fp32 logsumexp 4·a; the `contiguous()` copy `output_proj` saves, e·a·d_h
+///   (modules/attention.py). RoPE saves nothing of that size: each product's other operand is the
+///   cache, which needs no gradient (modules/position_embeddings.py). Eager attention adds the
+///   s x s weights, e·a·s;
+/// - the gated MLP: w1's output (saved by SiLU), SiLU's and w3's outputs (saved by the product)
+///   and the product (saved by w2), e·f each; ungated, w1's output and the activation's
+///   (modules/feed_forward.py).
+/// Heads and the MLP divide by tensor parallelism, the norms under sequence parallelism. There is
+/// no dropout. Mixture-of-experts layers and MLA keep the generic bytes.
+constexpr bytes torchtune_layer_bytes(const model_shape& m, layer_kind kind,
+                                      const activation_inputs& in, bool compiled) {
+  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
+  const double s = static_cast<double>(in.seq_len);
+  const double b = static_cast<double>(in.micro_batch);
+  const double h = static_cast<double>(m.d_model);
+  const double t = static_cast<double>(in.tensor_parallel);
+  const double e = in.activation_bytes;
+  const double a = static_cast<double>(m.heads);
+  const double dh = static_cast<double>(m.head_dim);
+  const double f = static_cast<double>(m.d_ff);
+  const double sp = in.sequence_parallel ? t : 1.0;
+  const double norm = (compiled ? 2.0 * e : 4.0 + 2.0 * e) * h / sp;
+  double per_token = 2.0 * norm;
+  per_token += (5.0 * e * a * dh + 4.0 * a) / t;       // q, k, v, output, logsumexp, copy
+  if (in.eager_attention) per_token += e * a * s / t;  // the math kernel's weights
+  per_token += (m.gated_mlp ? 4.0 : 2.0) * e * f / t;  // the MLP's intermediates
+  return s * b * per_token * byte;
+}
+
 /// Bytes one layer keeps for one micro-batch under the plan's recomputation and framework:
-/// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`); every
-/// other case is `layer_activation_bytes`.
+/// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`);
+/// torchtune's layer without recomputation is `torchtune_layer_bytes`; every other case is
+/// `layer_activation_bytes`.
 constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const training_setup& t,
                                    const activation_inputs& in) {
   if (t.framework == training_framework::torchtitan &&
       in.recompute.kind == recompute_kind::selective)
     return torchtitan_selective_layer_bytes(m, kind, in);
+  if (t.framework == training_framework::torchtune && in.recompute.kind == recompute_kind::none)
+    return torchtune_layer_bytes(m, kind, in, t.compiled_layers);
   return layer_activation_bytes(m, kind, in);
 }
 
@@ -452,7 +530,8 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
 /// model's layer kinds, under every named framework (DeepSpeed's checkpointing reruns the block
 /// the same way, and XLA's rematerialisation of a MaxText layer holds it too); zero for the
 /// generic framework (the papers' accounting, Korthikanti et al. Sec. 5, counts only the
-/// checkpoints) and for any other recomputation.
+/// checkpoints) and for any other recomputation. The layer holds what it stores without
+/// recomputation under the plan's framework (`stored_layer_bytes`).
 /// Under `recompute_kind::mlp` the same holds for one dense layer's MLP.
 constexpr bytes rematerialised_layer_memory(const model_shape& m, const training_setup& t) {
   if (t.framework == training_framework::generic) return bytes{};
@@ -465,9 +544,9 @@ constexpr bytes rematerialised_layer_memory(const model_shape& m, const training
   if (t.recompute.kind != recompute_kind::full) return bytes{};
   in.recompute = {recompute_kind::none};
   const bytes dense =
-      dense_layer_count(m) > 0 ? layer_activation_bytes(m, layer_kind::dense, in) : bytes{};
+      dense_layer_count(m) > 0 ? stored_layer_bytes(m, layer_kind::dense, t, in) : bytes{};
   const bytes moe =
-      dense_layer_count(m) < m.layers ? layer_activation_bytes(m, layer_kind::moe, in) : bytes{};
+      dense_layer_count(m) < m.layers ? stored_layer_bytes(m, layer_kind::moe, t, in) : bytes{};
   return moe > dense ? moe : dense;
 }
 
@@ -505,14 +584,37 @@ constexpr bool fsdp_keeps_stage_gathered(const training_setup& t) {
 /// - `torchtitan` with `compiled_loss`: 4, the bf16 logits the compiled graph saves and its bf16
 ///   gradient (the fp32 cast, softmax and gradient fused into the kernels; the graph's saved
 ///   tensors are not checked).
+/// - `torchtune`, eager: 12, as torchtitan's without TP. The model casts its output to fp32
+///   (`F.linear(h, self.tok_embeddings.weight).float()`, torchtune/modules/transformer.py at
+///   1814feb17a9038e1a8053ce93111bd26774a8db6), the recipe deletes it after the loss ("free
+///   logits otherwise it peaks backward memory", recipes/full_finetune_single_device.py), and
+///   `log_softmax`'s saved output, `nll_loss`'s gradient and `log_softmax`'s input gradient are
+///   three fp32 copies.
+/// - `torchtune` with `compiled_loss`: 8. The compiled loss's input is the model's fp32 output,
+///   which the graph keeps for its backward, and the backward writes one fp32 gradient (the
+///   graph's saved tensors are not checked).
+/// - `torchtune` with `chunked_loss`: `CEWithChunkedOutputLoss` (modules/loss/
+///   ce_chunked_output_loss.py) projects and upcasts each of its k = 8 chunks on its own. Eager,
+///   every chunk's `log_softmax` keeps its fp32 output (4) and one chunk's backward adds two
+///   more copies of a chunk (8/k): 5. Compiled (`training.compile_loss` compiles only "the
+///   upcast + cross-entropy calculation"), each chunk keeps its bf16 logits (e) and one chunk's
+///   bf16 gradient is live (e/k): 2.25 in bf16.
 constexpr double logit_bytes(const training_setup& t) {
+  const double e = t.precision.activation_bytes;
+  constexpr double chunks = 8.0;
   switch (t.framework) {
     case training_framework::generic: return 4.0;
     case training_framework::torchtitan:
-      if (t.compiled_loss) return 2.0 * t.precision.activation_bytes;
+      if (t.compiled_loss) return 2.0 * e;
       return t.degrees.tensor == 1 ? 12.0 : 16.0;
-    default: return 8.0;
+    case training_framework::torchtune:
+      if (t.chunked_loss) return t.compiled_loss ? e + e / chunks : 4.0 + 8.0 / chunks;
+      return t.compiled_loss ? 8.0 : 12.0;
+    case training_framework::megatron_core:
+    case training_framework::deepspeed:
+    case training_framework::maxtext: return 8.0;
   }
+  return 8.0;
 }
 
 /// Temporary buffers of a stage: under ZeRO-3 two gathered layers (the current one and the
@@ -522,23 +624,35 @@ constexpr double logit_bytes(const training_setup& t) {
 /// torchtitan/config/configs.py@b5bcd76); on the last stage the logits of one micro-batch at
 /// `logit_bytes` each (s·b·V/t of them); with
 /// a pipeline, a send and a receive buffer of one micro-batch's boundary activations.
+/// Parameters of a device's largest layer (attention and the larger of its dense MLP and its
+/// experts on the device), split by tensor parallelism.
+constexpr double largest_layer_parameters(const parameter_counts& c, const parallel_degrees& d) {
+  return static_cast<double>(c.attention_per_layer +
+                             std::max(c.dense_mlp_per_layer, c.moe_per_layer / d.expert)) /
+         static_cast<double>(d.tensor);
+}
+
+/// The parameter buffers of `buffer_memory`: ZeRO-3's gathered layers and their gradients, or the
+/// stage FSDP keeps gathered.
+constexpr bytes gathered_parameter_memory(const model_shape& m, const parameter_counts& c,
+                                          const training_setup& t, stage_position stage) {
+  if (fsdp_keeps_stage_gathered(t)) {
+    const device_parameters p = parameters_on_device(m, c, t.degrees, stage);
+    return (p.dense + p.expert) * (t.precision.parameter_bytes + 4.0) * byte;
+  }
+  if (sharding_of(t).stage >= 3)
+    return largest_layer_parameters(c, t.degrees) *
+           (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t)) * byte;
+  return bytes{};
+}
+
 constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
                               const training_setup& t, stage_position stage) {
   const parallel_degrees& d = t.degrees;
   const double tp = static_cast<double>(d.tensor);
   const double s = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
-  double total = 0.0;
-  if (fsdp_keeps_stage_gathered(t)) {
-    const device_parameters p = parameters_on_device(m, c, d, stage);
-    total += (p.dense + p.expert) * (t.precision.parameter_bytes + 4.0);
-  } else if (sharding_of(t).stage >= 3) {
-    const double largest_layer =
-        static_cast<double>(c.attention_per_layer +
-                            std::max(c.dense_mlp_per_layer, c.moe_per_layer / d.expert)) /
-        tp;
-    total += largest_layer * (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t));
-  }
+  double total = gathered_parameter_memory(m, c, t, stage).value();
   if (stage == stage_position::last || d.pipeline == 1)
     total += logit_bytes(t) * s * b * static_cast<double>(m.vocab) / tp;
   if (d.pipeline > 1)
@@ -586,13 +700,14 @@ inline constexpr double nccl_channels_assumed = 32.0;
 /// validation's calibration half (tests/validation/MEMORY.md), which it has not been yet.
 inline constexpr double fragmentation_fraction = 0.05;
 
-/// Whether the plan's framework charges the named transients: Megatron-Core and torchtitan,
-/// whose allocations are modelled. `generic` charges the flat reserve; DeepSpeed is allocated as
+/// Whether the plan's framework charges the named transients: Megatron-Core, torchtitan and
+/// torchtune (PyTorch on CUDA, as torchtitan), whose allocations are modelled. `generic` charges the flat reserve; DeepSpeed is allocated as
 /// `generic` for now, and MaxText runs on JAX (no CUDA context, no NCCL), so both keep it too.
 constexpr bool charges_named_transients(const training_setup& t) {
   return t.memory_policy == training_memory_policy::framework &&
          (t.framework == training_framework::megatron_core ||
-          t.framework == training_framework::torchtitan);
+          t.framework == training_framework::torchtitan ||
+          t.framework == training_framework::torchtune);
 }
 
 /// The communicators a device belongs to: one process group per parallel axis of more than one
@@ -627,10 +742,14 @@ constexpr bytes optimizer_step_temporaries(const memory_breakdown& states,
   return states.optimizer / static_cast<double>(x.optimizer_states);
 }
 
-/// Fills the transients of `out` (whose states, activations and buffers are set) under the plan's
-/// policy: the flat reserve, the named terms, or nothing (`training_memory_policy::book`).
-constexpr void charge_transients(memory_breakdown& out, const training_setup& t) {
-  const bytes planned = out.model_states() + out.activations + out.buffers;
+/// Fills the transients of `out` (whose states, activations, buffers and `not_live_at_peak` are
+/// set) under the plan's policy: the flat reserve, the named terms, or nothing
+/// (`training_memory_policy::book`). `freed_dynamic`: the activations and buffers not live at
+/// the peak, which the fragmentation is not charged on.
+constexpr void charge_transients(memory_breakdown& out, const training_setup& t,
+                                 bytes freed_dynamic = bytes{}) {
+  const bytes planned =
+      out.model_states() + out.activations + out.buffers - out.not_live_at_peak;
   if (t.memory_policy == training_memory_policy::book) return;
   if (!charges_named_transients(t)) {
     out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
@@ -639,7 +758,49 @@ constexpr void charge_transients(memory_breakdown& out, const training_setup& t)
   out.cuda_context = cuda_context_memory + cublas_workspace_memory;
   out.nccl_buffers = nccl_buffer_memory(t.degrees);
   out.optimizer_temporaries = optimizer_step_temporaries(out, t.precision, true);
-  out.fragmentation = (out.activations + out.buffers) * fragmentation_fraction;
+  out.fragmentation = (out.activations + out.buffers - freed_dynamic) * fragmentation_fraction;
+}
+
+/// Whether the plan's gradients are freed between steps, so that the step's peak is the larger
+/// of its two moments (`peak_moment`) rather than the sum of everything it allocates: torchtune
+/// sets them to None after each optimizer step (`self._optimizer.zero_grad(set_to_none=True)`,
+/// recipes/full_finetune_single_device.py at 1814feb17a9038e1a8053ce93111bd26774a8db6), so with
+/// one micro-batch per step and no pipeline the forward runs with no gradient allocated. With
+/// more micro-batches the gradients accumulate across them and are live from the second on.
+/// Megatron-Core and DeepSpeed keep contiguous gradient buffers; torchtitan zeroes its gradients
+/// in place since f84224af0 (2026-08-13: `zero_grad(set_to_none=...disable_cuda_graphs)`, default
+/// false), so both keep them live, as the papers' sum does.
+constexpr bool gradients_freed_between_steps(const training_setup& t) {
+  return t.framework == training_framework::torchtune && t.degrees.pipeline == 1 &&
+         micro_batches(t) == 1;
+}
+
+/// Sets the moment of `out`'s peak and what is not live then (`not_live_at_peak`), returning the
+/// activations and buffers freed by that moment. Where gradients are freed between steps
+/// (`gradients_freed_between_steps`) the step peaks either at the start of the backward pass
+/// (every activation, the loss's logits and buffers, no gradient yet) or at its end (every
+/// gradient, the layer being rematerialised and the gathered parameters, the activations and
+/// logits freed), whichever holds more. With `optimizer_in_backward` each gradient is freed as
+/// its step runs: the end holds one layer's gradients at most.
+constexpr bytes peak_phases(memory_breakdown& out, const model_shape& m, const parameter_counts& c,
+                            const training_setup& t, stage_position stage) {
+  if (!gradients_freed_between_steps(t)) return bytes{};
+  const bytes layer_gradients =
+      largest_layer_parameters(c, t.degrees) * gradient_bytes_of(t) * byte;
+  const bytes gradients_at_end =
+      t.optimizer_in_backward && layer_gradients < out.gradients ? layer_gradients
+                                                                   : out.gradients;
+  const bytes dynamic_at_end =
+      rematerialised_layer_memory(m, t) + gathered_parameter_memory(m, c, t, stage);
+  const bytes freed_at_end = out.activations + out.buffers - dynamic_at_end;
+  if (gradients_at_end - freed_at_end > bytes{}) {
+    out.moment = peak_moment::backward_end;
+    out.not_live_at_peak = freed_at_end + (out.gradients - gradients_at_end);
+    return freed_at_end;
+  }
+  out.moment = peak_moment::backward_start;
+  out.not_live_at_peak = out.gradients;
+  return bytes{};
 }
 
 /// Memory of one pipeline stage on one device.
@@ -655,8 +816,10 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
   }
   out.activations = out.activations + rematerialised_layer_memory(m, t);
   out.buffers = buffer_memory(m, c, t, stage);
-  charge_transients(out, t);
-  out.total = out.model_states() + out.activations + out.buffers + out.reserve + out.transients();
+  const bytes freed_dynamic = peak_phases(out, m, c, t, stage);
+  charge_transients(out, t, freed_dynamic);
+  out.total = out.model_states() + out.activations + out.buffers + out.reserve +
+              out.transients() - out.not_live_at_peak;
   return out;
 }
 

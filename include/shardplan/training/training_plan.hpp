@@ -263,7 +263,7 @@ using reserve = named<training_memory_policy::reserve>;
 }  // namespace memory_policy
 
 /// The margin the memory verdict asks of the headroom, in percent of the need, from 0 up to (not
-/// including) 100; the default is the measured error band, `memory_error_band` (17%). `fits` and
+/// including) 100; the default is the measured error band, `memory_error_band` (7%). `fits` and
 /// `SHARDPLAN_REQUIRE_FEASIBLE` stay strict (need <= capacity) whatever the margin.
 template <percent Margin>
 struct memory_margin {
@@ -329,7 +329,8 @@ struct with_dropout {
 
 /// The framework whose allocations the memory model charges (default `framework::generic`, the
 /// papers' accounting): `framework::megatron_core`, `framework::torchtitan`,
-/// `framework::deepspeed`, `framework::maxtext`. See `training_framework` (training/memory.hpp).
+/// `framework::deepspeed`, `framework::maxtext`, `framework::torchtune`. See `training_framework`
+/// (training/memory.hpp).
 namespace framework {
 template <training_framework F>
 struct named {
@@ -340,6 +341,7 @@ using megatron_core = named<training_framework::megatron_core>;
 using torchtitan = named<training_framework::torchtitan>;
 using deepspeed = named<training_framework::deepspeed>;
 using maxtext = named<training_framework::maxtext>;
+using torchtune = named<training_framework::torchtune>;
 }  // namespace framework
 
 /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in bf16 instead of fp32 (read only
@@ -348,11 +350,32 @@ struct grad_reduce_in_bf16 {
   static constexpr void apply(training_plan_values& p) { p.setup.grad_reduce_in_bf16 = true; }
 };
 
-/// torchtitan's `--training.compile` for the loss: the cross-entropy is compiled (torchtitan from
-/// bbb1b616e, 2025-04-02) and keeps bf16 logits instead of fp32 copies (read only with
-/// `framework::torchtitan`; `logit_bytes` in memory.hpp).
+/// The loss under `torch.compile`: torchtitan's `--training.compile` (which compiles the loss
+/// from bbb1b616e, 2025-04-02) or torchtune's `compile: True`; the compiled cross-entropy keeps
+/// fewer copies of the logits (read only with `framework::torchtitan` or `framework::torchtune`;
+/// `logit_bytes` in memory.hpp).
 struct compiled_loss {
   static constexpr void apply(training_plan_values& p) { p.setup.compiled_loss = true; }
+};
+
+/// torchtune's `compile: True` for the transformer layers (read only with `framework::torchtune`;
+/// `torchtune_layer_bytes` in memory.hpp). torchtune's flag compiles the loss too: give
+/// `compiled_loss` as well.
+struct compiled_layers {
+  static constexpr void apply(training_plan_values& p) { p.setup.compiled_layers = true; }
+};
+
+/// torchtune's chunked cross-entropy, `CEWithChunkedOutputLoss` with its 8 chunks (read only with
+/// `framework::torchtune`; `logit_bytes` in memory.hpp).
+struct chunked_loss {
+  static constexpr void apply(training_plan_values& p) { p.setup.chunked_loss = true; }
+};
+
+/// torchtune's `optimizer_in_bwd: True`: the optimizer steps each parameter in the backward pass
+/// and frees its gradient (read only with `framework::torchtune` and one micro-batch per step
+/// without a pipeline, which torchtune requires; `peak_phases` in memory.hpp).
+struct optimizer_in_backward {
+  static constexpr void apply(training_plan_values& p) { p.setup.optimizer_in_backward = true; }
 };
 
 // --- the plan ----------------------------------------------------------------------------------
