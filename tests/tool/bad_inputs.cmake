@@ -187,7 +187,7 @@ bad_plan("training.grad_reduce_in_bf16: must be true or false" training training
 bad_plan("training.compiled_loss: is torchtitan's or torchtune's compiled loss: it needs \"framework\": \"torchtitan\" or \"torchtune\"" training training compiled_loss true)
 bad_plan("training.compiled_loss: must be true or false" training training compiled_loss 1)
 # torchtune's own flags need torchtune; its optimizer in the backward needs one micro-batch.
-bad_plan("training.compiled_layers: is torchtune's compiled layers: it needs \"framework\": \"torchtune\"" training training compiled_layers true)
+bad_plan("training.compiled_layers: is torchtitan's or torchtune's compiled layers: it needs \"framework\": \"torchtitan\" or \"torchtune\"" training training compiled_layers true)
 bad_plan("training.compiled_layers: must be true or false" training training compiled_layers [=["on"]=])
 bad_plan("training.chunked_loss: is torchtune's chunked cross-entropy: it needs \"framework\": \"torchtune\"" training training chunked_loss true)
 bad_plan("training.chunked_loss: must be true or false" training training chunked_loss 8)

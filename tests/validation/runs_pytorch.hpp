@@ -82,7 +82,8 @@ using fp8_te = precision::fp8_delayed;  // llm-foundry amp_fp8: TransformerEngin
 // 96 GB 500 W, 400 Gb/s per GPU. seq 8192 = train_configs default (rule 3) unless the table
 // gives it; FSDP over the data (and context) ranks; TP with SequenceParallel norms (rule 8);
 // "Float8" = torchao dynamic tensorwise (rule 7); selective = per-op SAC; PyTorch SDPA (flash2).
-// torch.compile and async TP are not modelled.
+// "torch.compile" = `compiled_layers` (fused norms, rotary and activation; without it they run as
+// eager modules); async TP is not modelled.
 
 template <std::int64_t Gpus>
 using grand_teton = systems::nvlink_fat_tree<h100_96gb_500w, (Gpus + 7) / 8, (Gpus < 8 ? Gpus : 8)>;
@@ -90,20 +91,21 @@ using sdpa = attention_with<attention_kernel::flash2>;
 
 /// FSDP (x CP) on Llama 3.1 8B.
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
-          class Recompute, class Precision>
+          class Recompute, class Precision, class... Extra>
 using tt_8b_plan =
     training_plan<models::llama3_8b, grand_teton<Dp * Cp>, mesh<axis<"dp", Dp>, axis<"cp", Cp>>,
                   fsdp<"dp">, context<"cp">,
                   batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Mbs>>, Recompute,
-                  Precision, sdpa, framework::torchtitan>;
+                  Precision, sdpa, framework::torchtitan, Extra...>;
 /// FSDP x TP (2D).
+/// Every 2D run compiles its layers (Table 4, and the 2025-06 file's "torch.compile").
 template <class Model, std::int64_t Dp, std::int64_t Tp, std::int64_t Gbs, std::int64_t Mbs,
           class Recompute, class Precision>
 using tt_2d_plan =
     training_plan<Model, grand_teton<Dp * Tp>, mesh<axis<"dp", Dp>, axis<"tp", Tp>>, fsdp<"dp">,
                   tensor<"tp", sequence_parallel>,
                   batch<global_sequences<Gbs>, seq_len<8192>, micro_batch<Mbs>>, Recompute,
-                  Precision, sdpa, framework::torchtitan>;
+                  Precision, sdpa, framework::torchtitan, compiled_layers>;
 /// 405B: FSDP x CP x PP 8 x TP 8 on 512 GPUs, full AC, Float8; MBS 1 (rule 1); 126 layers on
 /// 8 (or 16) stages unevenly; torchtitan's mesh order pp, dp, cp, tp (outermost first, rule 12).
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, class Schedule>
@@ -112,7 +114,7 @@ using tt_405b_plan = training_plan<
     mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp">,
     pipeline<"pp", Schedule, uneven_stages>, context<"cp">, tensor<"tp", sequence_parallel>,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<1>>, recompute::full,
-    precision::fp8_tensorwise, sdpa, framework::torchtitan>;
+    precision::fp8_tensorwise, sdpa, framework::torchtitan, compiled_layers>;
 
 // --- S08 Trainy on WhiteFiber, benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md ---------------
 // 4 / 8 nodes of 8 H200, 400 Gb/s per GPU; llama3_8b.toml at e7c0cae: seq 8192, local batch 2,
@@ -123,7 +125,7 @@ using trainy_plan =
                   mesh<axis<"dp", Nodes * 8>>, fsdp<"dp">,
                   batch<global_sequences<Nodes * 16>, seq_len<8192>, micro_batch<2>>,
                   recompute::selective, precision::fp8_tensorwise, sdpa, framework::torchtitan,
-                  compiled_loss>;  // --training.compile at torchtitan e7c0cae (2025-06-13)
+                  compiled_layers, compiled_loss>;  // --training.compile at torchtitan e7c0cae
 
 inline void add_pytorch_runs(runs& v) {
   constexpr std::string_view s03 = "S03 llm-foundry";
@@ -197,24 +199,24 @@ inline void add_pytorch_runs(runs& v) {
   v.push_back(evaluate<tt_8b_plan<8, 1, 16, 8192, 2, sel, bf16>>(
       {"TT-L3-8B-FSDP", s04, held, false, "eager PyTorch on 500 W HBM2e H100s; seq 8192 by rule 3"},
       tt(16, 8192, 5762, 8)));
-  v.push_back(evaluate<tt_8b_plan<8, 1, 16, 8192, 2, sel, bf16>>(
-      {"TT24-8B-8-compile", s04, held, false, "torch.compile not modelled"},
-      tt(16, 8192, 6667, 8)));
-  v.push_back(evaluate<tt_8b_plan<8, 1, 16, 8192, 2, sel, fp8tw>>({"TT24-8B-8-fp8", s04, held},
-                                                                  tt(16, 8192, 8532, 8)));
-  v.push_back(evaluate<tt_8b_plan<8, 1, 8, 32768, 1, full, fp8tw>>({"TT24-8B-CP1-32k", s04, held},
-                                                                   tt(8, 32768, 3890, 8)));
-  v.push_back(evaluate<tt_8b_plan<4, 2, 4, 65536, 1, full, fp8tw>>({"TT24-8B-CP2-64k", s04, held},
-                                                                   tt(4, 65536, 2540, 8)));
-  v.push_back(evaluate<tt_8b_plan<2, 4, 2, 131072, 1, full, fp8tw>>(
+  using cl = compiled_layers;
+  v.push_back(evaluate<tt_8b_plan<8, 1, 16, 8192, 2, sel, bf16, cl>>(
+      {"TT24-8B-8-compile", s04, held}, tt(16, 8192, 6667, 8)));
+  v.push_back(evaluate<tt_8b_plan<8, 1, 16, 8192, 2, sel, fp8tw, cl>>(
+      {"TT24-8B-8-fp8", s04, held}, tt(16, 8192, 8532, 8)));
+  v.push_back(evaluate<tt_8b_plan<8, 1, 8, 32768, 1, full, fp8tw, cl>>(
+      {"TT24-8B-CP1-32k", s04, held}, tt(8, 32768, 3890, 8)));
+  v.push_back(evaluate<tt_8b_plan<4, 2, 4, 65536, 1, full, fp8tw, cl>>(
+      {"TT24-8B-CP2-64k", s04, held}, tt(4, 65536, 2540, 8)));
+  v.push_back(evaluate<tt_8b_plan<2, 4, 2, 131072, 1, full, fp8tw, cl>>(
       {"TT24-8B-CP4-128k", s04, held}, tt(2, 131072, 1071, 8)));
-  v.push_back(evaluate<tt_8b_plan<1, 8, 1, 262144, 1, full, fp8tw>>(
+  v.push_back(evaluate<tt_8b_plan<1, 8, 1, 262144, 1, full, fp8tw, cl>>(
       {"TT24-8B-CP8-256k", s04, held}, tt(1, 262144, 548, 8)));
   v.push_back(evaluate<tt_8b_plan<128, 1, 256, 8192, 2, sel, bf16>>(
-      {"TT24-8B-128-FSDP", s04, held}, tt(256, 8192, 5605, 128)));
-  v.push_back(evaluate<tt_8b_plan<128, 1, 256, 8192, 2, sel, bf16>>(
+      {"TT24-8B-128-FSDP", s04, held, false, "eager PyTorch"}, tt(256, 8192, 5605, 128)));
+  v.push_back(evaluate<tt_8b_plan<128, 1, 256, 8192, 2, sel, bf16, cl>>(
       {"TT24-8B-128-compile", s04, held}, tt(256, 8192, 6514, 128)));
-  v.push_back(evaluate<tt_8b_plan<128, 1, 256, 8192, 2, sel, fp8tw>>(
+  v.push_back(evaluate<tt_8b_plan<128, 1, 256, 8192, 2, sel, fp8tw, cl>>(
       {"TT24-8B-128-fp8", s04, held}, tt(256, 8192, 8380, 128)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw>>(
       {"TT24-70B-2D", s04, held}, tt(512, 8192, 829, 256)));

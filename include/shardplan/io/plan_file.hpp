@@ -1228,9 +1228,10 @@ inline plan_file read_plan_file(const std::string& text_in) {
          "or \"torchtune\"");
   const bool torchtune = setup.framework == training_framework::torchtune;
   setup.compiled_layers = detail::boolean(t, tp, "compiled_layers", false);
-  if (setup.compiled_layers && !torchtune)
+  if (setup.compiled_layers && !torchtune && setup.framework != training_framework::torchtitan)
     fail(tp + ".compiled_layers",
-         "is torchtune's compiled layers: it needs \"framework\": \"torchtune\"");
+         "is torchtitan's or torchtune's compiled layers: it needs \"framework\": \"torchtitan\" "
+         "or \"torchtune\"");
   setup.chunked_loss = detail::boolean(t, tp, "chunked_loss", false);
   if (setup.chunked_loss && !torchtune)
     fail(tp + ".chunked_loss",

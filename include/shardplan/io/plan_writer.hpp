@@ -518,9 +518,15 @@ inline ordered_json training_json(const training_plan_values& p) {
                  "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"");
     j["compiled_loss"] = true;
   }
+  if (t.compiled_layers) {
+    if (t.framework != training_framework::torchtitan &&
+        t.framework != training_framework::torchtune)
+      unwritable("training.compiled_layers",
+                 "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"");
+    j["compiled_layers"] = true;
+  }
   // torchtune's own flags: a plan file gives them only with that framework.
   const std::pair<const char*, bool> torchtune_flags[] = {
-      {"compiled_layers", t.compiled_layers},
       {"chunked_loss", t.chunked_loss},
       {"optimizer_in_backward", t.optimizer_in_backward}};
   for (const auto& [key, on] : torchtune_flags) {

@@ -134,10 +134,13 @@ struct training_setup {
   /// torchtitan bbb1b616e, 2025-04-02, on; only read under `training_framework::torchtitan`):
   /// the fused cross-entropy keeps the bf16 logits and writes a bf16 gradient (`logit_bytes`).
   bool compiled_loss = false;
-  /// torchtune's `compile: True` for the transformer layers (`training.compile_model` compiles
-  /// each `TransformerSelfAttentionLayer`; the same flag compiles the loss, `compiled_loss`): the
-  /// compiled norms keep their bf16 input instead of an fp32 copy (`torchtune_layer_bytes`; only
-  /// read under `training_framework::torchtune`).
+  /// The transformer layers under `torch.compile`: torchtitan's `--training.compile` (which
+  /// compiles each `TransformerBlock`) or torchtune's `compile: True` (`training.compile_model`
+  /// compiles each `TransformerSelfAttentionLayer`; the same flag compiles the loss,
+  /// `compiled_loss`). Read under those two frameworks: their norms, rotary embedding and
+  /// activation run fused rather than as eager modules (`eager_modules_of`, operations.hpp); under
+  /// torchtune the compiled norms also keep their bf16 input instead of an fp32 copy
+  /// (`torchtune_layer_bytes`; torchtitan's compiled memory is not modelled).
   bool compiled_layers = false;
   /// torchtune's `CEWithChunkedOutputLoss` (8 chunks, its default): the output projection and
   /// the fp32 cross-entropy run chunk by chunk (`logit_bytes`; only read under torchtune).

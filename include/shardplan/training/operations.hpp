@@ -82,6 +82,9 @@ struct layer_shard {
   attention_kernel kernel = attention_kernel::automatic;
   attention_flops convention = attention_flops::causal;
   precision_policy precision{};
+  /// The norms, rotary embedding and gated activation run as eager PyTorch modules, one kernel
+  /// per tensor operation (`eager_modules_of`), instead of fused kernels.
+  bool eager_modules = false;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
   constexpr double tokens() const { return micro_batch * seq_len / context; }
@@ -91,6 +94,43 @@ struct layer_shard {
     return sequence_parallel ? tokens() / tensor : tokens();
   }
 };
+
+/// Whether the plan's layers run their norms, rotary embedding and activation as eager PyTorch
+/// modules: torchtitan and torchtune without `compiled_layers` (torch.compile fuses each into a
+/// kernel or two). Megatron-Core, DeepSpeed (Megatron-DeepSpeed's fused kernels), MaxText (XLA)
+/// and the papers' accounting fuse them.
+constexpr bool eager_modules_of(const training_setup& t) {
+  return (t.framework == training_framework::torchtitan ||
+          t.framework == training_framework::torchtune) &&
+         !t.compiled_layers;
+}
+
+/// Bytes per element an RMSNorm moves forward: a fused kernel reads its input and writes its
+/// output, 2e. Eager, as torchtitan's `RMSNorm` (torchtitan/models/norms.py at
+/// 9dec370ad26b5f8e9a7333a0e36165018262644b) and torchtune's (torchtune/modules/rms_norm.py at
+/// 1814feb17a) run it, one kernel per operation: `x.float()` (reads e, writes 4), `pow(2)` (4, 4),
+/// `mean(-1)` (4), the product with the `rsqrt` (4, 4), `type_as(x)` (4, e) and the product with
+/// the weight (e, e): 28 + 4e.
+constexpr double norm_bytes_per_element(double e, bool eager) {
+  return eager ? 28.0 + 4.0 * e : 2.0 * e;
+}
+
+/// Bytes per element of q and k that the rotary embedding moves forward: fused, 2e. Eager
+/// (torchtitan's `apply_rotary_emb`, models/llama/model.py@9dec370: `view_as_complex` of
+/// `x.float()`, the complex product, `view_as_real` and `type_as`; torchtune's
+/// `RotaryPositionalEmbeddings` the same casts around its real products): the cast (e, 4), the
+/// product (4, 4) and the cast back (4, e), 16 + 2e.
+constexpr double rotary_bytes_per_element(double e, bool eager) {
+  return eager ? 16.0 + 2.0 * e : 2.0 * e;
+}
+
+/// Bytes per element of the MLP's width that its activation moves forward: fused, the gated
+/// activation reads two halves and writes one (3e), an ungated one reads and writes (2e). Eager
+/// gated (`F.silu(self.w1(x)) * self.w3(x)`): SiLU (e, e), then the product (2e, e), 5e.
+constexpr double activation_bytes_per_element(double e, bool gated, bool eager) {
+  if (!gated) return 2.0 * e;
+  return eager ? 5.0 * e : 3.0 * e;
+}
 
 /// The shard of a plan's setup.
 constexpr layer_shard shard_of(const training_setup& t, attention_flops convention) {
@@ -106,6 +146,7 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.kernel = t.attention;
   s.convention = convention;
   s.precision = t.precision;
+  s.eager_modules = eager_modules_of(t);
   return s;
 }
 
@@ -248,7 +289,8 @@ constexpr double backward_cast_bytes(const precision_policy& p, const gemm_shape
 /// micro-batch on one device. Weight GEMMs are in the recipe's linear format, attention in
 /// `attention_format`; memory-bound operations move `activation_bytes` per element (norms read
 /// and write the hidden state, residual adds read two and write one, the gated activation reads
-/// two halves and writes one, rotary reads and writes q and k).
+/// two halves and writes one, rotary reads and writes q and k), or as eager modules move them
+/// (`norm_bytes_per_element`, `rotary_bytes_per_element`, `activation_bytes_per_element`).
 constexpr operation_list layer_forward_operations(const model_shape& m, const layer_shard& s,
                                                   bool moe_layer) {
   operation_list out;
@@ -261,8 +303,10 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
   const double kv_heads = static_cast<double>(m.kv_heads);
   const bool mla = m.mla.kv_lora_rank > 0;
   const double hd = static_cast<double>(m.head_dim);
+  const double norm = norm_bytes_per_element(e, s.eager_modules);
+  const double rotary = rotary_bytes_per_element(e, s.eager_modules);
 
-  detail::add_memory(out, "attention norm", e * 2.0 * tn * h);
+  detail::add_memory(out, "attention norm", norm * tn * h);
   if (mla) {
     const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
     const double q_rank = static_cast<double>(m.mla.q_lora_rank);
@@ -280,23 +324,23 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
                        heads *
                            static_cast<double>(m.mla.qk_nope_head_dim + m.mla.v_head_dim) / tp,
                        kv_rank);
-    detail::add_memory(out, "rotary", e * 2.0 * t * (heads / tp + 1.0) * rope);
+    detail::add_memory(out, "rotary", rotary * t * (heads / tp + 1.0) * rope);
   } else {
     const double kv_per_rank = kv_heads_per_rank(m, tp);
     detail::add_linear(out, "qkv projection", s, t, (heads / tp + 2.0 * kv_per_rank) * hd, h, 1.0,
                        (heads + 2.0 * kv_heads) / tp * hd);
     detail::add_memory(out, "rotary", m.position_embeddings > 0
                                           ? 0.0
-                                          : e * 2.0 * t * (heads / tp + kv_per_rank) * hd);
+                                          : rotary * t * (heads / tp + kv_per_rank) * hd);
   }
   detail::add_attention(out, m, s);
   const double v_dim = mla ? static_cast<double>(m.mla.v_head_dim) : hd;
   detail::add_linear(out, "attention output projection", s, t, h, heads * v_dim / tp);
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
                      e * (s.dropout ? 4.0 : 3.0) * tn * h);
-  detail::add_memory(out, "mlp norm", e * 2.0 * tn * h);
+  detail::add_memory(out, "mlp norm", norm * tn * h);
   const double gate = m.gated_mlp ? 2.0 : 1.0;
-  const double act = m.gated_mlp ? 3.0 : 2.0;
+  const double act = activation_bytes_per_element(e, m.gated_mlp, s.eager_modules) / e;
   if (moe_layer) {
     const double experts = static_cast<double>(m.moe.experts);
     const double top_k = static_cast<double>(m.moe.top_k);
@@ -339,7 +383,8 @@ constexpr operation_list output_forward_operations(const model_shape& m, const l
   const double t = s.tokens();
   const double h = static_cast<double>(m.d_model);
   const double v = static_cast<double>(m.vocab) / s.tensor;
-  detail::add_memory(out, "final norm", e * 2.0 * s.norm_tokens() * h);
+  detail::add_memory(out, "final norm",
+                     norm_bytes_per_element(e, s.eager_modules) * s.norm_tokens() * h);
   operation logits{"logits", operation_kind::gemm};
   logits.gemm = {t, v, h};
   logits.format = unconverted_format(s.precision);

@@ -358,8 +358,10 @@ struct compiled_loss {
   static constexpr void apply(training_plan_values& p) { p.setup.compiled_loss = true; }
 };
 
-/// torchtune's `compile: True` for the transformer layers (read only with `framework::torchtune`;
-/// `torchtune_layer_bytes` in memory.hpp). torchtune's flag compiles the loss too: give
+/// The transformer layers under `torch.compile`, torchtitan's `--training.compile` or torchtune's
+/// `compile: True` (read only with `framework::torchtitan` or `framework::torchtune`: fused norms,
+/// rotary and activation, `eager_modules_of` in operations.hpp; under torchtune its memory too,
+/// `torchtune_layer_bytes`). Both flags compile the loss too where the framework does: give
 /// `compiled_loss` as well.
 struct compiled_layers {
   static constexpr void apply(training_plan_values& p) { p.setup.compiled_layers = true; }
