@@ -186,6 +186,36 @@ TEST_CASE("a llama-3 8b layer at tp 2 with sequence parallelism, operation by op
   CHECK(l.items[10].traffic == 2.0 * 3.0 * 4096 * 4096);
 }
 
+// Eager PyTorch modules, one kernel per tensor operation (torchtitan models/norms.py and
+// models/llama/model.py at 9dec370): RMSNorm's x.float() reads 2 and writes 4 bytes per element,
+// pow(2) 4 and 4, mean 4, the product with rsqrt 4 and 4, type_as 4 and 2, the product with the
+// weight 2 and 2: 36. Rotary: x.float() 2 and 4, the complex product 4 and 4, type_as 4 and 2: 20.
+// SwiGLU: silu 2 and 2, the product 4 and 2: 10 per element of the MLP's width.
+TEST_CASE("eager modules move what each tensor operation reads and writes; compiled, fused") {
+  layer_shard eager = llama8b_tp2();
+  eager.eager_modules = true;
+  const operation_list l = layer_forward_operations(models::llama3_8b::shape, eager, false);
+  REQUIRE(l.count == 11);
+  CHECK(l.items[0].traffic == 36.0 * 4096 * 4096);         // attention norm, 4096 tokens
+  CHECK(l.items[2].traffic == 20.0 * 8192 * 20 * 128);     // rotary on q and k
+  CHECK(l.items[5].traffic == 2.0 * 3.0 * 4096 * 4096);    // the residual add is one kernel
+  CHECK(l.items[6].traffic == 36.0 * 4096 * 4096);         // mlp norm
+  CHECK(l.items[8].traffic == 10.0 * 8192 * 7168);         // SwiGLU
+  // Which setups run eager modules: torchtitan and torchtune unless their layers are compiled.
+  training_setup t;
+  CHECK_FALSE(eager_modules_of(t));
+  t.framework = training_framework::torchtitan;
+  CHECK(eager_modules_of(t));
+  t.compiled_layers = true;
+  CHECK_FALSE(eager_modules_of(t));
+  t.framework = training_framework::torchtune;
+  CHECK_FALSE(eager_modules_of(t));
+  t.compiled_layers = false;
+  CHECK(eager_modules_of(t));
+  t.framework = training_framework::megatron_core;
+  CHECK_FALSE(eager_modules_of(t));
+}
+
 TEST_CASE("every gemm of the backward has a data-gradient and a weight-gradient gemm") {
   const operation_list fwd =
       layer_forward_operations(models::llama3_8b::shape, llama8b_tp2(), false);

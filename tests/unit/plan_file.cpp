@@ -462,12 +462,15 @@ TEST_CASE("recompute \"mlp\" reads as the MLP recomputation and is written back"
   CHECK(back.plan.setup.recompute.kind == recompute_kind::mlp);
 }
 
-TEST_CASE("compiled_loss is torchtitan's and needs that framework") {
+TEST_CASE("compiled_loss and compiled_layers are torchtitan's and torchtune's") {
   const io::plan_file f = io::read_plan_file(
-      small_plan_with("\"framework\": \"torchtitan\", \"compiled_loss\": true,"));
+      small_plan_with("\"framework\": \"torchtitan\", \"compiled_loss\": true, "
+                      "\"compiled_layers\": true,"));
   CHECK(f.plan.setup.compiled_loss);
+  CHECK(f.plan.setup.compiled_layers);
   const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
   CHECK(back.plan.setup.compiled_loss);
+  CHECK(back.plan.setup.compiled_layers);
   CHECK(io::plan_difference(f.values(), back.values()).empty());
   CHECK(error_of(small_plan_with("\"compiled_loss\": true,")) ==
         "training.compiled_loss: is torchtitan's or torchtune's compiled loss: it needs "
