@@ -389,6 +389,38 @@ TEST_CASE("a negative zero stage breaks zero_stage_valid too") {
   CHECK(describe(x) == "zero stage -1 does not exist");
 }
 
+// DeepSpeed's pipeline engine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"
+// (deepspeed/runtime/pipe/engine.py@38327e07f6cd39b63418f60cedd1651b0be3e7c3) and one training
+// schedule, TrainSchedule's 1F1B (pipe/schedule.py); torchtune's optimizer in the backward needs
+// one micro-batch ("Requires gradient_accumulation_steps=1").
+TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
+  training_plan_values p = reference_values();
+  p.setup.framework = training_framework::deepspeed;
+  p.setup.degrees.zero_stage = 2;
+  violation x = only_violation(check(with_degrees(p)));
+  CHECK(x.rule == plan_rule::framework_runs_plan);
+  CHECK(describe(x) == "DeepSpeed runs no ZeRO-2 with a pipeline (8 stages): its pipeline engine "
+                       "takes ZeRO-0 or ZeRO-1");
+  p.setup.degrees.zero_stage = 1;
+  p.setup.degrees.schedule = pipeline_schedule::interleaved;
+  x = only_violation(check(with_degrees(p)));
+  CHECK(describe(x) == "DeepSpeed's pipeline runs only 1F1B, not interleaved 1F1B");
+  p.setup.degrees.schedule = pipeline_schedule::one_f_one_b;
+  p.setup.degrees.virtual_stages = 1;
+  CHECK(check(with_degrees(p)).empty());
+  // The same plan under the generic framework: ZeRO-2 and interleaving are the papers' to plan.
+  p.setup.framework = training_framework::generic;
+  p.setup.degrees.zero_stage = 2;
+  CHECK(check(with_degrees(p)).empty());
+  // torchtune's optimizer in the backward with 8 micro-batches on 8 stages.
+  p.setup.framework = training_framework::torchtune;
+  p.setup.optimizer_in_backward = true;
+  x = only_violation(check(with_degrees(p)));
+  CHECK(x.rule == plan_rule::framework_runs_plan);
+  CHECK(describe(x).find("torchtune steps the optimizer in the backward only with one "
+                         "micro-batch and no pipeline, not ") == 0);
+}
+
 // --- sizes, schedule, recomputation and efficiency (issue 15, findings 1, 12, 14, 17) ----------
 
 TEST_CASE("four axes of 65536 break sizes_fit_in_64_bits without overflowing") {

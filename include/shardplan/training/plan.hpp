@@ -208,6 +208,7 @@ enum class plan_rule : std::uint8_t {
   interleaving_needs_micro_batches,  ///< a: pipeline, b: micro-batches per replica
   zero_stage_valid,                  ///< a: the stage
   checkpoints_at_least_one,          ///< a: checkpoints per layer
+  framework_runs_plan,  ///< a: the limit broken (`framework_limit`), b and c: its numbers
   efficiency_is_a_percentage,        ///< a: the efficiency in percent
   compute_format_supported,          ///< a: the compute format (`number_format`), b: its peak (0)
   fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
@@ -244,12 +245,43 @@ constexpr std::string_view rule_name(plan_rule r) {
     case plan_rule::context_divides_sequence: return "context_divides_sequence";
     case plan_rule::interleaving_needs_micro_batches: return "interleaving_needs_micro_batches";
     case plan_rule::zero_stage_valid: return "zero_stage_valid";
+    case plan_rule::framework_runs_plan: return "framework_runs_plan";
     case plan_rule::checkpoints_at_least_one: return "checkpoints_at_least_one";
     case plan_rule::efficiency_is_a_percentage: return "efficiency_is_a_percentage";
     case plan_rule::compute_format_supported: return "compute_format_supported";
     case plan_rule::fits_in_memory: return "fits_in_memory";
   }
   return "?";
+}
+
+/// What a named framework cannot run (`plan_rule::framework_runs_plan`), each read off its code:
+/// - `deepspeed_zero_with_pipeline`: DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3
+///   ("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism", an assertion in
+///   `PipelineEngine.__init__`, deepspeed/runtime/pipe/engine.py at microsoft/DeepSpeed
+///   38327e07f6cd39b63418f60cedd1651b0be3e7c3);
+/// - `deepspeed_schedule`: its one training schedule is `TrainSchedule`, 1F1B
+///   (deepspeed/runtime/pipe/schedule.py, same commit): no GPipe, interleaving or zero bubble;
+/// - `torchtune_optimizer_in_backward`: torchtune refuses `optimizer_in_bwd` with gradient
+///   accumulation ("Requires gradient_accumulation_steps=1", recipes/full_finetune_single_device.py
+///   at 1814feb17a9038e1a8053ce93111bd26774a8db6), and a pipeline accumulates over micro-batches.
+enum class framework_limit : std::uint8_t {
+  none,
+  deepspeed_zero_with_pipeline,     ///< b: the ZeRO stage, c: the pipeline stages
+  deepspeed_schedule,               ///< b: the schedule (`pipeline_schedule`)
+  torchtune_optimizer_in_backward,  ///< b: micro-batches per replica, c: the pipeline stages
+};
+
+/// The first of the plan's framework's limits the plan breaks (`framework_limit::none` if none).
+constexpr framework_limit broken_framework_limit(const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  if (t.framework == training_framework::deepspeed && d.pipeline > 1) {
+    if (d.zero_stage >= 2) return framework_limit::deepspeed_zero_with_pipeline;
+    if (d.schedule != pipeline_schedule::one_f_one_b) return framework_limit::deepspeed_schedule;
+  }
+  if (t.framework == training_framework::torchtune && t.optimizer_in_backward &&
+      (d.pipeline > 1 || micro_batches(t) != 1))
+    return framework_limit::torchtune_optimizer_in_backward;
+  return framework_limit::none;
 }
 
 /// The rule as a diagnostic states it.
@@ -310,6 +342,8 @@ constexpr std::string_view rule_text(plan_rule r) {
       return "shardplan: the zero stage must be 0, 1, 2 or 3";
     case plan_rule::checkpoints_at_least_one:
       return "shardplan: recompute::checkpoints keeps at least 1 tensor per layer";
+    case plan_rule::framework_runs_plan:
+      return "shardplan: the plan's framework cannot run it";
     case plan_rule::efficiency_is_a_percentage:
       return "shardplan: efficiency is a percentage between 0 and 100";
     case plan_rule::compute_format_supported:
@@ -471,6 +505,25 @@ constexpr plan_violations check(const training_plan_values& p) {
           as_double(micro_batches(p.setup)));
   const bool zero_sound = d.zero_stage >= 0 && d.zero_stage <= 3;
   if (!zero_sound) v.add(plan_rule::zero_stage_valid, as_double(d.zero_stage));
+  if (batch_sound && zero_sound) {
+    const framework_limit limit = broken_framework_limit(p.setup);
+    const double code = static_cast<double>(static_cast<int>(limit));
+    switch (limit) {
+      case framework_limit::none: break;
+      case framework_limit::deepspeed_zero_with_pipeline:
+        v.add(plan_rule::framework_runs_plan, code, as_double(d.zero_stage), {},
+              as_double(d.pipeline));
+        break;
+      case framework_limit::deepspeed_schedule:
+        v.add(plan_rule::framework_runs_plan, code,
+              static_cast<double>(static_cast<int>(d.schedule)));
+        break;
+      case framework_limit::torchtune_optimizer_in_backward:
+        v.add(plan_rule::framework_runs_plan, code, as_double(micro_batches(p.setup)), {},
+              as_double(d.pipeline));
+        break;
+    }
+  }
   const recompute_policy& r = p.setup.recompute;
   const bool recompute_sound =
       r.kind != recompute_kind::checkpoints || r.checkpoints_per_layer >= 1;
@@ -587,6 +640,23 @@ inline std::string describe(const violation& x) {
       return "zero stage " + n(x.a) + " does not exist";
     case plan_rule::checkpoints_at_least_one:
       return "recompute::checkpoints needs at least 1 tensor per layer, not " + n(x.a);
+    case plan_rule::framework_runs_plan:
+      switch (static_cast<framework_limit>(static_cast<int>(x.a))) {
+        case framework_limit::deepspeed_zero_with_pipeline:
+          return "DeepSpeed runs no ZeRO-" + n(x.b) + " with a pipeline (" + n(x.c) +
+                 " stages): its pipeline engine takes ZeRO-0 or ZeRO-1";
+        case framework_limit::deepspeed_schedule: {
+          constexpr const char* names[] = {"GPipe", "1F1B", "interleaved 1F1B", "ZB-H1"};
+          const int i = static_cast<int>(x.b);
+          return std::string("DeepSpeed's pipeline runs only 1F1B, not ") +
+                 (i >= 0 && i < 4 ? names[i] : "?");
+        }
+        case framework_limit::torchtune_optimizer_in_backward:
+          return "torchtune steps the optimizer in the backward only with one micro-batch and "
+                 "no pipeline, not " + n(x.b) + " micro-batches on " + n(x.c) + " stages";
+        case framework_limit::none: break;
+      }
+      return "the plan's framework cannot run it";
     case plan_rule::efficiency_is_a_percentage:
       return "efficiency must be more than 0% and at most 100%, not " + n(x.a) + "%";
     case plan_rule::compute_format_supported:

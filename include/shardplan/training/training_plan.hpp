@@ -476,6 +476,9 @@ struct pipeline_stages { std::int64_t value; };
 struct micro_batches { std::int64_t value; };
 struct zero_stage { std::int64_t value; };
 struct checkpoints_per_layer { std::int64_t value; };
+struct framework_limit_broken { std::int64_t value; };
+struct limit_number { std::int64_t value; };
+struct limit_other_number { std::int64_t value; };
 struct efficiency_percent { double value; };
 struct compute_format { number_format value; };
 struct peak_teraflops { std::int64_t value; };
@@ -590,6 +593,11 @@ struct zero_stage_exists {
 };
 template <checkpoints_per_layer N>
 struct checkpoints_keep_a_tensor { static constexpr bool value = N.value == kept || N.value >= 1; };
+// The limit broken (`framework_limit`: 1 DeepSpeed's ZeRO-2/3 with a pipeline, its stage and
+// stages; 2 a DeepSpeed schedule other than 1F1B, the schedule; 3 torchtune's optimizer in the
+// backward, its micro-batches and stages) and its numbers.
+template <framework_limit_broken L, limit_number B, limit_other_number C>
+struct framework_supports_plan { static constexpr bool value = L.value == kept; };
 template <efficiency_percent E>
 struct efficiency_is_a_percentage {
   static constexpr bool value = E.value > 0.0 && E.value <= 100.0;
@@ -698,6 +706,10 @@ template <class T> struct zero_stage_valid { static_assert(T::value,
     "shardplan: the zero stage must be 0, 1, 2 or 3"); };
 template <class T> struct checkpoints_at_least_one { static_assert(T::value,
     "shardplan: recompute::checkpoints keeps at least 1 tensor per layer"); };
+// DeepSpeed's pipeline takes ZeRO-0/1 and runs 1F1B; torchtune's optimizer in the backward needs
+// one micro-batch and no pipeline (`framework_limit`, plan.hpp).
+template <class T> struct framework_runs_plan { static_assert(T::value,
+    "shardplan: the plan's framework cannot run it"); };
 template <class T> struct efficiency_is_a_percentage { static_assert(T::value,
     "shardplan: efficiency is a percentage between 0 and 100"); };
 // An fp8 recipe on a chip without fp8 matrix units (TPU v5e, A100) cannot be costed.
@@ -805,6 +817,9 @@ struct rules_of {
       zero_stage_exists<zero_stage{a<r::zero_stage_valid>}>>;
   using checkpoints_at_least_one = plan_rules::checkpoints_at_least_one<
       checkpoints_keep_a_tensor<checkpoints_per_layer{a<r::checkpoints_at_least_one>}>>;
+  using framework_runs_plan = plan_rules::framework_runs_plan<framework_supports_plan<
+      framework_limit_broken{a<r::framework_runs_plan>}, limit_number{b<r::framework_runs_plan>},
+      limit_other_number{c<r::framework_runs_plan>}>>;
   using efficiency_is_a_percentage = plan_rules::efficiency_is_a_percentage<
       plan_checks::efficiency_is_a_percentage<efficiency_percent{percent_given}>>;
   using compute_format_supported = plan_rules::compute_format_supported<chip_computes_in_format<
@@ -854,6 +869,7 @@ using require_feasible = plan_checks::rules_of<Plan>;
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::interleaving_needs_micro_batches) + \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::zero_stage_valid) +                 \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::checkpoints_at_least_one) +         \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::framework_runs_plan) +              \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::efficiency_is_a_percentage) +       \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::compute_format_supported) +         \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_memory) > 0)
