@@ -505,36 +505,30 @@ inline ordered_json training_json(const training_plan_values& p) {
   // The default framework (generic) is left out, as a hand-written file would.
   if (t.framework != training_framework::generic)
     j["framework"] = choice_name("training.framework", framework_choices, t.framework);
-  if (t.grad_reduce_in_bf16) {
-    if (t.framework != training_framework::megatron_core)
-      unwritable("training.grad_reduce_in_bf16",
-                 "a plan file gives it only with \"framework\": \"megatron_core\"");
-    j["grad_reduce_in_bf16"] = true;
-  }
-  if (t.compiled_loss) {
-    if (t.framework != training_framework::torchtitan &&
-        t.framework != training_framework::torchtune)
-      unwritable("training.compiled_loss",
-                 "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"");
-    j["compiled_loss"] = true;
-  }
-  if (t.compiled_layers) {
-    if (t.framework != training_framework::torchtitan &&
-        t.framework != training_framework::torchtune)
-      unwritable("training.compiled_layers",
-                 "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"");
-    j["compiled_layers"] = true;
-  }
-  // torchtune's own flags: a plan file gives them only with that framework.
-  const std::pair<const char*, bool> torchtune_flags[] = {
-      {"chunked_loss", t.chunked_loss},
-      {"optimizer_in_backward", t.optimizer_in_backward}};
-  for (const auto& [key, on] : torchtune_flags) {
-    if (!on) continue;
-    if (t.framework != training_framework::torchtune)
-      unwritable(std::string("training.") + key,
-                 "a plan file gives it only with \"framework\": \"torchtune\"");
-    j[key] = true;
+  // A framework's own flags: a plan file gives each only with the frameworks that have it.
+  const bool titan = t.framework == training_framework::torchtitan;
+  const bool tune = t.framework == training_framework::torchtune;
+  const char* const megatron_only = "a plan file gives it only with \"framework\": \"megatron_core\"";
+  const char* const titan_or_tune =
+      "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"";
+  const char* const tune_only = "a plan file gives it only with \"framework\": \"torchtune\"";
+  struct framework_flag {
+    const char* key;
+    bool on;
+    bool allowed;
+    const char* why;
+  };
+  const framework_flag flags[] = {
+      {"grad_reduce_in_bf16", t.grad_reduce_in_bf16,
+       t.framework == training_framework::megatron_core, megatron_only},
+      {"compiled_loss", t.compiled_loss, titan || tune, titan_or_tune},
+      {"compiled_layers", t.compiled_layers, titan || tune, titan_or_tune},
+      {"chunked_loss", t.chunked_loss, tune, tune_only},
+      {"optimizer_in_backward", t.optimizer_in_backward, tune, tune_only}};
+  for (const framework_flag& f : flags) {
+    if (!f.on) continue;
+    if (!f.allowed) unwritable(std::string("training.") + f.key, f.why);
+    j[f.key] = true;
   }
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);

@@ -411,6 +411,28 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
           .eager_attention = t.eager_attention};
 }
 
+/// A dense layer's sizes as the op-level byte counts below use them: sequence s and micro-batch b
+/// on the device, hidden h, tensor parallelism t, activation bytes e, heads a, kv heads kv, head
+/// dim d_h, MLP width f, and sp (t under sequence parallelism, else 1).
+struct layer_dimensions {
+  double s = 0.0, b = 0.0, h = 0.0, t = 1.0, e = 2.0, a = 0.0, kv = 0.0, dh = 0.0, f = 0.0;
+  double sp = 1.0;
+};
+
+constexpr layer_dimensions dimensions_of(const model_shape& m, const activation_inputs& in) {
+  const double t = static_cast<double>(in.tensor_parallel);
+  return {.s = static_cast<double>(in.seq_len),
+          .b = static_cast<double>(in.micro_batch),
+          .h = static_cast<double>(m.d_model),
+          .t = t,
+          .e = in.activation_bytes,
+          .a = static_cast<double>(m.heads),
+          .kv = static_cast<double>(m.kv_heads),
+          .dh = static_cast<double>(m.head_dim),
+          .f = static_cast<double>(m.d_ff),
+          .sp = in.sequence_parallel ? t : 1.0};
+}
+
 /// Bytes one layer keeps for one micro-batch under torchtitan's op-level selective activation
 /// checkpointing (`SelectiveAC`, torchtitan/distributed/activation_checkpoint.py
 /// @b5bcd76c66d0acb1a08b176d9639425bc55e0b2a). Its policy saves the outputs of the ops in its save
@@ -434,16 +456,9 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
 constexpr bytes torchtitan_selective_layer_bytes(const model_shape& m, layer_kind kind,
                                                  const activation_inputs& in) {
   if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
-  const double s = static_cast<double>(in.seq_len);
-  const double b = static_cast<double>(in.micro_batch);
-  const double h = static_cast<double>(m.d_model);
-  const double t = static_cast<double>(in.tensor_parallel);
-  const double e = in.activation_bytes;
-  const double a = static_cast<double>(m.heads);
-  const double kv = static_cast<double>(m.kv_heads);
-  const double dh = static_cast<double>(m.head_dim);
-  const double f = static_cast<double>(m.d_ff);
-  const double sp = in.sequence_parallel ? t : 1.0;
+  const layer_dimensions x = dimensions_of(m, in);
+  const double s = x.s, b = x.b, h = x.h, t = x.t, e = x.e, a = x.a, kv = x.kv, dh = x.dh;
+  const double f = x.f, sp = x.sp;
   double per_token = e * h / sp;                       // the block's input
   per_token += (e * a * dh + e * kv * dh) / t;         // wq, wv
   per_token += (e * a * dh + 4.0 * a) / t;             // SDPA output and logsumexp
@@ -480,15 +495,9 @@ constexpr bytes torchtitan_selective_layer_bytes(const model_shape& m, layer_kin
 constexpr bytes torchtune_layer_bytes(const model_shape& m, layer_kind kind,
                                       const activation_inputs& in, bool compiled) {
   if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
-  const double s = static_cast<double>(in.seq_len);
-  const double b = static_cast<double>(in.micro_batch);
-  const double h = static_cast<double>(m.d_model);
-  const double t = static_cast<double>(in.tensor_parallel);
-  const double e = in.activation_bytes;
-  const double a = static_cast<double>(m.heads);
-  const double dh = static_cast<double>(m.head_dim);
-  const double f = static_cast<double>(m.d_ff);
-  const double sp = in.sequence_parallel ? t : 1.0;
+  const layer_dimensions x = dimensions_of(m, in);
+  const double s = x.s, b = x.b, h = x.h, t = x.t, e = x.e, a = x.a, dh = x.dh, f = x.f;
+  const double sp = x.sp;
   const double norm = (compiled ? 2.0 * e : 4.0 + 2.0 * e) * h / sp;
   double per_token = 2.0 * norm;
   per_token += (5.0 * e * a * dh + 4.0 * a) / t;       // q, k, v, output, logsumexp, copy
