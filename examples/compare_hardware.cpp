@@ -62,14 +62,14 @@ int main() {
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
 // gb200_nvl72 (gb200)           16384  22.1      8.68 M  $17.4 M  18300      $1.46 M    91.8%  54.9%  compute  meets                        yes
-// dgx_b200_superpod (b200)      16384  31.2      12.3 M  $24.5 M  19900      $1.59 M    93.9%  42.2%  compute  meets
+// dgx_b200_superpod (b200)      16384  31.4      12.4 M  $24.7 M  20100      $1.61 M    93.9%  41.9%  compute  meets
 // dgx_h100_superpod (h100 sxm)  16384  59.2      23.3 M  $46.5 M  27500       $2.2 M    93.7%  50.7%  compute  meets
 // tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.67 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
 // system             best plan                                                                                                                                               step
 // -----------------  ----------------------------------------------------------------------------------------------------------------------------------------------------  ------
 // gb200_nvl72        pp 1 x dp 2048 x cp 2 x tp 4 with sequence parallelism, ZeRO-3, micro-batch 1, no recomputation                                                       1.88 s
-// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.72 s
+// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.74 s
 // dgx_h100_superpod  pp 1 x dp 256 x cp 8 x tp 8 with sequence parallelism, ZeRO-3, micro-batch 8, no recomputation                                                        5.15 s
 // tpu_v5p_slice      pp 1 x dp 2048 x cp 8 x tp 1, ZeRO-3, micro-batch 1, no recomputation                                                                                 7.88 s
 //

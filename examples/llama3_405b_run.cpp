@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.48 s, MFU 40.3%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.54 s, MFU 39.9%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.9% of peak)
@@ -119,7 +119,7 @@ int main() {
 // planned interruptions                   1.77e-05 per host-hour
 //
 // reliability                   value
-// ----------------------------  -----------------------------------------------------------------------------
+// ----------------------------  -------------------------------------------------------------------------------
 // chips / hosts                 16384 / 2048
 // unexpected interruptions      7.76 a day
 // planned interruptions         0.87 a day
@@ -127,11 +127,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           2 steps = 13 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           2 steps = 13.1 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  69.7 / 74.2
+// days without / with failures  70.4 / 75
 // goodput                       93.9%
-// effective MFU                 37.9%
+// effective MFU                 37.5%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)              2 steps, 13 s
+// interval used (Daly's optimum)            2 steps, 13.1 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    69.7           74.2
-// chip-hours            27.4 M         29.2 M
-// cost                 $54.8 M        $58.4 M
+// days                    70.4             75
+// chip-hours            27.7 M         29.5 M
+// cost                 $55.4 M        $58.9 M
 // goodput                 100%          93.9%
-// MFU                    40.3%          37.9%
+// MFU                    39.9%          37.5%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  69.7      93.9%
-// checkpoint stalls             0.0272    0.0366%
-// work redone after failures    0.0478    0.0644%
-// restarts and restores           4.45         6%
-// saves before planned stops  0.000524  0.000706%
-// total                           74.2       100%
+// training steps                  70.4      93.9%
+// checkpoint stalls             0.0272    0.0363%
+// work redone after failures    0.0487     0.065%
+// restarts and restores            4.5         6%
+// saves before planned stops  0.000529  0.000706%
+// total                             75       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   70.6    98.7%     27.8 M
-// restart in 10 min (above)          74.2    93.9%     29.2 M
-// restart in 30 min                  85.1    81.9%     33.5 M
-// synchronous checkpoints at 2 TB/s  75.8      92%     29.8 M
+// restart in 2 min                   71.3    98.7%       28 M
+// restart in 10 min (above)            75    93.9%     29.5 M
+// restart in 30 min                  85.9    81.9%     33.8 M
+// synchronous checkpoints at 2 TB/s  76.5      92%     30.1 M

@@ -185,12 +185,36 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
   return x;
 }
 
+/// The layers of the pipeline stage that takes longest per micro-batch and whether it is the
+/// last (which runs the output: the final norm, the logits and the loss). Each stage holds
+/// ceil(L/p) layers; where they do not divide evenly (`uneven_stages`) the stages short of a layer
+/// are the last and then the first, as LLaMA 3 balanced its 126 layers on 16 stages ("we reduce
+/// one Transformer layer each from the first and the last stages", Dubey et al. 2024, Sec.
+/// 3.3.2); the first stage's embedding lookup is left out of the bottleneck (a memory-bound
+/// gather, far under a layer).
+struct bottleneck_stage {
+  double layers = 0.0;       ///< layers of the slowest stage
+  double last_layers = 0.0;  ///< layers of the last stage
+};
+
+constexpr bottleneck_stage stage_layers_of(const model_shape& m, const parallel_degrees& d) {
+  const std::int64_t most = layers_per_stage(m, d);
+  const std::int64_t short_of = most * d.pipeline - m.layers;  // stages one layer short, at most
+  bottleneck_stage b;
+  b.layers = static_cast<double>(most);
+  b.last_layers = static_cast<double>(short_of >= 1 ? most - 1 : most);
+  return b;
+}
+
 /// The compute of one step on one device, from the operations of its layers
-/// (`training/operations.hpp`, timed by `time_layers`): per micro-batch its stage's share of
-/// the dense and MoE layers and of the embedding and output (stages are averaged: a pipeline's
-/// timeline is the communication stage's), times the micro-batches. An `efficiency<>` of the
-/// plan replaces the GEMM and attention fractions. `mfu_floor` is the time of the model FLOPs
-/// at `mfu_ceiling`, which `step_total` holds every step to.
+/// (`training/operations.hpp`, timed by `time_layers`): per micro-batch the dense and MoE layers
+/// and the embedding and output of one stage, times the micro-batches. Without a pipeline that
+/// is the whole model; with one it is the stage that takes longest (`stage_layers_of`: its
+/// ceil(L/p) layers, or the last stage's layers and the output where they take longer), which
+/// every other stage waits for in the steady state of each schedule; the GEMM efficiency is
+/// reported on the average stage. An `efficiency<>` of the plan replaces the GEMM and attention
+/// fractions. `mfu_floor` is the time of the model FLOPs at `mfu_ceiling`, which `step_total`
+/// holds every step to.
 constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a,
                                      const layer_times& layers) {
   const model_shape& m = p.model;
@@ -212,14 +236,39 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   auto per_stage = [&](seconds dense, seconds moe, seconds ends) {
     return (dense * dense_layers + moe * moe_layers + ends) / stages;
   };
-  const seconds per_mb =
+  const seconds average_mb =
       per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total());
-  const seconds memory_mb =
+  const seconds average_memory_mb =
       per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
+  seconds per_mb = average_mb;
+  seconds memory_mb = average_memory_mb;
+  if (t.degrees.pipeline > 1) {
+    // The slowest stage, its layers of the model's mix of kinds: a full stage, or the last one
+    // with the output.
+    const bottleneck_stage b = stage_layers_of(m, t.degrees);
+    const double dense_share = dense_layers / static_cast<double>(m.layers);
+    auto stage_time = [&](double n, const layer_time& ends) {
+      return layers.dense.total() * (n * dense_share) +
+             layers.moe.total() * (n * (1.0 - dense_share)) + ends.total();
+    };
+    auto stage_memory = [&](double n, const layer_time& ends) {
+      return layers.dense.memory * (n * dense_share) +
+             layers.moe.memory * (n * (1.0 - dense_share)) + ends.memory;
+    };
+    const seconds full = stage_time(b.layers, layer_time{});
+    const seconds last = stage_time(b.last_layers, layers.ends);
+    const bool last_slowest = last > full;
+    per_mb = last_slowest ? last : full;
+    memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
+                             : stage_memory(b.layers, layer_time{});
+  }
   c.total = per_mb * c.micro_batches / sustained;
   c.elementwise = memory_mb * c.micro_batches / sustained;
-  c.efficiency =
-      c.total > c.elementwise ? (c.at_peak / (c.total - c.elementwise)).value() : 0.0;
+  const seconds average = average_mb * c.micro_batches / sustained;
+  const seconds average_elementwise = average_memory_mb * c.micro_batches / sustained;
+  c.efficiency = average > average_elementwise
+                     ? (c.at_peak / (average - average_elementwise)).value()
+                     : 0.0;
   c.mfu_format = mfu_format_of(p, a);
   c.mfu_floor =
       c.model_flops / devices / (peak(chip, c.mfu_format) * mfu_ceiling(p, c.mfu_format));
