@@ -326,6 +326,21 @@ TEST_CASE("torchtitan's op-level selective checkpointing keeps wq, wv, sdpa, w1 
 // Megatron-Core's distributed optimizer: "bf16 parameters, fp32 gradients: 6 + 12/d" bytes per
 // parameter (docs/user-guide/features/dist_optimizer.md@d98e8a64ddf34856e74b24714e3bedb2f5a39553),
 // d the data-parallel group with context parallelism (process_groups_config.py, same commit).
+// MaxText's minimal_with_context (src/maxtext/layers/decoders.py at e591f30): the named
+// projection outputs query_proj, key_proj, value_proj, out_proj, mlpwi_0, mlpwi_1, mlpwo and the
+// attention's context, and the scanned layer's input; everything else is recomputed.
+TEST_CASE("maxtext's selective is minimal_with_context: the named projections and the context") {
+  using plan = llama_plan<mesh<axis<"dp", 8>>, fsdp<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>, recompute::selective,
+                          framework::maxtext>;
+  const double per_token = e * (h + h + h)                     // carry, out_proj, mlpwo
+                           + e * (heads + 2 * kv) * dh         // q, k, v
+                           + e * heads * dh                    // context
+                           + 2 * e * f;                        // mlpwi_0, mlpwi_1
+  CHECK(plan::memory_per_device().activations.value() ==
+        doctest::Approx(layers * seq * per_token));
+}
+
 // torchtune's eager modules (torchtune at 1814feb17a9038e1a8053ce93111bd26774a8db6): RMSNorm saves
 // its fp32 copy x.float() (pow, and the product with rsqrt), x_normed (the product with scale)
 // and its output (the projections); attention saves the rotated q, k and v expanded to every

@@ -506,15 +506,40 @@ constexpr bytes torchtune_layer_bytes(const model_shape& m, layer_kind kind,
   return s * b * per_token * byte;
 }
 
+/// Bytes one layer keeps for one micro-batch under MaxText's `minimal_with_context` remat policy,
+/// which shardplan's `selective` stands for under MaxText (the MaxText export writes it):
+/// `save_only_these_names` of the named projection outputs "query_proj", "value_proj",
+/// "key_proj", "out_proj", "mlpwi_0", "mlpwi_1" (or "mlpwi"), "mlpwo" and the attention output
+/// "context" (`minimal_policy(with_context=True)`, src/maxtext/layers/decoders.py at
+/// AI-Hypercomputer/maxtext e591f30), and the scanned layer's input, its carry. Everything else
+/// (norms, the activation, the attention scores) is recomputed. Per token on one device, e the
+/// activation bytes: the carry, `out_proj` and `mlpwo`, e·h each (divided by t under sequence
+/// parallelism: base.yml shards `activation_embed` over `tensor`); q, k and v,
+/// e·(a + 2·kv)·d_h/t; the context, e·a·d_h/t; the MLP's input projections, e·f/t each (two when
+/// gated). Mixture-of-experts layers and MLA keep the generic bytes.
+constexpr bytes maxtext_minimal_layer_bytes(const model_shape& m, layer_kind kind,
+                                            const activation_inputs& in) {
+  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
+  const layer_dimensions x = dimensions_of(m, in);
+  double per_token = 3.0 * x.e * x.h / x.sp;                            // carry, out_proj, mlpwo
+  per_token += x.e * (2.0 * x.a + 2.0 * x.kv) * x.dh / x.t;             // q, k, v, context
+  per_token += (m.gated_mlp ? 2.0 : 1.0) * x.e * x.f / x.t;             // mlpwi_0, mlpwi_1
+  return x.s * x.b * per_token * byte;
+}
+
 /// Bytes one layer keeps for one micro-batch under the plan's recomputation and framework:
-/// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`);
-/// torchtune's layer without recomputation is `torchtune_layer_bytes`; every other case is
+/// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`),
+/// MaxText's its `minimal_with_context` (`maxtext_minimal_layer_bytes`); torchtune's layer
+/// without recomputation is `torchtune_layer_bytes`; every other case is
 /// `layer_activation_bytes`.
 constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const training_setup& t,
                                    const activation_inputs& in) {
   if (t.framework == training_framework::torchtitan &&
       in.recompute.kind == recompute_kind::selective)
     return torchtitan_selective_layer_bytes(m, kind, in);
+  if (t.framework == training_framework::maxtext &&
+      in.recompute.kind == recompute_kind::selective)
+    return maxtext_minimal_layer_bytes(m, kind, in);
   if (t.framework == training_framework::torchtune && in.recompute.kind == recompute_kind::none)
     return torchtune_layer_bytes(m, kind, in, t.compiled_layers);
   return layer_activation_bytes(m, kind, in);
