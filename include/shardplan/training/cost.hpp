@@ -185,13 +185,13 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
   return x;
 }
 
-/// The layers of the pipeline stage that takes longest per micro-batch and whether it is the
-/// last (which runs the output: the final norm, the logits and the loss). Each stage holds
-/// ceil(L/p) layers; where they do not divide evenly (`uneven_stages`) the stages short of a layer
-/// are the last and then the first, as LLaMA 3 balanced its 126 layers on 16 stages ("we reduce
-/// one Transformer layer each from the first and the last stages", Dubey et al. 2024, Sec.
-/// 3.3.2); the first stage's embedding lookup is left out of the bottleneck (a memory-bound
-/// gather, far under a layer).
+/// The layers of a full pipeline stage and of the last stage (which also runs the output: the
+/// final norm, the logits and the loss). Each stage holds ceil(L/p) layers; where they do not
+/// divide evenly (`uneven_stages`) the stages short of a layer are the last and then the first,
+/// as LLaMA 3 balanced its 126 layers on 16 stages ("we reduce one Transformer layer each from
+/// the first and the last stages", Dubey et al. 2024, Sec. 3.3.2). The ends' time, the output's
+/// and the embedding lookup's (a memory-bound gather, far under a layer), is charged to the last
+/// stage; the first is not timed on its own.
 struct bottleneck_stage {
   double layers = 0.0;       ///< layers of the slowest stage
   double last_layers = 0.0;  ///< layers of the last stage
