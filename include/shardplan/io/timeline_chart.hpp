@@ -22,16 +22,6 @@ struct timeline_chart_options {
   std::size_t max_passes = 20000;
 };
 
-inline const char* schedule_name(pipeline_schedule s) {
-  switch (s) {
-    case pipeline_schedule::gpipe: return "GPipe";
-    case pipeline_schedule::one_f_one_b: return "1F1B";
-    case pipeline_schedule::interleaved: return "interleaved 1F1B";
-    case pipeline_schedule::zero_bubble: return "ZB-H1";
-  }
-  return "?";
-}
-
 /// The Gantt chart of `t`: rows of stages top to bottom, time left to right on a linear axis in
 /// seconds; bars of class "pass forward", "pass backward" or "pass weight" (blue, green, orange),
 /// each titled with its stage, chunk, micro-batch, kind and times, labelled with the micro-batch

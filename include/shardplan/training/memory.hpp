@@ -23,6 +23,17 @@ enum class pipeline_schedule : std::uint8_t {
   zero_bubble,  ///< ZB-H1 (Qi et al. 2024): 1F1B's memory, a third of its bubble
 };
 
+/// The schedule's name in diagnostics and charts ("GPipe", "1F1B", "interleaved 1F1B", "ZB-H1").
+constexpr std::string_view schedule_name(pipeline_schedule s) {
+  switch (s) {
+    case pipeline_schedule::gpipe: return "GPipe";
+    case pipeline_schedule::one_f_one_b: return "1F1B";
+    case pipeline_schedule::interleaved: return "interleaved 1F1B";
+    case pipeline_schedule::zero_bubble: return "ZB-H1";
+  }
+  return "?";
+}
+
 /// The degree of each parallelism: products of the mesh axes each strategy uses.
 struct parallel_degrees {
   std::int64_t data = 1;         ///< replicas of the batch (every data-parallel axis, ZeRO's too)
@@ -820,7 +831,8 @@ constexpr bool gradients_freed_between_steps(const training_setup& t) {
 /// logits freed), whichever holds more. With `optimizer_in_backward` each gradient is freed as
 /// its step runs: the end holds one layer's gradients at most.
 constexpr bytes peak_phases(memory_breakdown& out, const model_shape& m, const parameter_counts& c,
-                            const training_setup& t, stage_position stage) {
+                            const training_setup& t, stage_position stage,
+                            bytes rematerialised) {
   if (!gradients_freed_between_steps(t)) return bytes{};
   const bytes layer_gradients =
       largest_layer_parameters(c, t.degrees) * gradient_bytes_of(t) * byte;
@@ -828,7 +840,7 @@ constexpr bytes peak_phases(memory_breakdown& out, const model_shape& m, const p
       t.optimizer_in_backward && layer_gradients < out.gradients ? layer_gradients
                                                                    : out.gradients;
   const bytes dynamic_at_end =
-      rematerialised_layer_memory(m, t) + gathered_parameter_memory(m, c, t, stage);
+      rematerialised + gathered_parameter_memory(m, c, t, stage);
   const bytes freed_at_end = out.activations + out.buffers - dynamic_at_end;
   if (gradients_at_end - freed_at_end > bytes{}) {
     out.moment = peak_moment::backward_end;
@@ -851,9 +863,10 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
     // one micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
     out.activations = activation_memory(m, t, t.degrees.pipeline - 1);
   }
-  out.activations = out.activations + rematerialised_layer_memory(m, t);
+  const bytes rematerialised = rematerialised_layer_memory(m, t);
+  out.activations = out.activations + rematerialised;
   out.buffers = buffer_memory(m, c, t, stage);
-  const bytes freed_dynamic = peak_phases(out, m, c, t, stage);
+  const bytes freed_dynamic = peak_phases(out, m, c, t, stage, rematerialised);
   charge_transients(out, t, freed_dynamic);
   out.total = out.model_states() + out.activations + out.buffers + out.reserve +
               out.transients() - out.not_live_at_peak;

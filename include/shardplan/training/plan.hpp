@@ -645,12 +645,9 @@ inline std::string describe(const violation& x) {
         case framework_limit::deepspeed_zero_with_pipeline:
           return "DeepSpeed runs no ZeRO-" + n(x.b) + " with a pipeline (" + n(x.c) +
                  " stages): its pipeline engine takes ZeRO-0 or ZeRO-1";
-        case framework_limit::deepspeed_schedule: {
-          constexpr const char* names[] = {"GPipe", "1F1B", "interleaved 1F1B", "ZB-H1"};
-          const int i = static_cast<int>(x.b);
-          return std::string("DeepSpeed's pipeline runs only 1F1B, not ") +
-                 (i >= 0 && i < 4 ? names[i] : "?");
-        }
+        case framework_limit::deepspeed_schedule:
+          return "DeepSpeed's pipeline runs only 1F1B, not " +
+                 std::string(schedule_name(static_cast<pipeline_schedule>(static_cast<int>(x.b))));
         case framework_limit::torchtune_optimizer_in_backward:
           return "torchtune steps the optimizer in the backward only with one micro-batch and "
                  "no pipeline, not " + n(x.b) + " micro-batches on " + n(x.c) + " stages";

@@ -270,7 +270,8 @@ inline lines opening(const training_plan_values& p, const facts& f, std::string_
   return out;
 }
 
-inline std::string_view schedule_name(pipeline_schedule s) {
+/// The schedule as the exports' notes name it (`schedule_name`, but ZB-H1 spelled out).
+inline std::string_view launch_schedule_name(pipeline_schedule s) {
   switch (s) {
     case pipeline_schedule::gpipe:
       return "GPipe";

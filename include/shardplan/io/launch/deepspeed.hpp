@@ -79,7 +79,7 @@ inline std::string deepspeed_json(const training_plan_values& p) {
     out.note("not in the JSON: pipeline parallelism " + n(f.pipeline) +
              ", PipelineModule(num_stages=" + n(f.pipeline) + ") in the model code");
     if (f.virtual_stages > 1 || p.setup.degrees.schedule != pipeline_schedule::one_f_one_b)
-      out.note("no equivalent: the " + std::string(schedule_name(p.setup.degrees.schedule)) +
+      out.note("no equivalent: the " + std::string(launch_schedule_name(p.setup.degrees.schedule)) +
                " schedule" +
                (f.virtual_stages > 1 ? " with " + n(f.virtual_stages) + " virtual stages" : "") +
                "; DeepSpeed's PipelineEngine runs its 1F1B TrainSchedule");

@@ -367,7 +367,7 @@ inline std::string maxtext_config(const training_plan_values& p) {
     out.note(
         "approximation: MaxText runs its own circular pipeline (bubble (stages - 1) / "
         "(repeats x microbatches + stages - 1)); the plan models " +
-        std::string(schedule_name(p.setup.degrees.schedule)));
+        std::string(launch_schedule_name(p.setup.degrees.schedule)));
     out.raw("scan_layers: False");
   }
 
