@@ -194,6 +194,10 @@ bad_plan("training.chunked_loss: must be true or false" training training chunke
 bad_plan("training.optimizer_in_backward: is torchtune's optimizer_in_bwd: it needs \"framework\": \"torchtune\"" training training optimizer_in_backward true)
 bad_plan("training.optimizer_in_backward: must be true or false" training training optimizer_in_backward 1)
 bad_plan("training.optimizer_in_backward: needs one micro-batch per step and no pipeline" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "torchtune", "optimizer_in_backward": true}]=])
+# DeepSpeed's ZeRO-3 of 2021 needs DeepSpeed and ZeRO-3.
+bad_plan("training.zero3_per_tensor: is DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2: it needs \"framework\": \"deepspeed\"" training training zero3_per_tensor true)
+bad_plan("training.zero3_per_tensor: must be true or false" training training zero3_per_tensor [=["v0.3.16"]=])
+bad_plan("training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3" training training [=[{"parallelism": {"data": 8, "zero_stage": 2}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "deepspeed", "zero3_per_tensor": true}]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

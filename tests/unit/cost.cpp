@@ -6,6 +6,7 @@
 
 #include <shardplan/training/cost.hpp>
 #include <shardplan/hardware/systems.hpp>
+#include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
 #include <shardplan/training/plan_builder.hpp>
@@ -404,4 +405,62 @@ TEST_CASE("over many plans no estimate's mfu exceeds its chip family's best meas
               }
   CHECK(costed > 1000);
   CHECK(capped > 100);  // the cap is exercised, not just never reached
+}
+
+TEST_CASE("parameter tensors are counted as megatron-lm's gpt lays them out") {
+  // GPT-3 175B (Megatron's GPT: LayerNorms with biases, linear biases, learned positions, tied
+  // embeddings): per layer two LayerNorms (weight, bias: 4), fused QKV and output projection with
+  // their biases (4), the MLP's two matrices with their biases (4): 12, times 96 layers; then the
+  // token and position embeddings and the final LayerNorm's weight and bias: 1152 + 4 = 1156.
+  CHECK(parameter_tensors(models::megatron_gpt<96, 12288, 96>::shape) == 1156);
+  // LLaMA-3 8B: two RMSNorm weights, fused QKV and output, fused gate-up and down: 6 a layer,
+  // times 32; the embedding, the final norm and the untied output projection: 192 + 3 = 195.
+  CHECK(parameter_tensors(models::llama3_8b::shape) == 195);
+}
+
+namespace {
+// GPT-3 175B under DeepSpeed's ZeRO-3 of 2021 (Narayanan et al. 2021, Table 2: 1536 sequences
+// of 2048 tokens, one micro-batch a replica, full recomputation) on N DGX A100 nodes.
+template <std::int64_t Nodes, class... Extra>
+using zero3_2021 = training_plan<
+    models::megatron_gpt<96, 12288, 96>, systems::nvlink_fat_tree<hardware::a100_80gb, Nodes>,
+    mesh<axis<"dp", Nodes * 8>>, fsdp<"dp">,
+    batch<global_sequences<1536>, seq_len<2048>, micro_batch<1536 / (Nodes * 8)>>,
+    recompute::full, framework::deepspeed, Extra...>;
+}  // namespace
+
+TEST_CASE("zero3_per_tensor gathers each tensor on its own, three times, and hides nothing") {
+  using plan = zero3_2021<48, zero3_per_tensor>;
+  const step_cost c = plan::step();
+  const axis_traffic* gather = find(c, "zero-3 parameter gather, per tensor");
+  const axis_traffic* reduce = find(c, "zero-3 gradient all-reduce, per bucket");
+  REQUIRE(gather != nullptr);
+  REQUIRE(reduce != nullptr);
+  CHECK(find(c, "fsdp parameter gather") == nullptr);
+  const double params = static_cast<double>(parameters(plan::values.model).total);
+  // Forward, recomputed forward and backward, for each of the 1156 tensors of one micro-batch.
+  CHECK(gather->count == 3 * 1156);
+  CHECK(gather->array.value() == doctest::Approx(params * 2 / 1156));
+  // Each gather costs its collective plus 6 us for each of the 384 ranks on the host.
+  const seconds one = collective_time(collective_kind::all_gather, gather->array,
+                                      network_of(plan::values, 0));
+  CHECK(gather->time.value() == doctest::Approx(3 * 1156 * (one.value() + 384 * 6e-6)));
+  // The fp16 gradients in buckets of 5e8 elements: ceil(174.6e9 / 5e8) = 350 all-reduces.
+  CHECK(reduce->count == 350);
+  CHECK(reduce->array.value() == doctest::Approx(params * 2 / 350));
+  CHECK(gather->exposed.value() == doctest::Approx(gather->time.value()));
+  CHECK(reduce->exposed.value() == doctest::Approx(reduce->time.value()));
+}
+
+TEST_CASE("zero3_per_tensor loses throughput per gpu as the gpus double at a fixed batch") {
+  // Narayanan et al. 2021, Table 2: 144, 88 and 44 TFLOP/s per GPU on 384, 768 and 1536 GPUs.
+  // Hidden gathers keep the throughput per GPU within 10%; DeepSpeed's of 2021 make it fall.
+  const double flat_384 = zero3_2021<48>::step().tokens_per_second_per_device;
+  const double flat_1536 = zero3_2021<192>::step().tokens_per_second_per_device;
+  CHECK(flat_1536 == doctest::Approx(flat_384).epsilon(0.1));
+  const double old_384 = zero3_2021<48, zero3_per_tensor>::step().tokens_per_second_per_device;
+  const double old_768 = zero3_2021<96, zero3_per_tensor>::step().tokens_per_second_per_device;
+  const double old_1536 = zero3_2021<192, zero3_per_tensor>::step().tokens_per_second_per_device;
+  CHECK(old_768 < 0.8 * old_384);
+  CHECK(old_1536 < 0.6 * old_768);
 }

@@ -550,3 +550,24 @@ TEST_CASE("training.memory_policy and memory_margin_percent are read, written an
   CHECK(error_of(small_plan_with("\"memory_margin_percent\": 100,")) ==
         "training.memory_margin_percent: must be at least 0 and less than 100");
 }
+
+TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed and ZeRO-3") {
+  std::string text = small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,");
+  const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";
+  text.replace(text.find(tp), tp.size(), "\"data\": 8, \"zero_stage\": 3");
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.zero3_per_tensor);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.zero3_per_tensor);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  // The small plan has no ZeRO stage.
+  CHECK(error_of(small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,")) ==
+        "training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered parameters: it needs "
+        "\"zero_stage\": 3");
+  training_plan_values p = f.values();
+  p.setup.framework = training_framework::torchtitan;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+  p = f.values();
+  p.setup.degrees.zero_stage = 1;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}

@@ -78,12 +78,15 @@ using meg21_1t = meg21_plan<models::megatron_gpt_1t, selene_big<384>, 6, 64, 8, 
 // 96 heads) and 530B; s = 2048, V = 51200. Recompute: Eq. 3 "assumes activation recomputation"
 // for every figure (full). PTD-P split TP 8 x PP 12 (175B) and TP 8 x PP 35 (530B) [I, the
 // table gives the model-parallel size 96 / 280 only]; interleaved, V unstated: V = 2 for 175B
-// (rule 2), 3 chunks for 530B as in its Table 1 row.
+// (rule 2), 3 chunks for 530B as in its Table 1 row. ZeRO-3 as DeepSpeed ran it with its
+// defaults until v0.4.2 (`zero3_per_tensor`): the paper is of April 2021 (arXiv:2104.04473),
+// when v0.3.13 to v0.3.16 were current; its DeepSpeed configuration is not published.
 template <class Model, std::int64_t Gpus, std::int64_t Gbs, std::int64_t Mbs>
 using meg21_z3 = training_plan<Model, selene_big<Gpus / 8>, mesh<axis<"dp", Gpus>>, fsdp<"dp">,
                                batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>,
                                recompute::full, precision::megatron_mixed_adam, with_dropout,
-                               eager_attention, eager_full, framework::deepspeed>;
+                               eager_attention, eager_full, framework::deepspeed,
+                               zero3_per_tensor>;
 using gpt3_175b_meg = models::megatron_gpt<96, 12288, 96>;
 template <std::int64_t Gpus, std::int64_t Gbs>
 using meg21_p175 = meg21_plan<gpt3_175b_meg, selene_big<Gpus / 8>, Gpus / 96, 12, 8, Gbs, 1,

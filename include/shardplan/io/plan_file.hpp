@@ -340,6 +340,51 @@ inline constexpr named<training_framework> framework_choices[] = {
     {"maxtext", training_framework::maxtext},
     {"torchtune", training_framework::torchtune}};
 
+/// A framework's own flag: its key under `training`, the `training_setup` member it sets, the
+/// frameworks that have it and what it is (the reader's error says "is <what>: it needs
+/// <frameworks>"). The reader and the writer (plan_writer.hpp) both go through this table.
+struct framework_flag {
+  const char* key;
+  bool training_setup::*member;
+  std::array<training_framework, 2> owners;
+  std::size_t owner_count;
+  const char* what;
+
+  constexpr bool owned_by(training_framework f) const {
+    for (std::size_t i = 0; i < owner_count; ++i)
+      if (owners[i] == f) return true;
+    return false;
+  }
+};
+
+inline constexpr framework_flag framework_flags[] = {
+    {"grad_reduce_in_bf16", &training_setup::grad_reduce_in_bf16,
+     {training_framework::megatron_core}, 1, "Megatron-Core's flag"},
+    {"compiled_loss", &training_setup::compiled_loss,
+     {training_framework::torchtitan, training_framework::torchtune}, 2,
+     "torchtitan's or torchtune's compiled loss"},
+    {"compiled_layers", &training_setup::compiled_layers,
+     {training_framework::torchtitan, training_framework::torchtune}, 2,
+     "torchtitan's or torchtune's compiled layers"},
+    {"chunked_loss", &training_setup::chunked_loss, {training_framework::torchtune}, 1,
+     "torchtune's chunked cross-entropy"},
+    {"optimizer_in_backward", &training_setup::optimizer_in_backward,
+     {training_framework::torchtune}, 1, "torchtune's optimizer_in_bwd"},
+    {"zero3_per_tensor", &training_setup::zero3_per_tensor, {training_framework::deepspeed}, 1,
+     "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"}};
+
+/// The frameworks that have `f`, as a plan file names them: `"framework": "torchtitan" or
+/// "torchtune"`.
+inline std::string owners_text(const framework_flag& f) {
+  std::string out = "\"framework\": ";
+  for (std::size_t i = 0; i < f.owner_count; ++i) {
+    if (i > 0) out += " or ";
+    for (const auto& c : framework_choices)
+      if (c.value == f.owners[i]) out += "\"" + std::string(c.name) + "\"";
+  }
+  return out;
+}
+
 /// `inference.engine`: the serving engines (`serving_engine`).
 inline constexpr named<serving_engine> engine_choices[] = {
     {"generic", serving_engine::generic},   {"roofline", serving_engine::roofline},
@@ -1151,7 +1196,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
                             "attention_kernel", "dropout", "framework",
                             "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
-                            "chunked_loss", "optimizer_in_backward", "memory_policy",
+                            "chunked_loss", "optimizer_in_backward", "zero3_per_tensor",
+                            "memory_policy",
                             "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
@@ -1216,30 +1262,15 @@ inline plan_file read_plan_file(const std::string& text_in) {
   if (t.contains("framework"))
     setup.framework = detail::pick(tp + ".framework", detail::text(t, tp, "framework"),
                                    detail::framework_choices);
-  setup.grad_reduce_in_bf16 = detail::boolean(t, tp, "grad_reduce_in_bf16", false);
-  if (setup.grad_reduce_in_bf16 && setup.framework != training_framework::megatron_core)
-    fail(tp + ".grad_reduce_in_bf16",
-         "is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"");
-  setup.compiled_loss = detail::boolean(t, tp, "compiled_loss", false);
-  if (setup.compiled_loss && setup.framework != training_framework::torchtitan &&
-      setup.framework != training_framework::torchtune)
-    fail(tp + ".compiled_loss",
-         "is torchtitan's or torchtune's compiled loss: it needs \"framework\": \"torchtitan\" "
-         "or \"torchtune\"");
-  const bool torchtune = setup.framework == training_framework::torchtune;
-  setup.compiled_layers = detail::boolean(t, tp, "compiled_layers", false);
-  if (setup.compiled_layers && !torchtune && setup.framework != training_framework::torchtitan)
-    fail(tp + ".compiled_layers",
-         "is torchtitan's or torchtune's compiled layers: it needs \"framework\": \"torchtitan\" "
-         "or \"torchtune\"");
-  setup.chunked_loss = detail::boolean(t, tp, "chunked_loss", false);
-  if (setup.chunked_loss && !torchtune)
-    fail(tp + ".chunked_loss",
-         "is torchtune's chunked cross-entropy: it needs \"framework\": \"torchtune\"");
-  setup.optimizer_in_backward = detail::boolean(t, tp, "optimizer_in_backward", false);
-  if (setup.optimizer_in_backward && !torchtune)
-    fail(tp + ".optimizer_in_backward",
-         "is torchtune's optimizer_in_bwd: it needs \"framework\": \"torchtune\"");
+  for (const detail::framework_flag& f : detail::framework_flags) {
+    setup.*f.member = detail::boolean(t, tp, f.key, false);
+    if (setup.*f.member && !f.owned_by(setup.framework))
+      fail(tp + "." + f.key,
+           std::string("is ") + f.what + ": it needs " + detail::owners_text(f));
+  }
+  if (setup.zero3_per_tensor && c.zero_stage != 3)
+    fail(tp + ".zero3_per_tensor",
+         "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");
 
   out.plan = make_training_plan(model, system, c, setup);
   // torchtune refuses optimizer_in_bwd with gradient accumulation; no pipeline runs it either.

@@ -192,6 +192,7 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.compiled_layers", s.compiled_layers, t.compiled_layers);
   d("training.chunked_loss", s.chunked_loss, t.chunked_loss);
   d("training.optimizer_in_backward", s.optimizer_in_backward, t.optimizer_in_backward);
+  d("training.zero3_per_tensor", s.zero3_per_tensor, t.zero3_per_tensor);
   d("training.memory_policy", s.memory_policy, t.memory_policy);
   d("training.memory_margin_percent", s.memory_margin, t.memory_margin);
   const step_assumptions& e = a.assumptions;
@@ -506,30 +507,15 @@ inline ordered_json training_json(const training_plan_values& p) {
   if (t.framework != training_framework::generic)
     j["framework"] = choice_name("training.framework", framework_choices, t.framework);
   // A framework's own flags: a plan file gives each only with the frameworks that have it.
-  const bool titan = t.framework == training_framework::torchtitan;
-  const bool tune = t.framework == training_framework::torchtune;
-  const char* const megatron_only = "a plan file gives it only with \"framework\": \"megatron_core\"";
-  const char* const titan_or_tune =
-      "a plan file gives it only with \"framework\": \"torchtitan\" or \"torchtune\"";
-  const char* const tune_only = "a plan file gives it only with \"framework\": \"torchtune\"";
-  struct framework_flag {
-    const char* key;
-    bool on;
-    bool allowed;
-    const char* why;
-  };
-  const framework_flag flags[] = {
-      {"grad_reduce_in_bf16", t.grad_reduce_in_bf16,
-       t.framework == training_framework::megatron_core, megatron_only},
-      {"compiled_loss", t.compiled_loss, titan || tune, titan_or_tune},
-      {"compiled_layers", t.compiled_layers, titan || tune, titan_or_tune},
-      {"chunked_loss", t.chunked_loss, tune, tune_only},
-      {"optimizer_in_backward", t.optimizer_in_backward, tune, tune_only}};
-  for (const framework_flag& f : flags) {
-    if (!f.on) continue;
-    if (!f.allowed) unwritable(std::string("training.") + f.key, f.why);
+  for (const framework_flag& f : framework_flags) {
+    if (!(t.*f.member)) continue;
+    if (!f.owned_by(t.framework))
+      unwritable(std::string("training.") + f.key,
+                 "a plan file gives it only with " + owners_text(f));
     j[f.key] = true;
   }
+  if (t.zero3_per_tensor && t.degrees.zero_stage != 3)
+    unwritable("training.zero3_per_tensor", "a plan file gives it only with \"zero_stage\": 3");
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);
   if (t.memory_margin != memory_error_band)

@@ -158,6 +158,30 @@ constexpr parameter_counts parameters(const model_shape& s) {
   return c;
 }
 
+/// How many parameter tensors the model has, laid out as Megatron-LM's GPT lays them out: per
+/// layer its two norms (a LayerNorm's weight and bias, an RMSNorm's weight), the fused query,
+/// key and value projection and the output projection (MLA: the query projection or its
+/// down-projection, norm and up-projection, the key-value down-projection, norm and
+/// up-projection, and the output), the MLP's first matrix (gate and up fused) and second, or an
+/// MoE layer's router and each routed expert's two matrices and the shared experts' two; each
+/// linear layer's bias where the model has biases; then the token embedding, learned positions,
+/// the final norm and an untied output projection. What a framework that collects one tensor at
+/// a time pays per collective for (`zero3_per_tensor`).
+constexpr std::int64_t parameter_tensors(const model_shape& s) {
+  const std::int64_t norm = s.norm == norm_kind::layer_norm ? 2 : 1;
+  const std::int64_t linear = s.biases ? 2 : 1;
+  // MLA: queries (down, norm, up; or one projection), keys and values (down, norm, up), output.
+  const std::int64_t mla_queries = s.mla.q_lora_rank > 0 ? 2 * linear + 1 : linear;
+  const std::int64_t attention =
+      s.mla.kv_lora_rank > 0 ? mla_queries + (2 * linear + 1) + linear : 2 * linear;
+  const std::int64_t mlp = 2 * linear;
+  const std::int64_t moe_layers = s.moe.experts > 0 ? s.layers - s.moe.dense_layers : 0;
+  const std::int64_t moe = (s.moe.router_bias ? 2 : 1) + s.moe.experts * 2 * linear +
+                           (s.moe.shared_experts > 0 ? 2 * linear : 0);
+  return s.layers * (2 * norm + attention) + (s.layers - moe_layers) * mlp + moe_layers * moe +
+         1 + (s.position_embeddings > 0 ? 1 : 0) + norm + (s.tied_embeddings ? 0 : 1);
+}
+
 // --- rules ---------------------------------------------------------------------------------------
 
 /// The rules a model shape obeys, in the order they are checked; `none` means the shape is valid.

@@ -289,9 +289,11 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
 constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
                            const placement_levels& levels, const collective_options& opts,
                            std::string_view strategy, collective_kind kind, std::size_t axis,
-                           double count, bytes array, seconds hidden_under, double forward_share) {
+                           double count, bytes array, seconds hidden_under, double forward_share,
+                           seconds host_per_call = 0.0 * second) {
   if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
-  const seconds one = collective_time(kind, array, network_of(levels, p, axis), opts);
+  const seconds one =
+      collective_time(kind, array, network_of(levels, p, axis), opts) + host_per_call;
   axis_traffic x{strategy, kind, axis, count, array};
   x.forward_share = forward_share;
   const double n = static_cast<double>(p.axes[axis].size);
@@ -315,9 +317,9 @@ struct traffic_inputs {
 
   constexpr void add(traffic_list& out, std::string_view strategy, collective_kind kind,
                      std::size_t axis, double count, bytes array, seconds hidden_under,
-                     double forward_share) const {
+                     double forward_share, seconds host_per_call = 0.0 * second) const {
     add_traffic(out, plan, levels, options, strategy, kind, axis, count, array, hidden_under,
-                forward_share);
+                forward_share, host_per_call);
   }
   /// The layers of one pipeline stage.
   constexpr double stage_layers() const {
@@ -349,6 +351,48 @@ constexpr double data_axis_parameters(const training_plan_values& p, std::size_t
   return hybrid ? params / static_cast<double>(d.zero) : params;
 }
 
+/// What PyTorch's list API costs the host per rank of one all-gather: DeepSpeed's Python loop
+/// makes one `narrow` view of the flat buffer per rank (`_allgather_param`,
+/// deepspeed/runtime/zero/partition_parameters.py at v0.3.16) and ProcessGroupNCCL's
+/// `allgather` copies each rank's chunk out of the gathered buffer with one `copy_`. A Python tensor
+/// operation costs about 5 us without autograd and a C++ one about 1 us (pytorch/pytorch issue
+/// 41383, 2020: a million `2*x` in 5 s with requires_grad=False; "the same operation called
+/// using c++ API would take about a microsecond"): 6 us a rank.
+inline constexpr seconds list_collective_rank_overhead = 6e-6 * second;
+
+/// The gradient bucket DeepSpeed's stage 3 reduces at a time by default, in elements
+/// (`reduce_bucket_size=500000000`, deepspeed/runtime/zero/stage3.py at v0.3.16).
+inline constexpr double deepspeed_reduce_bucket_elements = 5e8;
+
+/// ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 ran it (`training_setup::zero3_per_tensor`):
+/// - per micro-batch every parameter tensor is gathered for the forward, again for the
+///   recomputed forward under full recomputation (its post-forward hook released it), and for
+///   the backward, each by a collective of its own (`parameter_tensors`) after a
+///   `torch.cuda.synchronize()` (`_allgather_param`, partition_parameters.py at v0.3.16), so none
+///   hides under compute, and each pays `list_collective_rank_overhead` per rank on the host,
+///   which the synchronisations put on the critical path;
+/// - the fp16 gradients are all-reduced bucket by bucket (`buffered_reduce_fallback`, taken
+///   while `contiguous_gradients` and `reduce_scatter` kept their defaults, False, until v0.4.3
+///   made the first True), on the compute stream.
+constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& out,
+                                        std::size_t axis, double params) {
+  const training_plan_values& p = in.plan;
+  const training_setup& t = p.setup;
+  const double tensors = static_cast<double>(parameter_tensors(p.model));
+  const double mb = in.compute.micro_batches;
+  const recompute_kind r = t.recompute.kind;
+  const double gathers =
+      r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
+  const double bytes_each = t.precision.parameter_bytes;
+  const double buckets = std::max(1.0, detail::ceil_div(params, deepspeed_reduce_bucket_elements));
+  const seconds host = list_collective_rank_overhead * static_cast<double>(p.axes[axis].size);
+  in.add(out, "zero-3 parameter gather, per tensor", collective_kind::all_gather, axis,
+         gathers * mb * tensors, params * bytes_each / tensors * byte, 0.0 * second,
+         1.0 / gathers, host);
+  in.add(out, "zero-3 gradient all-reduce, per bucket", collective_kind::all_reduce, axis,
+         mb * buckets, params * bytes_each / buckets * byte, 0.0 * second, 0.0);
+}
+
 /// Data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of
 /// gradients and an all-gather of parameters; ZeRO-3: per micro-batch two all-gathers of the
 /// parameters and a reduce-scatter of the gradients), over the data axes; expert gradients
@@ -371,7 +415,10 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
     // book's per-axis model.
     const double params = data_axis_parameters(p, i);
     const bool zero_axis = (p.axes[i].roles & role_zero) != 0;
-    if (d.zero_stage >= 3 && zero_axis) {
+    if (d.zero_stage >= 3 && zero_axis && t.zero3_per_tensor &&
+        t.framework == training_framework::deepspeed) {
+      zero3_per_tensor_traffic(in, out, i, params);
+    } else if (d.zero_stage >= 3 && zero_axis) {
       // Per micro-batch: the forward gather hides under the forward pass (a third of the
       // compute), the backward gather and the gradient scatter under the backward pass.
       const double mb = in.compute.micro_batches;

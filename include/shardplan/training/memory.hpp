@@ -160,6 +160,13 @@ struct training_setup {
   /// as its gradient is accumulated, and the gradient is freed, so no moment holds every gradient
   /// (`peak_phases`; only read under torchtune, which requires one micro-batch per step).
   bool optimizer_in_backward = false;
+  /// DeepSpeed's ZeRO-3 as v0.3.13 (its first, 2021-03-16) to v0.4.2 (2021-06-28) ran it with
+  /// its default configuration: each parameter tensor gathered by a collective of its own after
+  /// a `torch.cuda.synchronize()`, through PyTorch's list API, so nothing overlaps and each
+  /// gather pays a host loop over the ranks; the fp16 gradients all-reduced bucket by bucket
+  /// (`zero3_per_tensor_traffic`, cost.hpp). v0.4.3 reduce-scattered contiguous gradients by
+  /// default and v0.5.5 coalesced the gathers. Only read under `deepspeed` with ZeRO-3.
+  bool zero3_per_tensor = false;
   /// Which transients are charged (`training_memory_policy`).
   training_memory_policy memory_policy = training_memory_policy::framework;
   /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the

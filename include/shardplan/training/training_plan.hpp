@@ -380,6 +380,13 @@ struct optimizer_in_backward {
   static constexpr void apply(training_plan_values& p) { p.setup.optimizer_in_backward = true; }
 };
 
+/// DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2 (2021): one synchronous gather per parameter tensor
+/// through PyTorch's list API, fp16 gradients all-reduced in buckets, nothing overlapped (read
+/// only with `framework::deepspeed` and ZeRO-3; `zero3_per_tensor_traffic` in cost.hpp).
+struct zero3_per_tensor {
+  static constexpr void apply(training_plan_values& p) { p.setup.zero3_per_tensor = true; }
+};
+
 // --- the plan ----------------------------------------------------------------------------------
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.
