@@ -344,3 +344,35 @@ TEST_CASE("full recomputation repeats the forward; selective repeats only eager 
                         8192.0)
             .epsilon(1e-12));
 }
+
+TEST_CASE("torchtitan's op-level selective checkpointing reruns every second mm and the rest") {
+  // torchtitan's policy (parallelize_llama.py at 9dec370): save mm outputs "except every second
+  // mm", save SDPA's, rerun everything else. A block's mms in order: wq, wk, wv (fused here into
+  // one GEMM of 32 + 8 + 8 heads), wo, w1, w3 (fused gate and up), w2. The second, fourth and
+  // sixth are rerun: wk's 8 of the 48 heads, wo, and w3's half of the fused up projection; and
+  // every memory-bound operation.
+  const chip_figures& h100 = hardware::h100_sxm::figures;
+  const model_shape& m = models::llama3_8b::shape;
+  layer_shard s;
+  s.micro_batch = 2;
+  s.seq_len = 8192;
+  s.op_sac = true;
+  const operation_list fwd = layer_forward_operations(m, s, false);
+  seconds expected{};
+  for (std::size_t i = 0; i < fwd.count; ++i) {
+    const operation& o = fwd.items[i];
+    const seconds x = operation_time(h100, o, s.kernel);
+    if (o.kind == operation_kind::memory) expected += x;
+    if (o.name == "qkv projection") expected += x * (8.0 / 48.0);
+    if (o.name == "attention output projection") expected += x;
+    if (o.name == "mlp up projection") expected += x * 0.5;
+  }
+  const layer_time t = time_layer(h100, m, s, recompute_kind::selective, false);
+  CHECK(t.recompute.value() == doctest::Approx(expected.value()).epsilon(1e-12));
+  // In FLOPs that is 2·h·(8·128 + 4096 + 14336) a token of the forward's 2·h·(6144 + 4096 +
+  // 2·14336 + 14336): 36.5% of its linears.
+  CHECK((1024.0 + 4096 + 14336) / (6144.0 + 4096 + 3 * 14336) == doctest::Approx(0.365).epsilon(0.01));
+  // Without the policy a fused kernel's selective recomputation adds nothing.
+  s.op_sac = false;
+  CHECK(time_layer(h100, m, s, recompute_kind::selective, false).recompute.value() == 0.0);
+}

@@ -67,6 +67,22 @@ struct h100_96gb_500w {
   }();
 };
 
+/// Google Cloud's A3 High VM (a3-highgpu-8g, "A3 (h100-80gb-8)" in MaxText's table): 8 H100 SXM
+/// and, for GPU traffic between VMs, "up to four" secondary NICs of "up to 200 Gbps" each
+/// (GPUDirect-TCPX; cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx;
+/// the VM's 1,000 Gbps in compute/docs/gpus/gpu-network-bandwidth counts the 200 Gbps main NIC
+/// too): 800 Gbps a VM, 100 Gb/s a GPU, a quarter of a DGX H100's 8 x 400 Gb/s. (Two VMs measure
+/// about 71 GB/s of all-gather bus bandwidth at 512 MiB, GoogleCloudPlatform/cluster-toolkit
+/// examples/gke-a3-highgpu/multi-node-test-plan.md @5a7be766.)
+struct h100_a3_high {
+  static constexpr chip_figures figures = [] {
+    chip_figures f = hardware::h100_sxm::figures;
+    f.name = "h100 sxm (a3 high)";
+    f.scale_out_bandwidth = 4.0 * 200.0 * giga * bits * byte / second / 8.0;
+    return f;
+  }();
+};
+
 /// Jean Zay A100 80 GB nodes (BLOOM): "8 GPUs per node Using NVLink 4 inter-gpu connects, 4
 /// OmniPath links". The OmniPath rate is not stated; 100 Gb/s per link (400 Gb/s per node, 50
 /// Gb/s per GPU) is our assumption.

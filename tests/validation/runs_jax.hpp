@@ -105,10 +105,10 @@ double mt_step(double pdb, double tflops) {
 // S05b: MaxText on A3 (8 H100 per VM), Llama-2 7B, configs/gpu/a3/llama_2_7b/{1..16}vm.sh and
 // models/llama2_7b.yml at HEAD e591f30 [I for the measured run]: per_device_batch_size 4, seq
 // 4096, attention cudnn_flash_te, remat minimal_with_context (selective), ici_fsdp 8, dcn data
-// parallelism = VMs, bf16.
+// parallelism = VMs, bf16; A3 High's network (`h100_a3_high`).
 template <std::int64_t Vms>
 using mt_a3_plan =
-    training_plan<models::llama2_7b, systems::nvlink_fat_tree<hardware::h100_sxm, Vms>,
+    training_plan<models::llama2_7b, systems::nvlink_fat_tree<h100_a3_high, Vms>,
                   mesh<axis<"dcn", Vms>, axis<"fsdp", 8>>, data<"dcn">, fsdp<"fsdp">,
                   batch<global_sequences<Vms * 32>, seq_len<4096>, micro_batch<4>>,
                   recompute::selective, precision::bf16_mixed_adam,

@@ -28,9 +28,12 @@ namespace {
 /// out at 14.6% (calibration 11.8%, held-out 17.1%); with torchtitan's eager modules
 /// (`eager_modules_of`) and its 500 W H100s' matrix peak between SXM and NVL, 13.7%
 /// (calibration 11.8%, held-out 15.3%); with a pipeline at the pace of its slowest stage
-/// (`stage_layers_of`), 13.4% (calibration 11.4%, held-out 15.3%). Issue 11's targets (compute-bound runs at 6%, held-out
-/// 8%) are not met, and the README says where the model misses.
-constexpr double mae_threshold_percent = 16.0;
+/// (`stage_layers_of`), 13.4% (calibration 11.4%, held-out 15.3%); with DeepSpeed's ZeRO-3 of
+/// 2021 (`zero3_per_tensor`) and torchtitan's op-level selective policy timed (`op_sac_share`),
+/// 11.3% (calibration 8.4%, held-out 13.9%), and the guard moved from 16% to 13%. Issue 11's
+/// targets (compute-bound runs at 6%, held-out 8%) are not met, and the README says where the
+/// model misses.
+constexpr double mae_threshold_percent = 13.0;
 
 /// Compute-bound: exposed communication below this share of the predicted step.
 constexpr double compute_bound_share = 0.10;

@@ -85,6 +85,9 @@ struct layer_shard {
   /// The norms, rotary embedding and gated activation run as eager PyTorch modules, one kernel
   /// per tensor operation (`eager_modules_of`), instead of fused kernels.
   bool eager_modules = false;
+  /// `selective` is torchtitan's op-level policy (`op_sac_share`): its backward reruns what the
+  /// policy does not save.
+  bool op_sac = false;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
   constexpr double tokens() const { return micro_batch * seq_len / context; }
@@ -147,6 +150,8 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.convention = convention;
   s.precision = t.precision;
   s.eager_modules = eager_modules_of(t);
+  s.op_sac = t.framework == training_framework::torchtitan &&
+             t.recompute.kind == recompute_kind::selective;
   return s;
 }
 
@@ -515,7 +520,8 @@ constexpr operations_time time_of(const chip_figures& chip, const operation_list
 /// One micro-batch of one layer on one device, forward, backward and what recomputation
 /// repeats: full recomputation (and checkpoints) runs the forward again; selective recomputation
 /// runs the attention core again with eager attention (a fused kernel's backward recomputes the
-/// scores itself, so selective adds nothing to it).
+/// scores itself, so selective adds nothing to it), and under torchtitan what its op-level
+/// policy does not save (`op_sac_share`).
 struct layer_time {
   seconds forward{};
   seconds backward{};
@@ -537,6 +543,41 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
   return t;
 }
 
+/// The share of forward operation `o` that torchtitan's op-level selective checkpointing reruns
+/// in the backward (`layer_shard::op_sac`; the policy as `torchtitan_selective_layer_bytes`,
+/// memory.hpp, reads it: torchtitan/parallelisms/parallelize_llama.py at 9dec370 and 820504e,
+/// torchtitan/models/llama3/infra/parallelize.py at e7c0cae). The policy saves the outputs of
+/// `aten.mm` "except every second mm", of the SDPA kernels and of the tensor-parallel
+/// reduce-scatter and `max`, and marks every other operation PREFER_RECOMPUTE, so the recompute
+/// reruns:
+/// - every memory-bound operation (norms, rotary, residual adds, the activation, an fp8 recipe's
+///   casts);
+/// - the second and fourth mm of a block, wk and wo (`xq, xk, xv = self.wq(x), self.wk(x),
+///   self.wv(x)`): of the fused query-key-value GEMM the keys' share, and the output projection;
+/// - the sixth, w3 (`self.w2(F.silu(self.w1(x)) * self.w3(x))`): half of the fused gate-and-up
+///   GEMM; an ungated MLP's sixth mm is its second matrix;
+/// - fp8 linears as bf16 ones: Float8 linears call `aten._scaled_mm`, which the save list lacks
+///   (so eager PyTorch would rerun them all), but every such run measured compiles, where the
+///   policy's PREFER_RECOMPUTE is a hint to the partitioner, and its memory says the compiled
+///   graph keeps what the bf16 policy keeps (torchtitan's 2024-12 benchmark, Llama 3.1 8B on 8
+///   GPUs: 76.8 GiB with Float8 and compile, 77.0 GiB with compile alone).
+/// The attention kernel is saved. MoE layers and MLA are not modelled op by op (as their memory
+/// is not): nothing is rerun there.
+constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
+  if (o.attention_core) return 0.0;
+  if (o.kind == operation_kind::memory) return 1.0;
+  if (o.kind != operation_kind::gemm || !o.linear) return 0.0;
+  if (o.name == "qkv projection") {
+    const double q = static_cast<double>(m.heads) / s.tensor;
+    const double kv = kv_heads_per_rank(m, s.tensor);
+    return kv / (q + 2.0 * kv);
+  }
+  if (o.name == "attention output projection") return 1.0;
+  if (o.name == "mlp up projection") return m.gated_mlp ? 0.5 : 0.0;
+  if (o.name == "mlp down projection") return m.gated_mlp ? 0.0 : 1.0;
+  return 0.0;
+}
+
 constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
                                 const layer_shard& s, recompute_kind r, bool moe_layer,
                                 double override_fraction = 0.0) {
@@ -545,6 +586,17 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
   const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
   const bool selective = r == recompute_kind::selective && s.eager_attention;
   const bool mlp = r == recompute_kind::mlp;
+  if (r == recompute_kind::selective && s.op_sac && !moe_layer && m.mla.kv_lora_rank == 0) {
+    for (std::size_t i = 0; i < fwd.count; ++i) {
+      const operation& o = fwd.items[i];
+      const double share = op_sac_share(m, s, o);
+      if (share <= 0.0) continue;
+      const seconds x = operation_time(chip, o, s.kernel, override_fraction) * share;
+      t.recompute += x;
+      if (o.kind == operation_kind::memory) t.memory += x;
+    }
+    return t;
+  }
   for (std::size_t i = 0; (full || selective || mlp) && i < fwd.count; ++i) {
     const operation& o = fwd.items[i];
     if (!full && !(selective && o.attention_core) && !(mlp && o.dense_mlp)) continue;
