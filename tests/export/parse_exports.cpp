@@ -179,6 +179,12 @@ options options_of(const std::vector<std::string>& words, IsSwitch is_switch) {
                        words[i + 1].rfind("--", 0) != 0 &&
                        words[i + 1].find(':') == std::string::npos;
     o.values[name] = value ? words[++i] : std::string{};
+    // A list[str] field (CompileConfig.components in configs.py at b5bcd76) takes one word per
+    // element, as tyro reads it: the words up to the next option, joined by spaces here.
+    if (value && name == "compile.components")
+      while (i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0 &&
+             words[i + 1].find(':') == std::string::npos)
+        o.values[name] += " " + words[++i];
   }
   return o;
 }

@@ -406,6 +406,11 @@ TEST_CASE("torchtitan: the v0.2.2 Llama 3 8B and 70B job configs on their 64 A10
   CHECK(f70.plan.setup.batch.micro_batch == 8);                  // line 32
   CHECK(f70.plan.setup.batch.global_tokens == 8 * 8 * 8192);     // lines 32-33, DP 8
   CHECK(f70.plan.setup.recompute.kind == recompute_kind::full);  // line 54
+  CHECK_FALSE(f70.plan.setup.compiled_layers);                   // line 57: enable=false
+  const import_result on = run(import_format::torchtitan, sample("torchtitan/llama3_70b.toml"),
+                               dgx_a100_8, "", 0, {"compile.enable=true"});
+  CHECK(read_back(on).plan.setup.compiled_layers);  // line 58: ["model", "loss"]
+  CHECK(read_back(on).plan.setup.compiled_loss);
 
   // The converters switched on by an override: v0.2's name, recipe left to torchao (tensorwise).
   const import_result fp8 =
@@ -421,6 +426,9 @@ TEST_CASE("torchtitan: DeepSeek-V3 671B and the old [float8] spelling") {
   CHECK(f.model_name == "deepseek-v3");                      // line 22: flavor 671B
   CHECK(degrees_of(f).expert == 1);                          // line 52
   CHECK(f.plan.setup.batch.global_tokens == 4 * 64 * 4096);  // lines 38-39, DP 64
+  // Lines 67-69: [compile] enable = true, components = ["loss"].
+  CHECK(f.plan.setup.compiled_loss);
+  CHECK_FALSE(f.plan.setup.compiled_layers);
 
   // 6404b93 (before v0.2.0): converters "float8" and the [float8] section.
   const import_result old =
@@ -430,6 +438,13 @@ TEST_CASE("torchtitan: DeepSeek-V3 671B and the old [float8] spelling") {
   CHECK(g.model_name == "llama3-8b");
   CHECK(g.plan.setup.precision.scaling == low_precision_scaling::rowwise);
   CHECK(listed(old.unused, "liger_kernel.enable_fused_linear_cross_entropy = false"));
+  // Line 37: training.compile = false; true compiles the layers and the loss.
+  CHECK_FALSE(g.plan.setup.compiled_layers);
+  const import_result compiled =
+      run(import_format::torchtitan, sample("torchtitan/llama3_8b_6404b93.toml"), dgx_a100_8, "",
+          0, {"training.compile=true"});
+  CHECK(read_back(compiled).plan.setup.compiled_layers);
+  CHECK(read_back(compiled).plan.setup.compiled_loss);
 }
 
 TEST_CASE("torchtitan: the JSON current torchtitan saves") {
@@ -483,6 +498,13 @@ TEST_CASE("torchtitan: bad job configs give one line naming the key") {
                              dgx_a100_8, "llama3-8b");
                  }),
                  "model.flavor"));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan,
+                             with("tt_compile.toml", "components = [\"model\", \"loss\"]",
+                                  "components = [\"model\", \"optimizer\"]"),
+                             dgx_a100_8);
+                 }),
+                 "compile.components: 'optimizer' is not a component (model, loss)"));
   const import_result r =
       run(import_format::torchtitan,
           with("tt_unknown.toml", "[parallelism]", "[parallelism]\nmade_up_key = 3"), dgx_a100_8);
@@ -827,6 +849,22 @@ TEST_CASE(
           t[key] = want.at(key);
         else
           t.erase(key);
+      }
+      // torchtitan's compile: its exports write what a torchtitan plan says and compile a plan
+      // of another framework (whose norms and activations are costed as fused kernels); the
+      // other formats cannot hold it.
+      {
+        const std::string fw = want.value("framework", std::string("generic"));
+        const bool own = fw == "torchtitan" || fw == "torchtune";
+        const bool titan_target = r.from == import_format::torchtitan;
+        for (const char* key : {"compiled_layers", "compiled_loss"}) {
+          if (titan_target && own) continue;  // must round-trip as it is
+          if (titan_target) CHECK_MESSAGE(t.value(key, false), key << " not written");
+          if (want.contains(key))
+            t[key] = want.at(key);
+          else
+            t.erase(key);
+        }
       }
       // A custom model's name does not travel (the import names it after the file, or after the
       // catalogue model of the same shape); its shape must.

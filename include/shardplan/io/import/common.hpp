@@ -249,6 +249,8 @@ struct plan_parts {
   std::string precision = "bf16_mixed_adam";
   std::string framework;  ///< a name of `framework_choices`
   bool grad_reduce_in_bf16 = false;
+  bool compiled_layers = false;  ///< torchtitan's `compile.components` holds "model"
+  bool compiled_loss = false;    ///< and "loss"
   bool dropout = false;
   bool eager_attention = false;
   std::string attention_kernel;  ///< a name of `attention_kernel_choices`; empty: automatic
@@ -327,6 +329,8 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
   training["precision"] = p.precision;
   if (!p.framework.empty()) training["framework"] = p.framework;
   if (p.grad_reduce_in_bf16) training["grad_reduce_in_bf16"] = true;
+  if (p.compiled_layers) training["compiled_layers"] = true;
+  if (p.compiled_loss) training["compiled_loss"] = true;
   training["dropout"] = p.dropout;
   training["eager_attention"] = p.eager_attention;
   if (!p.attention_kernel.empty() && !p.eager_attention)

@@ -474,19 +474,25 @@ struct config_function {
   std::string_view schedule;   ///< parallelism.pipeline_parallel_schedule
   std::string_view ac;         ///< the activation checkpointing policy
   std::string_view converter;  ///< "", "Float8LinearConverter", "MXFP8LinearConverter"
+  bool compile = false;        ///< compile.enable
+  std::string_view compiled;   ///< compile.components, space-separated ("" when not enabled)
 };
 
+/// Compile: llama3_8b_mxfp8 sets CompileConfig(enable=True, components=["model"]), llama3_405b
+/// CompileConfig(enable=True, ...) with the default components ["model", "loss"],
+/// deepseek_v3_671b (and so its float8 variant) CompileConfig(enable=True, components=["loss"]);
+/// the others keep CompileConfig's default, enable=False.
 inline constexpr config_function config_functions[] = {
-    {"llama3_8b", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective", ""},
+    {"llama3_8b", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective", "", false, ""},
     {"llama3_8b_mxfp8", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective",
-     "MXFP8LinearConverter"},
-    {"llama3_70b", "llama3", "70B", 8 * 8192, 8192, 8, 1, "1F1B", "full", ""},
+     "MXFP8LinearConverter", true, "model"},
+    {"llama3_70b", "llama3", "70B", 8 * 8192, 8192, 8, 1, "1F1B", "full", "", false, ""},
     {"llama3_405b", "llama3", "405B", 2 * 8192, 8192, 8, 1, "1F1B", "full",
-     "Float8LinearConverter"},
+     "Float8LinearConverter", true, "model loss"},
     {"deepseek_v3_671b", "deepseek_v3", "671B", 4 * 4096, 4096, 1, 2, "Interleaved1F1B",
-     "selective", ""},
+     "selective", "", true, "loss"},
     {"deepseek_v3_671b_float8", "deepseek_v3", "671B", 4 * 4096, 4096, 1, 2, "Interleaved1F1B",
-     "selective", "Float8LinearConverter"},
+     "selective", "Float8LinearConverter", true, "loss"},
 };
 
 /// True when the text is command-line arguments (a launch script or a bash array of
@@ -553,8 +559,24 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
     }
     for (char& ch : name)
       if (ch == '-') ch = '_';
+    // A list option (tyro reads `--compile.components model loss`): every word up to the next
+    // option or subcommand.
+    if (name == "compile.components" && eq == std::string::npos) {
+      nlohmann::json list = nlohmann::json::array();
+      if (has_value) list.push_back(value);
+      while (k + 1 < words.size() && words[k + 1].rfind("--", 0) != 0 &&
+             !is_subcommand(words[k + 1]))
+        list.push_back(words[++k]);
+      for (const nlohmann::json& x : list)
+        if (!bash::resolved(x.get<std::string>()))
+          c.fail("--compile.components",
+                 "its value " + bash::first_unresolved(x.get<std::string>()) +
+                     " cannot be resolved");
+      set_path(c, cli, name, list);
+      continue;
+    }
     const bool read = name == "module" || name == "config" || name.rfind("parallelism.", 0) == 0 ||
-                      name.rfind("training.", 0) == 0 ||
+                      name.rfind("training.", 0) == 0 || name == "compile.enable" ||
                       name.rfind("activation_checkpoint.", 0) == 0;
     if (has_value && !bash::resolved(value)) {
       if (read)
@@ -603,6 +625,12 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
                            {"expert_parallel_degree", f->expert},
                            {"pipeline_parallel_schedule", std::string(f->schedule)}};
     if (!f->converter.empty()) converters.push_back(std::string(f->converter));
+    if (f->compile) {
+      nlohmann::json components = nlohmann::json::array();
+      std::istringstream listed{std::string(f->compiled)};
+      for (std::string w; listed >> w;) components.push_back(w);
+      root["compile"] = {{"enable", true}, {"components", components}};
+    }
     c.note("--config " + function + ": torchtitan's config function (models/" +
            std::string(f->model) + "/config_registry.py at b5bcd76) gives the model " +
            std::string(f->model) + " " + std::string(f->flavor) +
@@ -648,6 +676,33 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
   return root;
 }
 
+/// `compile.enable` and `compile.components` (CompileConfig at b5bcd76 and Compile of
+/// job_config.py at v0.2.2: enable False, components ["model", "loss"]): the compiled layers and
+/// loss of the plan (`compiled_layers`, `compiled_loss`).
+/// Job configs before v0.2.0 have `training.compile` instead (job_config.py at 6404b932: "Whether
+/// to compile the model"; it compiles the loss too from bbb1b616e, 2025-04-02, on).
+inline void read_compile(context& c, plan_parts& p, key_tree& t) {
+  if (t.boolean("training.compile", false)) {
+    p.compiled_layers = true;
+    p.compiled_loss = true;
+    c.note("training.compile: the layers and the loss compiled (torchtitan compiles the loss "
+           "with the model from bbb1b616e, 2025-04-02)");
+  }
+  const bool enable = t.boolean("compile.enable", false);
+  std::vector<std::string> components = {"model", "loss"};
+  if (t.has("compile.components")) components = t.strings("compile.components");
+  for (const std::string& x : components)
+    if (x != "model" && x != "loss")
+      c.fail("compile.components", "'" + printable(x) + "' is not a component (model, loss)");
+  auto has = [&components](const char* x) {
+    for (const std::string& y : components)
+      if (y == x) return true;
+    return false;
+  };
+  p.compiled_layers = p.compiled_layers || (enable && has("model"));
+  p.compiled_loss = p.compiled_loss || (enable && has("loss"));
+}
+
 /// Reads a torchtitan job config (TOML), the JSON current versions save, or current command-line
 /// arguments into a plan file.
 inline outcome import_torchtitan(const source& src) {
@@ -691,6 +746,7 @@ inline outcome import_torchtitan(const source& src) {
     read_saved_config(c, p, t, world, command_line ? &converters : nullptr);
   else
     read_job_config(c, p, t, world);
+  read_compile(c, p, t);
   check_degrees(c, p, world, "parallelism.expert_parallel_degree",
                 saved ? "training.num_tokens_per_train_step" : "training.global_batch_size");
   t.report_unused();

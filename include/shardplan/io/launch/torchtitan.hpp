@@ -291,6 +291,22 @@ inline std::string_view titan_float8_recipe(lines& out, const precision_policy& 
 
 }  // namespace detail::launch
 
+/// What the export compiles (`compile.components`): under `framework::torchtitan` (or
+/// torchtune) what the plan's `compiled_layers` and `compiled_loss` say, nothing when neither;
+/// for a plan of another framework, whose norms and activations are costed as fused kernels, the
+/// model and the loss.
+struct titan_compile {
+  bool model = false;
+  bool loss = false;
+};
+inline titan_compile titan_compile_of(const training_plan_values& p) {
+  const training_setup& t = p.setup;
+  const bool own = t.framework == training_framework::torchtitan ||
+                   t.framework == training_framework::torchtune;
+  if (!own) return {true, true};
+  return {t.compiled_layers, t.compiled_loss};
+}
+
 /// The plan as torchtitan command-line arguments at HEAD (b5bcd76): a bash array,
 /// `TORCHTITAN_ARGS=( ... )` with one `--section.option value` per line and `#` comment lines,
 /// for `torchrun ... -m torchtitan.train "${TORCHTITAN_ARGS[@]}"`. --module and --config name
@@ -450,6 +466,20 @@ inline std::string torchtitan_arguments(const training_plan_values& p) {
   if (f.pipeline > 1 || ep > 1) option("training.disable_cuda_graphs");
   option("training.mixed_precision_param", std::string(v.param_dtype));
   option("training.mixed_precision_reduce", "float32");
+  // CompileConfig (configs.py at b5bcd76: enable False, components ["model", "loss"]), written
+  // either way: config functions set it (llama3_405b enables it, deepseek_v3_671b compiles the
+  // loss).
+  const titan_compile compile = titan_compile_of(p);
+  if (p.setup.framework != training_framework::torchtitan &&
+      p.setup.framework != training_framework::torchtune)
+    note("compile: the model and the loss, as the plan's fused norms and activation assume");
+  if (!compile.model && !compile.loss) {
+    option("compile.no_enable");
+  } else {
+    option("compile.enable");
+    out.raw(std::string("  --compile.components") + (compile.model ? " model" : "") +
+            (compile.loss ? " loss" : ""));
+  }
   // The activation-checkpointing policy is a tyro subcommand, written last.
   note("recomputation (a subcommand, last)");
   out.raw("  " + bash_word("activation-checkpoint:" + std::string(v.ac)));
@@ -576,6 +606,19 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
                " does not divide data_parallel_shard_degree x context_parallel_degree = " +
                n(v.shard * f.context) + " (torchtitan's efsdp = dp_shard x cp x tp / (etp x ep))");
   }
+
+  // Compile of job_config.py at v0.2.2: enable False, components ["model", "loss"].
+  const titan_compile compile = titan_compile_of(p);
+  out.raw("");
+  out.raw("[compile]");
+  if (p.setup.framework != training_framework::torchtitan &&
+      p.setup.framework != training_framework::torchtune)
+    out.note("compile: the model and the loss, as the plan's fused norms and activation assume");
+  key("enable", compile.model || compile.loss ? "true" : "false");
+  if (compile.model || compile.loss)
+    key("components", compile.model && compile.loss ? "[\"model\", \"loss\"]"
+                      : compile.model               ? "[\"model\"]"
+                                                    : "[\"loss\"]");
 
   out.raw("");
   out.raw("[activation_checkpoint]");
