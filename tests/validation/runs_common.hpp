@@ -67,6 +67,14 @@ struct h100_96gb_500w {
   }();
 };
 
+/// `chip` in a node whose NICs give each GPU `nic_gbps_per_node / 8` of scale-out bandwidth.
+constexpr chip_figures with_node_nics(chip_figures f, std::string_view name,
+                                      double nic_gbps_per_node) {
+  f.name = name;
+  f.scale_out_bandwidth = nic_gbps_per_node * giga * bits * byte / second / 8.0;
+  return f;
+}
+
 /// Google Cloud's A3 High VM (a3-highgpu-8g, "A3 (h100-80gb-8)" in MaxText's table): 8 H100 SXM
 /// and, for GPU traffic between VMs, "up to four" secondary NICs of "up to 200 Gbps" each
 /// (GPUDirect-TCPX; cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx;
@@ -75,24 +83,16 @@ struct h100_96gb_500w {
 /// about 71 GB/s of all-gather bus bandwidth at 512 MiB, GoogleCloudPlatform/cluster-toolkit
 /// examples/gke-a3-highgpu/multi-node-test-plan.md @5a7be766.)
 struct h100_a3_high {
-  static constexpr chip_figures figures = [] {
-    chip_figures f = hardware::h100_sxm::figures;
-    f.name = "h100 sxm (a3 high)";
-    f.scale_out_bandwidth = 4.0 * 200.0 * giga * bits * byte / second / 8.0;
-    return f;
-  }();
+  static constexpr chip_figures figures =
+      with_node_nics(hardware::h100_sxm::figures, "h100 sxm (a3 high)", 4.0 * 200.0);
 };
 
 /// Jean Zay A100 80 GB nodes (BLOOM): "8 GPUs per node Using NVLink 4 inter-gpu connects, 4
 /// OmniPath links". The OmniPath rate is not stated; 100 Gb/s per link (400 Gb/s per node, 50
 /// Gb/s per GPU) is our assumption.
 struct a100_80gb_jean_zay {
-  static constexpr chip_figures figures = [] {
-    chip_figures f = hardware::a100_80gb::figures;
-    f.name = "a100 sxm4 80gb (jean zay)";
-    f.scale_out_bandwidth = 4.0 * 100.0 * giga * bits * byte / second / 8.0;
-    return f;
-  }();
+  static constexpr chip_figures figures =
+      with_node_nics(hardware::a100_80gb::figures, "a100 sxm4 80gb (jean zay)", 4.0 * 100.0);
 };
 
 // --- the run record -----------------------------------------------------------------------------
