@@ -85,8 +85,8 @@ struct layer_shard {
   /// The norms, rotary embedding and gated activation run as eager PyTorch modules, one kernel
   /// per tensor operation (`eager_modules_of`), instead of fused kernels.
   bool eager_modules = false;
-  /// `selective` is torchtitan's op-level policy (`op_sac_share`): its backward reruns what the
-  /// policy does not save.
+  /// `selective` recomputation is torchtitan's op-level policy (`op_sac_share`): its backward
+  /// reruns what the policy does not save.
   bool op_sac = false;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
@@ -150,8 +150,7 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.convention = convention;
   s.precision = t.precision;
   s.eager_modules = eager_modules_of(t);
-  s.op_sac = t.framework == training_framework::torchtitan &&
-             t.recompute.kind == recompute_kind::selective;
+  s.op_sac = t.framework == training_framework::torchtitan;
   return s;
 }
 

@@ -474,8 +474,8 @@ struct config_function {
   std::string_view schedule;   ///< parallelism.pipeline_parallel_schedule
   std::string_view ac;         ///< the activation checkpointing policy
   std::string_view converter;  ///< "", "Float8LinearConverter", "MXFP8LinearConverter"
-  bool compile = false;        ///< compile.enable
-  std::string_view compiled;   ///< compile.components, space-separated ("" when not enabled)
+  /// compile.components, space-separated; "" when compile.enable is False.
+  std::string_view compiled;
 };
 
 /// Compile: llama3_8b_mxfp8 sets CompileConfig(enable=True, components=["model"]), llama3_405b
@@ -483,16 +483,16 @@ struct config_function {
 /// deepseek_v3_671b (and so its float8 variant) CompileConfig(enable=True, components=["loss"]);
 /// the others keep CompileConfig's default, enable=False.
 inline constexpr config_function config_functions[] = {
-    {"llama3_8b", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective", "", false, ""},
+    {"llama3_8b", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective", "", ""},
     {"llama3_8b_mxfp8", "llama3", "8B", 1 * 8192, 8192, 1, 1, "1F1B", "selective",
-     "MXFP8LinearConverter", true, "model"},
-    {"llama3_70b", "llama3", "70B", 8 * 8192, 8192, 8, 1, "1F1B", "full", "", false, ""},
+     "MXFP8LinearConverter", "model"},
+    {"llama3_70b", "llama3", "70B", 8 * 8192, 8192, 8, 1, "1F1B", "full", "", ""},
     {"llama3_405b", "llama3", "405B", 2 * 8192, 8192, 8, 1, "1F1B", "full",
-     "Float8LinearConverter", true, "model loss"},
+     "Float8LinearConverter", "model loss"},
     {"deepseek_v3_671b", "deepseek_v3", "671B", 4 * 4096, 4096, 1, 2, "Interleaved1F1B",
-     "selective", "", true, "loss"},
+     "selective", "", "loss"},
     {"deepseek_v3_671b_float8", "deepseek_v3", "671B", 4 * 4096, 4096, 1, 2, "Interleaved1F1B",
-     "selective", "Float8LinearConverter", true, "loss"},
+     "selective", "Float8LinearConverter", "loss"},
 };
 
 /// True when the text is command-line arguments (a launch script or a bash array of
@@ -625,7 +625,7 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
                            {"expert_parallel_degree", f->expert},
                            {"pipeline_parallel_schedule", std::string(f->schedule)}};
     if (!f->converter.empty()) converters.push_back(std::string(f->converter));
-    if (f->compile) {
+    if (!f->compiled.empty()) {
       nlohmann::json components = nlohmann::json::array();
       std::istringstream listed{std::string(f->compiled)};
       for (std::string w; listed >> w;) components.push_back(w);

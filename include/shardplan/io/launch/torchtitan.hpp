@@ -298,13 +298,17 @@ inline std::string_view titan_float8_recipe(lines& out, const precision_policy& 
 struct titan_compile {
   bool model = false;
   bool loss = false;
+  /// The plan is of another framework: the export says why it compiles (`note`).
+  bool assumed = false;
+  static constexpr std::string_view note =
+      "compile: the model and the loss, as the plan's fused norms and activation assume";
 };
 inline titan_compile titan_compile_of(const training_plan_values& p) {
   const training_setup& t = p.setup;
   const bool own = t.framework == training_framework::torchtitan ||
                    t.framework == training_framework::torchtune;
-  if (!own) return {true, true};
-  return {t.compiled_layers, t.compiled_loss};
+  if (!own) return {true, true, true};
+  return {t.compiled_layers, t.compiled_loss, false};
 }
 
 /// The plan as torchtitan command-line arguments at HEAD (b5bcd76): a bash array,
@@ -470,9 +474,7 @@ inline std::string torchtitan_arguments(const training_plan_values& p) {
   // either way: config functions set it (llama3_405b enables it, deepseek_v3_671b compiles the
   // loss).
   const titan_compile compile = titan_compile_of(p);
-  if (p.setup.framework != training_framework::torchtitan &&
-      p.setup.framework != training_framework::torchtune)
-    note("compile: the model and the loss, as the plan's fused norms and activation assume");
+  if (compile.assumed) note(std::string(titan_compile::note));
   if (!compile.model && !compile.loss) {
     option("compile.no_enable");
   } else {
@@ -611,9 +613,7 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
   const titan_compile compile = titan_compile_of(p);
   out.raw("");
   out.raw("[compile]");
-  if (p.setup.framework != training_framework::torchtitan &&
-      p.setup.framework != training_framework::torchtune)
-    out.note("compile: the model and the loss, as the plan's fused norms and activation assume");
+  if (compile.assumed) out.note(std::string(titan_compile::note));
   key("enable", compile.model || compile.loss ? "true" : "false");
   if (compile.model || compile.loss)
     key("components", compile.model && compile.loss ? "[\"model\", \"loss\"]"
