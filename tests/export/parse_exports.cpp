@@ -259,6 +259,21 @@ std::vector<plan_case> plans() {
                   .sequences = 2048,
                   .seq_len = 8192,
                   .layers = 80}});
+  // The same under Megatron-Core with --tp-comm-overlap (torchtitan: async TP).
+  training_plan_values overlapped = dense_70b_file().values();
+  overlapped.setup.framework = training_framework::megatron_core;
+  overlapped.setup.tp_comm_overlap = true;
+  out.push_back({"dense 70B, TP 8 overlapped",
+                 overlapped,
+                 {.devices = 4096,
+                  .data = 64,
+                  .tensor = 8,
+                  .pipeline = 8,
+                  .virtual_stages = 5,
+                  .zero_stage = 1,
+                  .sequences = 2048,
+                  .seq_len = 8192,
+                  .layers = 80}});
   // LLaMA-3 70B on 8 pipeline stages without virtual stages: 80 layers, 10 per stage.
   out.push_back(
       {"dense 70B, PP 8 (even split)",
@@ -857,6 +872,20 @@ TEST_CASE("8-bit adam is written where the target has it and said where it has n
   CHECK(!none.has("use-precision-aware-optimizer"));
   CHECK(!none.has("exp-avg-dtype"));
   CHECK(text.find("no equivalent: 1-byte optimizer states without ZeRO") != std::string::npos);
+}
+
+TEST_CASE("every export of a tensor-parallel overlapped plan parses and turns the overlap on") {
+  const plan_case& c = plan_named("dense 70B, TP 8 overlapped");
+  check_all(c);
+  CHECK(megatron_arguments(c.plan).find("--tp-comm-overlap") != std::string::npos);
+  CHECK(torchtitan_arguments(c.plan).find("--compile.enable_async_tensor_parallel") !=
+        std::string::npos);
+  CHECK(torchtitan_toml(c.plan).find("enable_async_tensor_parallel = true") != std::string::npos);
+  // Without sequence parallelism neither framework overlaps (Megatron-LM refuses the flag).
+  training_plan_values no_sp = c.plan;
+  no_sp.setup.degrees.sequence_parallel = false;
+  CHECK(megatron_arguments(no_sp).find("--tp-comm-overlap") == std::string::npos);
+  CHECK(torchtitan_toml(no_sp).find("enable_async_tensor_parallel") == std::string::npos);
 }
 
 TEST_CASE("2-byte gradients become megatron's --grad-reduce-in-bf16") {

@@ -301,6 +301,24 @@ TEST_CASE("megatron: --recompute-modules mlp is the plan's MLP recomputation") {
   CHECK(read_back(both).plan.setup.recompute.kind == recompute_kind::selective);
 }
 
+TEST_CASE("megatron: --tp-comm-overlap is the plan's tensor-parallel overlap, with sp only") {
+  const std::string args =
+      "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
+      "--seq-length 4096 --max-position-embeddings 4096\n"
+      "--micro-batch-size 1 --global-batch-size 64 --vocab-size 32000\n"
+      "--tensor-model-parallel-size 8 --tp-comm-overlap\n";
+  const import_result on =
+      run(import_format::megatron, scratch("args_tp_overlap.txt", args + "--sequence-parallel\n"),
+          dgx_h100_1);
+  CHECK(read_back(on).plan.setup.tp_comm_overlap);
+  // validate_args asserts --sequence-parallel with it.
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron, scratch("args_tp_overlap_no_sp.txt", args),
+                             dgx_h100_1);
+                 }),
+                 ": --tp-comm-overlap: needs --sequence-parallel (validate_args asserts it)"));
+}
+
 TEST_CASE("megatron: an argument file, its degrees checked") {
   const std::string args =
       "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
@@ -411,6 +429,18 @@ TEST_CASE("torchtitan: the v0.2.2 Llama 3 8B and 70B job configs on their 64 A10
                                dgx_a100_8, "", 0, {"compile.enable=true"});
   CHECK(read_back(on).plan.setup.compiled_layers);  // line 58: ["model", "loss"]
   CHECK(read_back(on).plan.setup.compiled_loss);
+
+  // Async TP (parallelism.enable_async_tensor_parallel at v0.2.2) needs the model compiled.
+  CHECK_FALSE(read_back(on).plan.setup.tp_comm_overlap);
+  const import_result async =
+      run(import_format::torchtitan, sample("torchtitan/llama3_70b.toml"), dgx_a100_8, "", 0,
+          {"compile.enable=true", "parallelism.enable_async_tensor_parallel=true"});
+  CHECK(read_back(async).plan.setup.tp_comm_overlap);
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan, sample("torchtitan/llama3_70b.toml"),
+                             dgx_a100_8, "", 0, {"parallelism.enable_async_tensor_parallel=true"});
+                 }),
+                 "parallelism.enable_async_tensor_parallel: needs the model compiled"));
 
   // The converters switched on by an override: v0.2's name, recipe left to torchao (tensorwise).
   const import_result fp8 =

@@ -198,6 +198,12 @@ bad_plan("training.optimizer_in_backward: needs one micro-batch per step and no 
 bad_plan("training.zero3_per_tensor: is DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2: it needs \"framework\": \"deepspeed\"" training training zero3_per_tensor true)
 bad_plan("training.zero3_per_tensor: must be true or false" training training zero3_per_tensor [=["v0.3.16"]=])
 bad_plan("training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3" training training [=[{"parallelism": {"data": 8, "zero_stage": 2}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "deepspeed", "zero3_per_tensor": true}]=])
+# Tensor-parallel overlap: Megatron-Core's or torchtitan's, with sequence parallelism, and under
+# torchtitan a compiled model.
+bad_plan("training.tp_comm_overlap: is Megatron-Core's --tp-comm-overlap or torchtitan's async TP: it needs \"framework\": \"megatron_core\" or \"torchtitan\"" training training tp_comm_overlap true)
+bad_plan("training.tp_comm_overlap: must be true or false" training training tp_comm_overlap [=["userbuffers"]=])
+bad_plan("training.tp_comm_overlap: needs \"sequence_parallel\": true" training training [=[{"parallelism": {"data": 1, "tensor": 8}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "megatron_core", "tp_comm_overlap": true}]=])
+bad_plan("training.tp_comm_overlap: is torchtitan's async TP here: it needs \"compiled_layers\": true" training training [=[{"parallelism": {"data": 1, "tensor": 8, "sequence_parallel": true}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "torchtitan", "tp_comm_overlap": true}]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

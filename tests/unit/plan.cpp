@@ -421,6 +421,30 @@ TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
                          "micro-batch and no pipeline, not ") == 0);
 }
 
+// Megatron-LM's validate_args asserts --sequence-parallel with --tp-comm-overlap; torchtitan's
+// CompileConfig refuses async TP without the model compiled.
+TEST_CASE("tensor-parallel overlap needs sequence parallelism, and async tp a compiled model") {
+  training_plan_values p = reference_values();  // TP 8 with sequence parallelism
+  REQUIRE(p.setup.degrees.tensor == 8);
+  p.setup.framework = training_framework::megatron_core;
+  p.setup.tp_comm_overlap = true;
+  CHECK(check(with_degrees(p)).empty());
+  p.setup.degrees.sequence_parallel = false;
+  p.setup.recompute = {recompute_kind::full};  // so that the activations still fit
+  violation x = only_violation(check(with_degrees(p)));
+  CHECK(x.rule == plan_rule::framework_runs_plan);
+  CHECK(describe(x) ==
+        "tensor-parallel communication overlap needs sequence parallelism (tensor degree 8)");
+  p.setup.degrees.sequence_parallel = true;
+  p.setup.framework = training_framework::torchtitan;
+  x = only_violation(check(with_degrees(p)));
+  CHECK(describe(x) ==
+        "torchtitan runs async TP (tensor degree 8) only with the model compiled "
+        "(compiled_layers)");
+  p.setup.compiled_layers = true;
+  CHECK(check(with_degrees(p)).empty());
+}
+
 // --- sizes, schedule, recomputation and efficiency (issue 15, findings 1, 12, 14, 17) ----------
 
 TEST_CASE("four axes of 65536 break sizes_fit_in_64_bits without overflowing") {

@@ -551,6 +551,32 @@ TEST_CASE("training.memory_policy and memory_margin_percent are read, written an
         "training.memory_margin_percent: must be at least 0 and less than 100");
 }
 
+TEST_CASE("tp_comm_overlap is megatron-core's or torchtitan's and needs sequence parallelism") {
+  const io::plan_file f = io::read_plan_file(
+      small_plan_with("\"framework\": \"megatron_core\", \"tp_comm_overlap\": true,"));
+  CHECK(f.plan.setup.tp_comm_overlap);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.tp_comm_overlap);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(error_of(small_plan_with("\"tp_comm_overlap\": true,")) ==
+        "training.tp_comm_overlap: is Megatron-Core's --tp-comm-overlap or torchtitan's async "
+        "TP: it needs \"framework\": \"megatron_core\" or \"torchtitan\"");
+  std::string no_sp =
+      small_plan_with("\"framework\": \"megatron_core\", \"tp_comm_overlap\": true,");
+  const std::string sp = "\"sequence_parallel\": true";
+  no_sp.replace(no_sp.find(sp), sp.size(), "\"sequence_parallel\": false");
+  CHECK(error_of(no_sp) ==
+        "training.tp_comm_overlap: needs \"sequence_parallel\": true (Megatron-LM refuses "
+        "--tp-comm-overlap without --sequence-parallel; async TP rewrites sequence "
+        "parallelism's collectives)");
+  CHECK(error_of(small_plan_with("\"framework\": \"torchtitan\", \"tp_comm_overlap\": true,")) ==
+        "training.tp_comm_overlap: is torchtitan's async TP here: it needs \"compiled_layers\": "
+        "true (torchtitan requires the model compiled)");
+  CHECK(io::read_plan_file(small_plan_with("\"framework\": \"torchtitan\", \"compiled_layers\": "
+                                           "true, \"tp_comm_overlap\": true,"))
+            .plan.setup.tp_comm_overlap);
+}
+
 TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed and ZeRO-3") {
   std::string text = small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,");
   const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";

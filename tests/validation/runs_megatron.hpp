@@ -188,7 +188,7 @@ using mcore24_plan = training_plan<
     mcore_gpt<L, H, Heads>, systems::dgx_h100_superpod<Tp * Pp * Dp / 8>,
     mesh<axis<"pp", Pp>, axis<"dp", Dp>, axis<"tp", Tp>>, zero<1, "dp">, pipeline<"pp">,
     tensor<"tp", sequence_parallel>, batch<global_sequences<Gbs>, seq_len<4096>, micro_batch<1>>,
-    recompute::selective, precision::bf16_mixed_adam, framework::megatron_core>;
+    recompute::selective, precision::bf16_mixed_adam, framework::megatron_core, tp_comm_overlap>;
 
 // --- BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm) ------------------------------
 

@@ -59,12 +59,17 @@ using fp8_cs = precision::fp8_tensorwise;
 /// (`cfg.ddp.grad_reduce_in_fp32 = False`, `set_llama3_common_configs` and
 /// `set_llama31_common_configs` in scripts/performance/configs/llama3/llama3_llm_pretrain.py and
 /// configs/llama31/llama31_llm_pretrain.py at Megatron-Bridge v0.2.0,
-/// 717c62de401bce92e913fd1c66c03f4e17bff265; v0.2.0 as the 25.11 container's Bridge is [I]).
+/// 717c62de401bce92e913fd1c66c03f4e17bff265; v0.2.0 as the 25.11 container's Bridge is [I]),
+/// and overlap tensor-parallel communication with userbuffers (`tp_comm_overlap`): the 70B and
+/// 405B pretrain recipes set `CommOverlapConfig(tp_comm_overlap=True, ...)`
+/// (src/megatron/bridge/recipes/llama/llama3.py, same commit), the 8B configs
+/// `tp_comm_overlap=bool(tensor_model_parallel_size > 1)`, and the performance configs keep it
+/// but for NVFP4 (none here); at TP 1 it changes nothing.
 template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Cp,
           std::int64_t Tp, class Schedule, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
           class Precision, class DataParallel = zero<1, "dp">>
 using bridge_plan = nemo_plan<Model, System, Dp, Pp, Cp, Tp, Schedule, Gbs, Seq, Mbs, Precision,
-                              DataParallel, grad_reduce_in_bf16>;
+                              DataParallel, grad_reduce_in_bf16, tp_comm_overlap>;
 
 inline void add_nvidia_runs(runs& v) {
   constexpr std::string_view l3 = "Llama 3";

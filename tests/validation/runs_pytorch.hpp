@@ -83,7 +83,7 @@ using fp8_te = precision::fp8_delayed;  // llm-foundry amp_fp8: TransformerEngin
 // gives it; FSDP over the data (and context) ranks; TP with SequenceParallel norms (rule 8);
 // "Float8" = torchao dynamic tensorwise (rule 7); selective = per-op SAC; PyTorch SDPA (flash2).
 // "torch.compile" = `compiled_layers` (fused norms, rotary and activation; without it they run as
-// eager modules); async TP is not modelled.
+// eager modules); async TP = `tp_comm_overlap` (PyTorch's symmetric-memory micro-pipelining).
 
 template <std::int64_t Gpus>
 using grand_teton = systems::nvlink_fat_tree<h100_96gb_500w, (Gpus + 7) / 8, (Gpus < 8 ? Gpus : 8)>;
@@ -100,12 +100,14 @@ using tt_8b_plan =
 /// FSDP x TP (2D).
 /// Every 2D run compiles its layers (Table 4, and the 2025-06 file's "torch.compile").
 template <class Model, std::int64_t Dp, std::int64_t Tp, std::int64_t Gbs, std::int64_t Mbs,
-          class Recompute, class Precision>
+          class Recompute, class Precision, class... Extra>
 using tt_2d_plan =
     training_plan<Model, grand_teton<Dp * Tp>, mesh<axis<"dp", Dp>, axis<"tp", Tp>>, fsdp<"dp">,
                   tensor<"tp", sequence_parallel>,
                   batch<global_sequences<Gbs>, seq_len<8192>, micro_batch<Mbs>>, Recompute,
-                  Precision, sdpa, framework::torchtitan, compiled_layers>;
+                  Precision, sdpa, framework::torchtitan, compiled_layers, Extra...>;
+/// Async TP (`enable_async_tensor_parallel`): `tp_comm_overlap` under torchtitan.
+using async_tp = shardplan::tp_comm_overlap;
 /// 405B: FSDP x CP x PP 8 x TP 8 on 512 GPUs, full AC, Float8; MBS 1 (rule 1); 126 layers on
 /// 8 (or 16) stages unevenly; torchtitan's mesh order pp, dp, cp, tp (outermost first, rule 12).
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, class Schedule>
@@ -220,8 +222,8 @@ inline void add_pytorch_runs(runs& v) {
       {"TT24-8B-128-fp8", s04, held}, tt(256, 8192, 8380, 128)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw>>(
       {"TT24-70B-2D", s04, held}, tt(512, 8192, 829, 256)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw>>(
-      {"TT24-70B-2D-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw, async_tp, async_tp>>(
+      {"TT24-70B-2D-asyncTP", s04, held},
       tt(512, 8192, 876, 256)));
   v.push_back(evaluate<tt_405b_plan<8, 1, 256, 8192, schedule::one_f_one_b>>(
       {"TT24-405B-1F1B", s04, held}, tt(256, 8192, 100, 512)));
@@ -239,30 +241,30 @@ inline void add_pytorch_runs(runs& v) {
   // S04 (b) 2025-06: compile on, 70B FSDP 32 x TP 8 full AC, 8B FSDP 8 x TP 8 per-op SAC.
   v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, bf16>>(
       {"TTA25-70B-bf16-TP", s04, held}, tt(512, 8192, 597.3, 256)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, bf16>>(
-      {"TTA25-70B-bf16-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, bf16, async_tp, async_tp>>(
+      {"TTA25-70B-bf16-asyncTP", s04, held},
       tt(512, 8192, 652.4, 256)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw>>(
       {"TTA25-70B-fp8tw-TP", s04, held}, tt(512, 8192, 809.8, 256)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw>>(
-      {"TTA25-70B-fp8tw-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8tw, async_tp, async_tp>>(
+      {"TTA25-70B-fp8tw-asyncTP", s04, held},
       tt(512, 8192, 942.4, 256)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8rw>>(
       {"TTA25-70B-fp8rw-TP", s04, held, true,
        "the file flags float8 rowwise with vanilla TP as anomalously slow (torchtitan issue 1207)"},
       tt(512, 8192, 599.6, 256)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8rw>>(
-      {"TTA25-70B-fp8rw-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_70b, 32, 8, 512, 16, full, fp8rw, async_tp, async_tp>>(
+      {"TTA25-70B-fp8rw-asyncTP", s04, held},
       tt(512, 8192, 624.8, 256)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, bf16>>(
       {"TTA25-8B-bf16-TP", s04, held}, tt(96, 8192, 4378, 64)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, bf16>>(
-      {"TTA25-8B-bf16-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, bf16, async_tp, async_tp>>(
+      {"TTA25-8B-bf16-asyncTP", s04, held},
       tt(96, 8192, 4809.4, 64)));
   v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, fp8tw>>(
       {"TTA25-8B-fp8tw-TP", s04, held}, tt(96, 8192, 5078.1, 64)));
-  v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, fp8tw>>(
-      {"TTA25-8B-fp8tw-asyncTP", s04, held, false, "async TP not modelled"},
+  v.push_back(evaluate<tt_2d_plan<models::llama3_8b, 8, 8, 96, 12, sel, fp8tw, async_tp, async_tp>>(
+      {"TTA25-8B-fp8tw-asyncTP", s04, held},
       tt(96, 8192, 5570.1, 64)));
 
   // S08: TPS/GPU at the 100th iteration.

@@ -30,7 +30,9 @@ namespace {
 /// (calibration 11.8%, held-out 15.3%); with a pipeline at the pace of its slowest stage
 /// (`stage_layers_of`), 13.4% (calibration 11.4%, held-out 15.3%); with DeepSpeed's ZeRO-3 of
 /// 2021 (`zero3_per_tensor`) and torchtitan's op-level selective policy timed (`op_sac_share`),
-/// 11.3% (calibration 8.4%, held-out 13.9%), and the guard moved from 16% to 13%. Issue 11's
+/// 11.3% (calibration 8.4%, held-out 13.9%), and the guard moved from 16% to 13%; with
+/// tensor-parallel overlap (`tp_comm_overlap`: the Megatron-Core README's, Megatron-Bridge's and
+/// torchtitan's async-TP runs), 11.7% (calibration 8.4%, held-out 14.7%). Issue 11's
 /// targets (compute-bound runs at 6%, held-out 8%) are not met, and the README says where the
 /// model misses.
 constexpr double mae_threshold_percent = 13.0;

@@ -371,7 +371,10 @@ inline constexpr framework_flag framework_flags[] = {
     {"optimizer_in_backward", &training_setup::optimizer_in_backward,
      {training_framework::torchtune}, 1, "torchtune's optimizer_in_bwd"},
     {"zero3_per_tensor", &training_setup::zero3_per_tensor, {training_framework::deepspeed}, 1,
-     "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"}};
+     "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"},
+    {"tp_comm_overlap", &training_setup::tp_comm_overlap,
+     {training_framework::megatron_core, training_framework::torchtitan}, 2,
+     "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"}};
 
 /// The frameworks that have `f`, as a plan file names them: `"framework": "torchtitan" or
 /// "torchtune"`.
@@ -1202,7 +1205,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
                             "attention_kernel", "dropout", "framework",
                             "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
                             "chunked_loss", "optimizer_in_backward", "zero3_per_tensor",
-                            "memory_policy",
+                            "tp_comm_overlap", "memory_policy",
                             "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
@@ -1276,6 +1279,16 @@ inline plan_file read_plan_file(const std::string& text_in) {
   if (setup.zero3_per_tensor && c.zero_stage != 3)
     fail(tp + ".zero3_per_tensor",
          "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");
+
+  if (setup.tp_comm_overlap && c.tensor > 1 && !c.sequence_parallel)
+    fail(tp + ".tp_comm_overlap",
+         "needs \"sequence_parallel\": true (Megatron-LM refuses --tp-comm-overlap without "
+         "--sequence-parallel; async TP rewrites sequence parallelism's collectives)");
+  if (setup.tp_comm_overlap && c.tensor > 1 && setup.framework == training_framework::torchtitan &&
+      !setup.compiled_layers)
+    fail(tp + ".tp_comm_overlap",
+         "is torchtitan's async TP here: it needs \"compiled_layers\": true (torchtitan "
+         "requires the model compiled)");
 
   out.plan = make_training_plan(model, system, c, setup);
   // torchtune refuses optimizer_in_bwd with gradient accumulation; no pipeline runs it either.

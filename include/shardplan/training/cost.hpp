@@ -58,6 +58,9 @@ struct axis_traffic {
   seconds time{};
   seconds exposed{};
   seconds hidden_under{};  ///< the compute window the collectives may overlap with
+  /// The share of the hidden time the compute loses to the collectives' kernels (the SMs they
+  /// take), charged as exposed.
+  double contention = 0.0;
 
   /// Bytes one device sends in the forward and in the backward pass.
   constexpr bytes forward_bytes() const { return bytes_per_device * forward_share; }
@@ -151,6 +154,9 @@ struct step_compute {
   seconds mfu_floor{};
   double efficiency = 0.0;       ///< `at_peak` over the GEMM and attention time
   double attention_share = 0.0;  ///< attention's part of the forward FLOPs
+  /// The GEMMs of the slowest stage that tensor-parallel collectives overlap, every
+  /// micro-batch (`layer_time::tp_window`; 0 without `tp_comm_overlap`).
+  seconds tp_window{};
   double micro_batches = 1.0;    ///< micro-batches per step on one pipeline
   number_format mfu_format = number_format::bf16;
 
@@ -242,6 +248,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
       per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
   seconds per_mb = average_mb;
   seconds memory_mb = average_memory_mb;
+  double stage_dense_layers = dense_layers;
   if (t.degrees.pipeline > 1) {
     // The slowest stage, its layers of the model's mix of kinds: a full stage, or the last one
     // with the output.
@@ -258,12 +265,14 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     const seconds full = stage_time(b.layers, layer_time{});
     const seconds last = stage_time(b.last_layers, layers.ends);
     const bool last_slowest = last > full;
+    stage_dense_layers = (last_slowest ? b.last_layers : b.layers) * dense_share;
     per_mb = last_slowest ? last : full;
     memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
                              : stage_memory(b.layers, layer_time{});
   }
   c.total = per_mb * c.micro_batches / sustained;
   c.elementwise = memory_mb * c.micro_batches / sustained;
+  c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
   const seconds average = average_mb * c.micro_batches / sustained;
   const seconds average_elementwise = average_memory_mb * c.micro_batches / sustained;
   c.efficiency = average > average_elementwise
@@ -444,18 +453,74 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
   }
 }
 
+/// The reduce-scatters per layer and micro-batch whose last chunk no GEMM hides, and the
+/// chunks each is split into (`tensor_parallel_traffic`). The backward has none: userbuffers'
+/// bulk reduce-scatter hides whole beside the weight gradient, and async TP does not overlap it.
+struct tp_overlap_tail {
+  double forward = 0.0;
+  double forward_chunks = 1.0;
+};
+
+constexpr tp_overlap_tail tp_overlap_tail_of(tp_overlap_method method, double tp,
+                                             bool full_recompute) {
+  const double forwards = full_recompute ? 2.0 : 1.0;
+  const tp_side row = tp_side::row;
+  tp_overlap_tail x;
+  x.forward = 2.0 * forwards;
+  x.forward_chunks = tp_overlap_chunks(method, tp, row, false);
+  return x;
+}
+
+/// The share of its hidden time a userbuffers collective costs the GEMM beside it: the SMs of
+/// its kernels over the chip's, half of the collectives on 16 (`pipeline`, `bulk`) and half on 1
+/// (`ring_exchange`; `initialize_ub`, transformer_engine/pytorch/module/base.py at v1.9); 0 on
+/// a chip that does not give its SM count.
+constexpr double userbuffers_contention(const chip_figures& chip) {
+  const double sms = static_cast<double>(chip.arch.compute_units);
+  return sms > 0.0 ? (16.0 + 1.0) / 2.0 / sms : 0.0;
+}
+
 /// Tensor parallelism: per layer and micro-batch two all-reduces forward and two backward of
 /// the [b, s, h] activations (sequence parallelism swaps each for an all-gather and a
 /// reduce-scatter, the same bytes), two more with full recomputation, one more when the MLP is
 /// recomputed (its forward's); on the critical path.
+///
+/// With `tp_comm_overlap` (`tp_overlap_method`) they hide under the GEMMs they feed or drain
+/// (`step_compute::tp_window`, those GEMMs already timed in their chunks), less:
+/// - the last chunk of each reduce-scatter that follows its GEMM, which has nothing left to hide
+///   under (`tp_overlap_tail`): the forward's two (and a recomputed forward's);
+/// - under `symmetric_memory`, the backward's collectives, which it does not overlap;
+/// - under `userbuffers`, the SMs its kernels take from the GEMMs while hidden: half of the
+///   collectives (the pipelined and bulk ones) on 16 SMs, half (ring exchange) on 1
+///   (`userbuffers_contention`).
 constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
-  const recompute_kind r = in.plan.setup.recompute.kind;
-  const double per_layer = r == recompute_kind::full || r == recompute_kind::checkpoints ? 6.0
-                           : r == recompute_kind::mlp                                   ? 5.0
-                                                                                        : 4.0;
-  in.add(out, "tensor all-reduce", collective_kind::all_reduce, first_axis(in.plan, role_tensor),
-         per_layer * in.stage_layers() * in.compute.micro_batches, in.activations(), 0.0 * second,
-         2.0 / per_layer);
+  const training_setup& t = in.plan.setup;
+  const recompute_kind r = t.recompute.kind;
+  const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
+  const double per_layer = full ? 6.0 : r == recompute_kind::mlp ? 5.0 : 4.0;
+  const std::size_t axis = first_axis(in.plan, role_tensor);
+  const double calls = in.stage_layers() * in.compute.micro_batches;
+  const tp_overlap_method method = tp_overlap_of(t);
+  if (method == tp_overlap_method::none) {
+    in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
+           in.activations(), 0.0 * second, 2.0 / per_layer);
+    return;
+  }
+  const bool backward = tp_overlaps_backward(method);
+  const double overlapped = backward ? per_layer : per_layer - 2.0;
+  const std::size_t first = out.count;
+  in.add(out, "tensor all-gather and reduce-scatter, overlapped", collective_kind::all_reduce,
+         axis, overlapped * calls, in.activations(), in.compute.tp_window,
+         backward ? 2.0 / per_layer : 1.0);
+  if (out.count > first && method == tp_overlap_method::userbuffers)
+    out.items[first].contention = userbuffers_contention(in.plan.system.chip);
+  const tp_overlap_tail tail = tp_overlap_tail_of(method, static_cast<double>(t.degrees.tensor),
+                                                  full);
+  in.add(out, "tensor reduce-scatter, last chunks", collective_kind::reduce_scatter, axis,
+         tail.forward * calls, in.activations() / tail.forward_chunks, 0.0 * second, 1.0);
+  if (!backward)
+    in.add(out, "tensor all-reduce, backward", collective_kind::all_reduce, axis, 2.0 * calls,
+           in.activations(), 0.0 * second, 0.0);
 }
 
 /// Context parallelism: per layer and micro-batch the ring passes K and V forward and K, V and
@@ -521,7 +586,8 @@ constexpr void expert_parallel_traffic(const traffic_inputs& in, traffic_list& o
 constexpr void overlap_stage(traffic_list& traffic) {
   for (std::size_t i = 0; i < traffic.count; ++i) {
     axis_traffic& x = traffic.items[i];
-    x.exposed = x.time > x.hidden_under ? x.time - x.hidden_under : 0.0 * second;
+    const seconds hidden = x.time > x.hidden_under ? x.hidden_under : x.time;
+    x.exposed = x.time - hidden + hidden * x.contention;
   }
 }
 

@@ -167,6 +167,12 @@ struct training_setup {
   /// (`zero3_per_tensor_traffic`, cost.hpp). v0.4.3 reduce-scattered contiguous gradients by
   /// default and v0.5.5 coalesced the gathers. Only read under `deepspeed` with ZeRO-3.
   bool zero3_per_tensor = false;
+  /// Tensor-parallel collectives overlapped with the GEMMs they feed or drain, each GEMM split
+  /// into chunks along its tokens (`tp_overlap_of`, operations.hpp): Megatron-Core's
+  /// `--tp-comm-overlap` (Transformer Engine's userbuffers) or torchtitan's
+  /// `enable_async_tensor_parallel` (PyTorch's symmetric-memory async TP). Read under those two
+  /// frameworks with tensor and sequence parallelism.
+  bool tp_comm_overlap = false;
   /// Which transients are charged (`training_memory_policy`).
   training_memory_policy memory_policy = training_memory_policy::framework;
   /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the

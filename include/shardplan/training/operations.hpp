@@ -33,6 +33,34 @@ constexpr std::string_view pass_name(operation_pass p) {
   return "?";
 }
 
+/// How a plan's tensor-parallel collectives overlap the GEMMs next to them
+/// (`training_setup::tp_comm_overlap`; `tp_overlap_of`):
+/// - `userbuffers`: Megatron-Core's `--tp-comm-overlap`, Transformer Engine's userbuffers with
+///   the defaults of `initialize_ub` (transformer_engine/pytorch/module/base.py at v1.9): the
+///   forward all-gathers before the QKV and MLP-up GEMMs and the backward ones before the
+///   output-projection and MLP-down data gradients `ring_exchange`, point to point, the GEMM in
+///   `tp_size` chunks on 1 communication SM; the forward reduce-scatters after the output
+///   projection and MLP down `pipeline`, the GEMM in 4 chunks (`num_splits`) each reduced on 16
+///   SMs (`num_sm`) while the next computes; the backward reduce-scatters of the QKV and MLP-up
+///   data gradients `bulk`, on 16 SMs beside the weight-gradient GEMM, which is not split;
+/// - `symmetric_memory`: torchtitan's `enable_async_tensor_parallel`, PyTorch's micro-pipelined
+///   `fused_all_gather_matmul` and `fused_matmul_reduce_scatter`
+///   (torch/distributed/_symmetric_memory/__init__.py), which Inductor's `micro_pipeline_tp`
+///   pass substitutes: the forward's GEMMs (and a recomputed forward's) in `tp_size` chunks, the
+///   chunks copied between peers by the copy engines ("to minimize compute interference ... the
+///   use of copy engines", docs/source/symmetric_memory.md), so no SMs are taken. The backward's
+///   collectives stay exposed: its authors measured "up to ~29% forward pass speedup and ~8% E2E
+///   speedup in Llama3 7B" (the forward a third of the step, 29% of it is 7% of the step, so
+///   the backward gained nothing; "[Distributed w/ TorchTitan] Introducing Async Tensor
+///   Parallelism in PyTorch", discuss.pytorch.org/t/209487, 2024).
+enum class tp_overlap_method : std::uint8_t { none, userbuffers, symmetric_memory };
+
+/// Which tensor-parallel collective a linear GEMM sits next to: `column` (its input all-gathered
+/// in the forward, its input gradient reduce-scattered in the backward: QKV, MLP up) or `row`
+/// (its output reduce-scattered forward, its output gradient all-gathered backward: the
+/// attention output projection, MLP down).
+enum class tp_side : std::uint8_t { none, column, row };
+
 /// One operation of one layer (or of the embedding or output) for one micro-batch on one device.
 struct operation {
   std::string_view name;
@@ -49,6 +77,15 @@ struct operation {
   double scaling_share = 1.0;        ///< kind gemm: `block_scaled_gemm_share` for fine-grained scales
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
   double traffic = 0.0;              ///< bytes to and from HBM
+  /// kind gemm: run as this many GEMMs one after another, each over 1/chunks of the tokens (a
+  /// tensor-parallel overlap's split); 1: one GEMM.
+  double chunks = 1.0;
+  /// kind gemm: the chunks of its data gradient (the backward's split).
+  double backward_chunks = 1.0;
+  /// kind gemm: a tensor-parallel collective overlaps it (the window `tp_window` adds up).
+  bool tp_window = false;
+  /// kind gemm: one overlaps its data gradient (and, with `bulk`, its weight gradient).
+  bool backward_tp_window = false;
 };
 
 inline constexpr std::size_t max_operations = 96;
@@ -88,6 +125,8 @@ struct layer_shard {
   /// `selective` recomputation is torchtitan's op-level policy (`op_sac_share`): its backward
   /// reruns what the policy does not save.
   bool op_sac = false;
+  /// How the tensor-parallel collectives overlap their GEMMs (`none`: they do not).
+  tp_overlap_method tp_overlap = tp_overlap_method::none;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
   constexpr double tokens() const { return micro_batch * seq_len / context; }
@@ -106,6 +145,20 @@ constexpr bool eager_modules_of(const training_setup& t) {
   return (t.framework == training_framework::torchtitan ||
           t.framework == training_framework::torchtune) &&
          !t.compiled_layers;
+}
+
+/// The plan's tensor-parallel overlap: `userbuffers` under Megatron-Core, `symmetric_memory`
+/// under torchtitan, when `tp_comm_overlap` is set with tensor and sequence parallelism (both
+/// implementations overlap the all-gathers and reduce-scatters of sequence parallelism only);
+/// `none` otherwise.
+constexpr tp_overlap_method tp_overlap_of(const training_setup& t) {
+  if (!t.tp_comm_overlap || t.degrees.tensor <= 1 || !t.degrees.sequence_parallel)
+    return tp_overlap_method::none;
+  switch (t.framework) {
+    case training_framework::megatron_core: return tp_overlap_method::userbuffers;
+    case training_framework::torchtitan: return tp_overlap_method::symmetric_memory;
+    default: return tp_overlap_method::none;
+  }
 }
 
 /// Bytes per element an RMSNorm moves forward: a fused kernel reads its input and writes its
@@ -151,7 +204,31 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.precision = t.precision;
   s.eager_modules = eager_modules_of(t);
   s.op_sac = t.framework == training_framework::torchtitan;
+  s.tp_overlap = tp_overlap_of(t);
   return s;
+}
+
+/// The chunks a linear GEMM next to a tensor-parallel collective runs in under `method` at
+/// tensor degree `tp`: forward (`backward` false) or its data gradient. `userbuffers`: the
+/// ring-exchange all-gathers split into `tp`, the forward pipelined reduce-scatters into 4, the
+/// backward bulk reduce-scatter does not split its GEMM; `symmetric_memory`: the forward's
+/// into `tp`, the backward's not at all (see `tp_overlap_method`).
+/// Whether `method` overlaps the backward's tensor-parallel collectives too.
+constexpr bool tp_overlaps_backward(tp_overlap_method method) {
+  return method == tp_overlap_method::userbuffers;
+}
+
+constexpr double tp_overlap_chunks(tp_overlap_method method, double tp, tp_side side,
+                                   bool backward) {
+  if (side == tp_side::none || tp <= 1.0) return 1.0;
+  switch (method) {
+    case tp_overlap_method::none: return 1.0;
+    case tp_overlap_method::userbuffers:
+      if (side == tp_side::column) return backward ? 1.0 : tp;
+      return backward ? tp : 4.0;
+    case tp_overlap_method::symmetric_memory: return backward ? 1.0 : tp;
+  }
+  return 1.0;
 }
 
 /// Key-value heads one tensor-parallel rank holds: kv_heads / t, at least one (with fewer heads
@@ -180,6 +257,17 @@ constexpr void add_linear(operation_list& out, std::string_view name, const laye
   o.model_flops = gemm_flops({m, counted_n > 0.0 ? counted_n : n, k, groups});
   o.traffic = gemm_bytes(o.gemm, o.format);
   out.add(o);
+}
+
+/// Marks the last operation of `out`, a linear GEMM next to a tensor-parallel collective on
+/// `side`, with the chunks the plan's overlap splits it and its data gradient into.
+constexpr void mark_tp_overlap(operation_list& out, const layer_shard& s, tp_side side) {
+  if (s.tp_overlap == tp_overlap_method::none || out.count == 0) return;
+  operation& o = out.items[out.count - 1];
+  o.chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, false);
+  o.backward_chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, true);
+  o.tp_window = true;
+  o.backward_tp_window = tp_overlaps_backward(s.tp_overlap);
 }
 
 /// A memory-bound operation moving `traffic` bytes to and from HBM.
@@ -333,6 +421,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     const double kv_per_rank = kv_heads_per_rank(m, tp);
     detail::add_linear(out, "qkv projection", s, t, (heads / tp + 2.0 * kv_per_rank) * hd, h, 1.0,
                        (heads + 2.0 * kv_heads) / tp * hd);
+    detail::mark_tp_overlap(out, s, tp_side::column);
     detail::add_memory(out, "rotary", m.position_embeddings > 0
                                           ? 0.0
                                           : rotary * t * (heads / tp + kv_per_rank) * hd);
@@ -340,6 +429,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
   detail::add_attention(out, m, s);
   const double v_dim = mla ? static_cast<double>(m.mla.v_head_dim) : hd;
   detail::add_linear(out, "attention output projection", s, t, h, heads * v_dim / tp);
+  if (!mla) detail::mark_tp_overlap(out, s, tp_side::row);
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
                      e * (s.dropout ? 4.0 : 3.0) * tn * h);
   detail::add_memory(out, "mlp norm", norm * tn * h);
@@ -369,8 +459,10 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     const double f = static_cast<double>(m.d_ff);
     const std::size_t first_mlp = out.count;
     detail::add_linear(out, "mlp up projection", s, t, gate * f / tp, h);
+    detail::mark_tp_overlap(out, s, tp_side::column);
     detail::add_memory(out, "mlp activation", e * act * t * f / tp);
     detail::add_linear(out, "mlp down projection", s, t, h, f / tp);
+    detail::mark_tp_overlap(out, s, tp_side::row);
     for (std::size_t i = first_mlp; i < out.count; ++i) out.items[i].dense_mlp = true;
   }
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
@@ -455,7 +547,13 @@ constexpr operation_list backward_operations(const operation_list& forward,
         b.gemm = {o.gemm.m, o.gemm.k, o.gemm.n, o.gemm.groups};
         b.model_flops = o.model_flops;
         b.traffic = gemm_bytes(b.gemm, b.format);
+        b.chunks = o.backward_chunks;
+        b.tp_window = o.backward_tp_window;
         out.add(b);
+        // The weight gradient is never split (its reduction runs over the tokens); it is the
+        // window of a bulk overlap, counted with the data gradient's.
+        b.chunks = 1.0;
+        b.tp_window = false;
         b.name = o.linear ? "weight gradient" : "score gradient";
         b.gemm = o.linear ? gemm_shape{o.gemm.k, o.gemm.n, o.gemm.m, o.gemm.groups}
                           : gemm_shape{o.gemm.n, o.gemm.k, o.gemm.m, o.gemm.groups};
@@ -485,8 +583,12 @@ constexpr operation_list backward_operations(const operation_list& forward,
 constexpr seconds operation_time(const chip_figures& chip, const operation& o,
                                  attention_kernel kernel, double override_fraction = 0.0) {
   switch (o.kind) {
-    case operation_kind::gemm:
-      return gemm_time(chip, o.format, o.gemm, override_fraction, o.scaling_share);
+    case operation_kind::gemm: {
+      if (o.chunks <= 1.0)
+        return gemm_time(chip, o.format, o.gemm, override_fraction, o.scaling_share);
+      const gemm_shape chunk{o.gemm.m / o.chunks, o.gemm.n, o.gemm.k, o.gemm.groups};
+      return gemm_time(chip, o.format, chunk, override_fraction, o.scaling_share) * o.chunks;
+    }
     case operation_kind::attention: {
       const attention_kernel k =
           kernel == attention_kernel::automatic ? default_attention_kernel(chip) : kernel;
@@ -502,6 +604,7 @@ constexpr seconds operation_time(const chip_figures& chip, const operation& o,
 struct operations_time {
   seconds total{};
   seconds memory{};
+  seconds tp_window{};  ///< the part of it that tensor-parallel collectives overlap
 };
 
 constexpr operations_time time_of(const chip_figures& chip, const operation_list& ops,
@@ -512,6 +615,7 @@ constexpr operations_time time_of(const chip_figures& chip, const operation_list
     const seconds x = operation_time(chip, o, kernel, override_fraction);
     r.total += x;
     if (o.kind == operation_kind::memory) r.memory += x;
+    if (o.tp_window) r.tp_window += x;
   }
   return r;
 }
@@ -526,6 +630,8 @@ struct layer_time {
   seconds backward{};
   seconds recompute{};
   seconds memory{};  ///< the memory-bound part of the three
+  /// The GEMMs of the three that tensor-parallel collectives overlap (`tp_overlap_method`).
+  seconds tp_window{};
   constexpr seconds total() const { return forward + backward + recompute; }
 };
 
@@ -539,6 +645,7 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
   t.forward = f.total;
   t.backward = b.total;
   t.memory = f.memory + b.memory;
+  t.tp_window = f.tp_window + b.tp_window;
   return t;
 }
 
@@ -593,6 +700,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
       const seconds x = operation_time(chip, o, s.kernel, override_fraction) * share;
       t.recompute += x;
       if (o.kind == operation_kind::memory) t.memory += x;
+      if (o.tp_window) t.tp_window += x;
     }
     return t;
   }
@@ -602,6 +710,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
     const seconds x = operation_time(chip, o, s.kernel, override_fraction);
     t.recompute += x;
     if (o.kind == operation_kind::memory) t.memory += x;
+    if (o.tp_window) t.tp_window += x;
   }
   return t;
 }

@@ -263,12 +263,22 @@ constexpr std::string_view rule_name(plan_rule r) {
 ///   (deepspeed/runtime/pipe/schedule.py, same commit): no GPipe, interleaving or zero bubble;
 /// - `torchtune_optimizer_in_backward`: torchtune refuses `optimizer_in_bwd` with gradient
 ///   accumulation ("Requires gradient_accumulation_steps=1", recipes/full_finetune_single_device.py
-///   at 1814feb17a9038e1a8053ce93111bd26774a8db6), and a pipeline accumulates over micro-batches.
+///   at 1814feb17a9038e1a8053ce93111bd26774a8db6), and a pipeline accumulates over micro-batches;
+/// - `tp_comm_overlap_needs_sequence_parallel`: Megatron-LM refuses `--tp-comm-overlap` without
+///   `--sequence-parallel` ("Tensor parallel communication/GEMM overlap can happen only when
+///   sequence parallelism is enabled", megatron/training/arguments.py at core_r0.8.0), and
+///   PyTorch's async TP rewrites only sequence parallelism's all-gathers and reduce-scatters;
+/// - `torchtitan_async_tp_needs_compile`: torchtitan refuses async TP unless the model is
+///   compiled ("Async TP requires 'model' in --compile.components and --compile.enable",
+///   CompileConfig.__post_init__, torchtitan/config/configs.py at b5bcd76c66; "Async TP
+///   requires --training.compile" at 820504e).
 enum class framework_limit : std::uint8_t {
   none,
   deepspeed_zero_with_pipeline,     ///< b: the ZeRO stage, c: the pipeline stages
   deepspeed_schedule,               ///< b: the schedule (`pipeline_schedule`)
   torchtune_optimizer_in_backward,  ///< b: micro-batches per replica, c: the pipeline stages
+  tp_comm_overlap_needs_sequence_parallel,  ///< b: the tensor-parallel degree
+  torchtitan_async_tp_needs_compile,        ///< b: the tensor-parallel degree
 };
 
 /// The first of the plan's framework's limits the plan breaks (`framework_limit::none` if none).
@@ -281,6 +291,11 @@ constexpr framework_limit broken_framework_limit(const training_setup& t) {
   if (t.framework == training_framework::torchtune && t.optimizer_in_backward &&
       (d.pipeline > 1 || micro_batches(t) != 1))
     return framework_limit::torchtune_optimizer_in_backward;
+  if (t.tp_comm_overlap && d.tensor > 1 && !d.sequence_parallel)
+    return framework_limit::tp_comm_overlap_needs_sequence_parallel;
+  if (t.framework == training_framework::torchtitan && t.tp_comm_overlap && d.tensor > 1 &&
+      !t.compiled_layers)
+    return framework_limit::torchtitan_async_tp_needs_compile;
   return framework_limit::none;
 }
 
@@ -522,6 +537,10 @@ constexpr plan_violations check(const training_plan_values& p) {
         v.add(plan_rule::framework_runs_plan, code, as_double(micro_batches(p.setup)), {},
               as_double(d.pipeline));
         break;
+      case framework_limit::tp_comm_overlap_needs_sequence_parallel:
+      case framework_limit::torchtitan_async_tp_needs_compile:
+        v.add(plan_rule::framework_runs_plan, code, as_double(d.tensor));
+        break;
     }
   }
   const recompute_policy& r = p.setup.recompute;
@@ -651,6 +670,12 @@ inline std::string describe(const violation& x) {
         case framework_limit::torchtune_optimizer_in_backward:
           return "torchtune steps the optimizer in the backward only with one micro-batch and "
                  "no pipeline, not " + n(x.b) + " micro-batches on " + n(x.c) + " stages";
+        case framework_limit::tp_comm_overlap_needs_sequence_parallel:
+          return "tensor-parallel communication overlap needs sequence parallelism (tensor "
+                 "degree " + n(x.b) + ")";
+        case framework_limit::torchtitan_async_tp_needs_compile:
+          return "torchtitan runs async TP (tensor degree " + n(x.b) +
+                 ") only with the model compiled (compiled_layers)";
         case framework_limit::none: break;
       }
       return "the plan's framework cannot run it";

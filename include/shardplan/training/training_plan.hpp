@@ -387,6 +387,14 @@ struct zero3_per_tensor {
   static constexpr void apply(training_plan_values& p) { p.setup.zero3_per_tensor = true; }
 };
 
+/// Tensor-parallel collectives overlapped with their GEMMs: Megatron-Core's `--tp-comm-overlap`
+/// or torchtitan's async TP (read only with `framework::megatron_core` or
+/// `framework::torchtitan` and `tensor<..., sequence_parallel>`; `tp_overlap_method` in
+/// operations.hpp, `tensor_parallel_traffic` in cost.hpp).
+struct tp_comm_overlap {
+  static constexpr void apply(training_plan_values& p) { p.setup.tp_comm_overlap = true; }
+};
+
 // --- the plan ----------------------------------------------------------------------------------
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.

@@ -251,6 +251,7 @@ struct plan_parts {
   bool grad_reduce_in_bf16 = false;
   bool compiled_layers = false;  ///< torchtitan's `compile.components` holds "model"
   bool compiled_loss = false;    ///< and "loss"
+  bool tp_comm_overlap = false;  ///< Megatron's --tp-comm-overlap, torchtitan's async TP
   bool dropout = false;
   bool eager_attention = false;
   std::string attention_kernel;  ///< a name of `attention_kernel_choices`; empty: automatic
@@ -331,6 +332,7 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
   if (p.grad_reduce_in_bf16) training["grad_reduce_in_bf16"] = true;
   if (p.compiled_layers) training["compiled_layers"] = true;
   if (p.compiled_loss) training["compiled_loss"] = true;
+  if (p.tp_comm_overlap) training["tp_comm_overlap"] = true;
   training["dropout"] = p.dropout;
   training["eager_attention"] = p.eager_attention;
   if (!p.attention_kernel.empty() && !p.eager_attention)

@@ -859,6 +859,16 @@ inline outcome import_megatron(const source& src) {
         "preset's bytes (an approximation)");
   }
   p.grad_reduce_in_bf16 = a.on("--grad-reduce-in-bf16");
+  // validate_args asserts --sequence-parallel with --tp-comm-overlap, after switching sequence
+  // parallelism off at TP 1 (megatron/training/arguments.py).
+  if (a.on("--tp-comm-overlap")) {
+    if (!p.sequence_parallel)
+      c.fail("--tp-comm-overlap",
+             p.tensor == 1 ? "needs tensor parallelism (validate_args switches sequence "
+                             "parallelism off at TP 1, then asserts it)"
+                           : "needs --sequence-parallel (validate_args asserts it)");
+    p.tp_comm_overlap = true;
+  }
 
   // ---- attention and dropout -------------------------------------------------------------------
   const std::string backend =

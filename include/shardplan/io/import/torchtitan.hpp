@@ -701,6 +701,21 @@ inline void read_compile(context& c, plan_parts& p, key_tree& t) {
   };
   p.compiled_layers = p.compiled_layers || (enable && has("model"));
   p.compiled_loss = p.compiled_loss || (enable && has("loss"));
+  // Async TP: CompileConfig.enable_async_tensor_parallel at b5bcd76, Parallelism's before
+  // (job_config.py at v0.2.2); both need the model compiled and only rewrite sequence
+  // parallelism's collectives, which torchtitan's TP always uses unless told not to.
+  for (const char* key :
+       {"compile.enable_async_tensor_parallel", "parallelism.enable_async_tensor_parallel"}) {
+    if (!t.boolean(key, false)) continue;
+    if (!p.compiled_layers)
+      c.fail(key, "needs the model compiled (\"model\" in compile.components and "
+                  "compile.enable), as torchtitan requires");
+    if (p.tensor > 1 && p.sequence_parallel)
+      p.tp_comm_overlap = true;
+    else
+      c.note(std::string(key) +
+             ": no effect without tensor and sequence parallelism (nothing to overlap)");
+  }
 }
 
 /// Reads a torchtitan job config (TOML), the JSON current versions save, or current command-line

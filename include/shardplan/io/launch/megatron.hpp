@@ -218,6 +218,9 @@ inline std::string megatron_arguments(const training_plan_values& p) {
   note("parallelism");
   flag("--tensor-model-parallel-size", n(f.tensor));
   if (f.sequence_parallel) flag("--sequence-parallel");
+  // validate_args (megatron/training/arguments.py) asserts --sequence-parallel with it, and
+  // switches sequence parallelism off at TP 1 first, so TP 1 gets neither.
+  if (p.setup.tp_comm_overlap && f.tensor > 1 && f.sequence_parallel) flag("--tp-comm-overlap");
   flag("--pipeline-model-parallel-size", n(f.pipeline));
   const megatron_split split = megatron_layers(m.layers, f.pipeline, f.virtual_stages);
   if (f.pipeline > 1 && !split.layout.empty()) {

@@ -311,6 +311,14 @@ inline titan_compile titan_compile_of(const training_plan_values& p) {
   return {t.compiled_layers, t.compiled_loss, false};
 }
 
+/// Whether the export turns on async TP: the plan overlaps its tensor-parallel collectives
+/// (`tp_comm_overlap`, with tensor and sequence parallelism) and the export compiles the model,
+/// which torchtitan requires of it.
+inline bool titan_async_tp(const training_plan_values& p, const titan_compile& compile) {
+  const parallel_degrees& d = p.setup.degrees;
+  return p.setup.tp_comm_overlap && d.tensor > 1 && d.sequence_parallel && compile.model;
+}
+
 /// The plan as torchtitan command-line arguments at HEAD (b5bcd76): a bash array,
 /// `TORCHTITAN_ARGS=( ... )` with one `--section.option value` per line and `#` comment lines,
 /// for `torchrun ... -m torchtitan.train "${TORCHTITAN_ARGS[@]}"`. --module and --config name
@@ -482,6 +490,9 @@ inline std::string torchtitan_arguments(const training_plan_values& p) {
     out.raw(std::string("  --compile.components") + (compile.model ? " model" : "") +
             (compile.loss ? " loss" : ""));
   }
+  // CompileConfig.enable_async_tensor_parallel, which needs the model compiled (its
+  // __post_init__ at b5bcd76); the plan's tensor-parallel overlap.
+  if (titan_async_tp(p, compile)) option("compile.enable_async_tensor_parallel");
   // The activation-checkpointing policy is a tyro subcommand, written last.
   note("recomputation (a subcommand, last)");
   out.raw("  " + bash_word("activation-checkpoint:" + std::string(v.ac)));
@@ -585,6 +596,9 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
   key("data_parallel_shard_degree", n(v.shard));
   if (v.reshard_never) key("fsdp_reshard_after_forward", text("never"));
   key("tensor_parallel_degree", n(f.tensor));
+  // enable_async_tensor_parallel of Parallelism (job_config.py at v0.2.2), which needs the
+  // model compiled (tensor_parallel.py's maybe_enable_async_tp).
+  if (titan_async_tp(p, titan_compile_of(p))) key("enable_async_tensor_parallel", "true");
   key("pipeline_parallel_degree", n(f.pipeline));
   if (f.pipeline > 1) {
     key("pipeline_parallel_schedule", text(v.schedule));
