@@ -126,6 +126,33 @@ TEST_CASE("a plan's timeline: its schedule, its compute split into passes, its s
   CHECK(t.busy.value() == doctest::Approx(c.compute.value()));
   CHECK(t.bubble.value() >= c.compute.value() * 7.0 / 32.0 - 1e-9);
   CHECK(t.bubble.value() <= c.bubble.value() * 1.5);
+  // Its streams: a send after every forward but the last stage's and every backward but the
+  // first's, 7 x 32 each; the tensor-parallel collectives in each of the 8 x 32 x 2 passes,
+  // adding up to the step's; no data axis, so no data-parallel bar.
+  std::size_t sends = 0, layer = 0, data = 0;
+  double layer_time = 0.0, layer_exposed = 0.0;
+  for (const timeline_transfer& x : t.transfers) {
+    if (x.stream == transfer_stream::pipeline) ++sends;
+    if (x.stream == transfer_stream::layer) {
+      ++layer;
+      if (x.stage == 0) {
+        layer_time += (x.end - x.start).value();
+        layer_exposed += x.exposed.value();
+      }
+    }
+    if (x.stream == transfer_stream::data) ++data;
+  }
+  CHECK(sends == 2 * 7 * 32);
+  CHECK(layer == 8 * 32 * 2);
+  CHECK(data == 0);
+  double tensor_time = 0.0, tensor_exposed = 0.0;
+  for (std::size_t i = 0; i < c.traffic_count; ++i)
+    if (c.traffic[i].strategy.rfind("tensor", 0) == 0) {
+      tensor_time += c.traffic[i].time.value();
+      tensor_exposed += c.traffic[i].exposed.value();
+    }
+  CHECK(layer_time == doctest::Approx(tensor_time));
+  CHECK(layer_exposed == doctest::Approx(tensor_exposed));
 }
 
 TEST_CASE("every stage holds what the memory model's chunks_in_flight says") {

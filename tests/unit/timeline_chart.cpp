@@ -46,6 +46,23 @@ TEST_CASE("a timeline too large to draw is said so, not drawn") {
   o.max_passes = 10;
   const std::string svg = timeline_svg(t, o);
   CHECK(count(svg, "class=\"pass") == 0);
-  CHECK(svg.find("64 passes: too many to draw (at most 10)") != std::string::npos);
+  CHECK(svg.find("64 passes: too many to draw (at most 10 bars)") != std::string::npos);
   CHECK(svg.find("weight gradient") == std::string::npos);
+}
+
+TEST_CASE("the chart draws each stage's communication streams under its passes") {
+  // 4 stages of 1F1B, 8 micro-batches, a send of 0.1 s: each forward but the last stage's and
+  // each backward but the first stage's sends, 3 x 8 of each.
+  pass_durations d = passes();
+  d.send = 0.1 * second;
+  pipeline_timeline t = lay_out_pipeline(pipeline_schedule::one_f_one_b, 4, 1, 8, d);
+  t.transfers.push_back({0, transfer_stream::data, -1, 1.0 * second, 2.0 * second, 0.5 * second});
+  const std::string svg = timeline_svg(t);
+  CHECK(count(svg, "class=\"transfer pipeline\"") == 48);
+  CHECK(count(svg, "class=\"transfer data\"") == 1);
+  CHECK(count(svg, "class=\"transfer layer\"") == 0);
+  CHECK(svg.find("data-parallel collectives, stage 0: 1 s to 2 s, 500 ms of it exposed") !=
+        std::string::npos);
+  CHECK(svg.find(">pipeline send</text>") != std::string::npos);
+  CHECK(svg.find(">in-pass collectives</text>") == std::string::npos);
 }

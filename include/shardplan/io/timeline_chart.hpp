@@ -1,6 +1,8 @@
 // A pipeline timeline as a Gantt chart: one row per stage, one bar per pass (forward, backward,
 // weight gradient) from its start to its end, labelled with its micro-batch, the idle time left
-// blank; a standalone SVG document as a plain string.
+// blank, and under it the stage's communication streams (pipeline sends, the collectives inside
+// each pass, the data-parallel collectives of the step); a standalone SVG document as a plain
+// string.
 #pragma once
 
 #include <algorithm>
@@ -25,12 +27,17 @@ struct timeline_chart_options {
 /// The Gantt chart of `t`: rows of stages top to bottom, time left to right on a linear axis in
 /// seconds; bars of class "pass forward", "pass backward" or "pass weight" (blue, green, orange),
 /// each titled with its stage, chunk, micro-batch, kind and times, labelled with the micro-batch
-/// where the bar is wide enough; a legend.
+/// where the bar is wide enough; under each stage's passes, where the timeline has transfers,
+/// three thin lanes of class "transfer pipeline", "transfer layer" and "transfer data" (grey,
+/// purple, teal: `transfer_stream`), each titled with its stream, times and exposed part; a
+/// legend.
 inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart_options& o = {}) {
   namespace draw = detail::svg;
   using draw::number;
   const double w = std::max(o.width, 480);
-  const double row = 26.0;
+  const bool streams = !t.transfers.empty();
+  const double lane = 7.0;
+  const double row = 26.0 + (streams ? 3.0 * lane + 4.0 : 0.0);
   const double left = 90.0, right = 30.0;
   const double top = 80.0;
   const double rows = static_cast<double>(t.stages);
@@ -51,13 +58,17 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
                               "% idle (estimate)";
   out += "<text x=\"" + number(w / 2.0) + "\" y=\"46\" text-anchor=\"middle\" font-size=\"12\">" +
          draw::escape(o.subtitle.empty() ? summary : o.subtitle) + "</text>\n";
-  if (t.passes.size() > o.max_passes || !(t.makespan.value() > 0.0)) {
+  const std::size_t bars = t.passes.size() + t.transfers.size();
+  if (bars > o.max_passes || !(t.makespan.value() > 0.0)) {
     out += "<text x=\"" + number(w / 2.0) + "\" y=\"" + number(top + 20.0) +
            "\" text-anchor=\"middle\" font-size=\"13\">" +
            (t.passes.empty() || !(t.makespan.value() > 0.0)
                 ? std::string("no pass to draw")
-                : std::to_string(t.passes.size()) + " passes: too many to draw (at most " +
-                      std::to_string(o.max_passes) + ")") +
+                : std::to_string(t.passes.size()) + " passes" +
+                      (t.transfers.empty() ? std::string()
+                                           : " and " + std::to_string(t.transfers.size()) +
+                                                 " transfers") +
+                      ": too many to draw (at most " + std::to_string(o.max_passes) + " bars)") +
            "</text>\n</svg>\n";
     return out;
   }
@@ -80,7 +91,7 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
          "\" text-anchor=\"middle\" font-size=\"13\">time in the step</text>\n";
   for (std::int64_t s = 0; s < t.stages; ++s)
     out += "<text x=\"" + number(left - 8.0) + "\" y=\"" +
-           number(top + (static_cast<double>(s) + 0.65) * row) +
+           number(top + static_cast<double>(s) * row + 17.0) +
            "\" text-anchor=\"end\">stage " + std::to_string(s) + "</text>\n";
   out += "</g>\n<g class=\"passes\" font-size=\"10\">\n";
   for (const timeline_pass& p : t.passes) {
@@ -95,26 +106,61 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
     const double y0 = top + static_cast<double>(p.stage) * row + 3.0;
     out += "<rect class=\"pass " + std::string(kind) + "\" x=\"" + number(x0, 2) + "\" y=\"" +
            number(y0) + "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) + "\" height=\"" +
-           number(row - 6.0) + "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\">" +
+           number(20.0) + "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\">" +
            "<title>stage " + std::to_string(p.stage) + ", chunk " + std::to_string(p.chunk) +
            ", micro-batch " + std::to_string(p.micro_batch) + ", " + name_of(p.kind) + ": " +
            draw::escape(format(p.start)) + " to " + draw::escape(format(p.end)) +
            "</title></rect>\n";
     if (x1 - x0 >= 16.0)
-      out += "<text x=\"" + number((x0 + x1) / 2.0) + "\" y=\"" + number(y0 + row * 0.5) +
+      out += "<text x=\"" + number((x0 + x1) / 2.0) + "\" y=\"" + number(y0 + 13.0) +
              "\" text-anchor=\"middle\" fill=\"white\">" + std::to_string(p.micro_batch) +
              "</text>\n";
+  }
+  if (streams) {
+    out += "</g>\n<g class=\"transfers\">\n";
+    for (const timeline_transfer& b : t.transfers) {
+      const double lane_of = static_cast<double>(static_cast<int>(b.stream));
+      const char* kind = b.stream == transfer_stream::pipeline ? "pipeline"
+                         : b.stream == transfer_stream::layer  ? "layer"
+                                                               : "data";
+      const char* fill = b.stream == transfer_stream::pipeline ? "#7f7f7f"
+                         : b.stream == transfer_stream::layer  ? "#9467bd"
+                                                               : "#17becf";
+      const double x0 = x.pixel(b.start.value());
+      const double x1 = x.pixel(std::min(b.end.value(), x.hi));
+      const double y0 = top + static_cast<double>(b.stage) * row + 26.0 + lane_of * lane;
+      std::string what = std::string(name_of(b.stream)) + ", stage " + std::to_string(b.stage);
+      if (b.micro_batch >= 0) what += ", micro-batch " + std::to_string(b.micro_batch);
+      what += ": " + format(b.start) + " to " + format(b.end);
+      if (b.stream != transfer_stream::pipeline)
+        what += ", " + format(b.exposed) + " of it exposed (estimate)";
+      out += "<rect class=\"transfer " + std::string(kind) + "\" x=\"" + number(x0, 2) +
+             "\" y=\"" + number(y0) + "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) +
+             "\" height=\"" + number(lane - 1.5) + "\" fill=\"" + fill + "\"><title>" +
+             draw::escape(what) + "</title></rect>\n";
+    }
   }
   out += "</g>\n<g class=\"legend\" font-size=\"12\">\n";
   double lx = left;
   const bool weights = t.schedule == pipeline_schedule::zero_bubble;
   for (const auto& [label, fill] : {std::pair<const char*, const char*>{"forward", "#1f77b4"},
                                     {"backward", "#54a24b"},
-                                    {"weight gradient", "#f28e2b"}}) {
-    if (!weights && std::string(label) == "weight gradient") continue;
+                                    {"weight gradient", "#f28e2b"},
+                                    {"pipeline send", "#7f7f7f"},
+                                    {"in-pass collectives", "#9467bd"},
+                                    {"data parallel", "#17becf"}}) {
+    const std::string name = label;
+    if (!weights && name == "weight gradient") continue;
+    const auto has = [&t](transfer_stream k) {
+      return std::any_of(t.transfers.begin(), t.transfers.end(),
+                         [k](const timeline_transfer& b) { return b.stream == k; });
+    };
+    if (name == "pipeline send" && !has(transfer_stream::pipeline)) continue;
+    if (name == "in-pass collectives" && !has(transfer_stream::layer)) continue;
+    if (name == "data parallel" && !has(transfer_stream::data)) continue;
     out += "<rect x=\"" + number(lx) + "\" y=\"58\" width=\"12\" height=\"12\" fill=\"" + fill +
            "\"/><text x=\"" + number(lx + 16.0) + "\" y=\"68\">" + label + "</text>\n";
-    lx += 140.0;
+    lx += 125.0;
   }
   out += "</g>\n</svg>\n";
   return out;

@@ -41,6 +41,38 @@ struct timeline_pass {
   seconds end{};
 };
 
+/// The communication streams a stage's collectives run on beside its compute:
+/// - `pipeline`: the sends of boundary activations (forward) and their gradients (backward) to
+///   the neighbouring stage, each as long as one send, from the end of the pass that produced it;
+/// - `layer`: the tensor-, context- and expert-parallel collectives inside each pass (per layer,
+///   on the critical path unless overlapped), as long as the pass's share of their link time,
+///   from the start of the pass;
+/// - `data`: the data-parallel (and ZeRO/FSDP) gradient reduction and parameter gathers of the
+///   step, as long as their link time, from the start of the stage's last backward pass, which
+///   they overlap as Megatron-Core's and FSDP's bucketed reductions do.
+enum class transfer_stream : std::uint8_t { pipeline, layer, data };
+
+constexpr const char* name_of(transfer_stream k) {
+  switch (k) {
+    case transfer_stream::pipeline: return "pipeline send";
+    case transfer_stream::layer: return "tensor, context and expert collectives";
+    case transfer_stream::data: return "data-parallel collectives";
+  }
+  return "?";
+}
+
+/// One bar on a communication stream of a stage: what it carries and when (`exposed`: the part
+/// the step estimate charges as not hidden, for `layer` and `data`; 0 for sends, whose time
+/// lies on the chain between stages).
+struct timeline_transfer {
+  std::int64_t stage = 0;
+  transfer_stream stream = transfer_stream::pipeline;
+  std::int64_t micro_batch = -1;  ///< -1: the whole step's
+  seconds start{};
+  seconds end{};
+  seconds exposed{};
+};
+
 /// What one pass of one micro-batch through one chunk takes, and a send between stages (the
 /// boundary activations forward, their gradient backward).
 struct pass_durations {
@@ -56,6 +88,9 @@ struct pipeline_timeline {
   std::int64_t chunks = 1;  ///< virtual stages per stage
   std::int64_t micro_batches = 1;
   std::vector<timeline_pass> passes;  ///< in the order they were laid out
+  /// The communication streams' bars: the sends `lay_out_pipeline` lays out with the passes, and
+  /// the collectives `pipeline_timeline_of` adds.
+  std::vector<timeline_transfer> transfers;
   seconds makespan{};                 ///< from the first forward to the last pass
   seconds busy{};                     ///< one stage's passes (every stage has the same)
   seconds bubble{};                   ///< makespan − busy: what the schedule leaves idle
@@ -218,6 +253,14 @@ inline pipeline_timeline lay_out_pipeline(pipeline_schedule schedule, std::int64
         at(r.kind, vs, r.micro_batch) = end;
         free[static_cast<std::size_t>(s)] = end;
         t.passes.push_back({s, r.chunk, r.micro_batch, r.kind, ready * second, end * second});
+        // The send this pass's output needs: a forward's to the next virtual stage, a
+        // backward's to the previous one, when those run on another stage.
+        const bool sends = p > 1 && send > 0.0 &&
+                           ((r.kind == pass_kind::forward && vs < virtual_stages - 1) ||
+                            (r.kind == pass_kind::backward && vs > 0));
+        if (sends)
+          t.transfers.push_back({s, transfer_stream::pipeline, r.micro_batch, end * second,
+                                 (end + send) * second, 0.0 * second});
         if (s == 0) {
           if (r.kind == pass_kind::forward) ++in_flight;
           if (r.kind == pass_kind::backward) --in_flight;
@@ -241,7 +284,11 @@ inline pipeline_timeline lay_out_pipeline(pipeline_schedule schedule, std::int64
 /// into its chunks, the forward a third of the model FLOPs' share of it (the recomputed forward
 /// belongs to the backward), ZB-H1's weight gradient as long as the forward; a send is the plan's
 /// pipeline send (`pipeline_traffic`: the boundary activations over the pipeline axis's link).
-/// Throws std::invalid_argument for a plan without pipeline parallelism.
+/// Its streams (`transfer_stream`): the sends; each pass's share of the step's tensor-, context-
+/// and expert-parallel collectives (by their forward share); the step's data-parallel
+/// collectives on each stage from its last backward pass. The passes stay the compute alone
+/// (`busy` is the step's compute); what the estimate charges as exposed is each bar's
+/// `exposed`. Throws std::invalid_argument for a plan without pipeline parallelism.
 inline pipeline_timeline pipeline_timeline_of(const training_plan_values& p) {
   const parallel_degrees& deg = p.setup.degrees;
   if (deg.pipeline <= 1) throw std::invalid_argument("timeline: the plan has no pipeline axis");
@@ -262,7 +309,46 @@ inline pipeline_timeline pipeline_timeline_of(const training_plan_values& p) {
   for (std::size_t i = 0; i < c.traffic_count; ++i)
     if (c.traffic[i].strategy == "pipeline send" && c.traffic[i].count > 0.0)
       d.send = c.traffic[i].time / c.traffic[i].count;
-  return lay_out_pipeline(deg.schedule, deg.pipeline, v, micro_batches(p.setup), d);
+  pipeline_timeline t = lay_out_pipeline(deg.schedule, deg.pipeline, v, micro_batches(p.setup), d);
+  // The collectives of the step by stream: per pass (layer) or per step (data).
+  seconds layer_forward{}, layer_backward{}, layer_exposed{}, data{}, data_exposed{};
+  for (std::size_t i = 0; i < c.traffic_count; ++i) {
+    const axis_traffic& x = c.traffic[i];
+    if (x.axis >= p.axis_count) continue;
+    const std::uint8_t roles = p.axes[x.axis].roles;
+    if (roles & role_pipeline) continue;
+    if (roles & (role_tensor | role_context | role_expert)) {
+      layer_forward += x.time * x.forward_share;
+      layer_backward += x.time * (1.0 - x.forward_share);
+      layer_exposed += x.exposed;
+    } else if (roles & (role_data | role_zero)) {
+      data += x.time;
+      data_exposed += x.exposed;
+    }
+  }
+  const double chunks = m * static_cast<double>(v);
+  const seconds layer_total = layer_forward + layer_backward;
+  if (layer_total.value() > 0.0) {
+    for (const timeline_pass& x : t.passes) {
+      if (x.kind == pass_kind::weight) continue;
+      const seconds length =
+          (x.kind == pass_kind::forward ? layer_forward : layer_backward) / chunks;
+      t.transfers.push_back({x.stage, transfer_stream::layer, x.micro_batch, x.start,
+                             x.start + length, layer_exposed * (length / layer_total)});
+    }
+  }
+  if (data.value() > 0.0) {
+    std::vector<double> last(static_cast<std::size_t>(deg.pipeline), -1.0);
+    for (const timeline_pass& x : t.passes)
+      if (x.kind == pass_kind::backward)
+        last[static_cast<std::size_t>(x.stage)] = x.start.value();
+    for (std::int64_t s = 0; s < deg.pipeline; ++s) {
+      const double from = last[static_cast<std::size_t>(s)];
+      t.transfers.push_back({s, transfer_stream::data, -1, from * second, from * second + data,
+                             data_exposed});
+    }
+  }
+  return t;
 }
 
 }  // namespace shardplan
