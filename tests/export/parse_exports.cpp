@@ -260,20 +260,11 @@ std::vector<plan_case> plans() {
                   .seq_len = 8192,
                   .layers = 80}});
   // The same under Megatron-Core with --tp-comm-overlap (torchtitan: async TP).
-  training_plan_values overlapped = dense_70b_file().values();
-  overlapped.setup.framework = training_framework::megatron_core;
-  overlapped.setup.tp_comm_overlap = true;
-  out.push_back({"dense 70B, TP 8 overlapped",
-                 overlapped,
-                 {.devices = 4096,
-                  .data = 64,
-                  .tensor = 8,
-                  .pipeline = 8,
-                  .virtual_stages = 5,
-                  .zero_stage = 1,
-                  .sequences = 2048,
-                  .seq_len = 8192,
-                  .layers = 80}});
+  plan_case overlapped = out.back();
+  overlapped.name = "dense 70B, TP 8 overlapped";
+  overlapped.plan.setup.framework = training_framework::megatron_core;
+  overlapped.plan.setup.tp_comm_overlap = true;
+  out.push_back(overlapped);
   // LLaMA-3 70B on 8 pipeline stages without virtual stages: 80 layers, 10 per stage.
   out.push_back(
       {"dense 70B, PP 8 (even split)",

@@ -93,6 +93,14 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
     out += "<text x=\"" + number(left - 8.0) + "\" y=\"" +
            number(top + static_cast<double>(s) * row + 17.0) +
            "\" text-anchor=\"end\">stage " + std::to_string(s) + "</text>\n";
+  // One bar: its class, its span in pixels, its fill and its tooltip.
+  const auto bar = [&out](const std::string& cls, double x0, double x1, double y0, double height,
+                          const char* fill, const std::string& title) {
+    out += "<rect class=\"" + cls + "\" x=\"" + number(x0, 2) + "\" y=\"" + number(y0) +
+           "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) + "\" height=\"" + number(height) +
+           "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\"><title>" +
+           draw::escape(title) + "</title></rect>\n";
+  };
   out += "</g>\n<g class=\"passes\" font-size=\"10\">\n";
   for (const timeline_pass& p : t.passes) {
     const char* kind = p.kind == pass_kind::forward    ? "forward"
@@ -104,13 +112,10 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
     const double x0 = x.pixel(p.start.value());
     const double x1 = x.pixel(p.end.value());
     const double y0 = top + static_cast<double>(p.stage) * row + 3.0;
-    out += "<rect class=\"pass " + std::string(kind) + "\" x=\"" + number(x0, 2) + "\" y=\"" +
-           number(y0) + "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) + "\" height=\"" +
-           number(20.0) + "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\">" +
-           "<title>stage " + std::to_string(p.stage) + ", chunk " + std::to_string(p.chunk) +
-           ", micro-batch " + std::to_string(p.micro_batch) + ", " + name_of(p.kind) + ": " +
-           draw::escape(format(p.start)) + " to " + draw::escape(format(p.end)) +
-           "</title></rect>\n";
+    bar(std::string("pass ") + kind, x0, x1, y0, 20.0, fill,
+        "stage " + std::to_string(p.stage) + ", chunk " + std::to_string(p.chunk) +
+            ", micro-batch " + std::to_string(p.micro_batch) + ", " + name_of(p.kind) + ": " +
+            format(p.start) + " to " + format(p.end));
     if (x1 - x0 >= 16.0)
       out += "<text x=\"" + number((x0 + x1) / 2.0) + "\" y=\"" + number(y0 + 13.0) +
              "\" text-anchor=\"middle\" fill=\"white\">" + std::to_string(p.micro_batch) +
@@ -134,10 +139,7 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
       what += ": " + format(b.start) + " to " + format(b.end);
       if (b.stream != transfer_stream::pipeline)
         what += ", " + format(b.exposed) + " of it exposed (estimate)";
-      out += "<rect class=\"transfer " + std::string(kind) + "\" x=\"" + number(x0, 2) +
-             "\" y=\"" + number(y0) + "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) +
-             "\" height=\"" + number(lane - 1.5) + "\" fill=\"" + fill + "\"><title>" +
-             draw::escape(what) + "</title></rect>\n";
+      bar(std::string("transfer ") + kind, x0, x1, y0, lane - 1.5, fill, what);
     }
   }
   out += "</g>\n<g class=\"legend\" font-size=\"12\">\n";
