@@ -539,6 +539,7 @@ TEST_CASE("overlapped tensor-parallel collectives expose their last chunks and t
   CHECK(tail->count == 4 * 80 * 8);
   CHECK(tail->array.value() == doctest::Approx(8192.0 * 8192 * 2 / 4));
   CHECK(tail->exposed.value() == doctest::Approx(tail->time.value()));
+  CHECK(tail->bytes_per_device.value() == 0.0);  // its bytes are the overlapped line's
   // Overlap shortens the step against exposed collectives.
   const step_cost plain = tp8_70b<framework::megatron_core>::step();
   CHECK(c.step.value() < plain.step.value());

@@ -516,8 +516,11 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
     out.items[first].contention = userbuffers_contention(in.plan.system.chip);
   const tp_overlap_tail tail = tp_overlap_tail_of(method, static_cast<double>(t.degrees.tensor),
                                                   full);
+  // The last chunks belong to the collectives above: their bytes are counted there once.
+  const std::size_t tails = out.count;
   in.add(out, "tensor reduce-scatter, last chunks", collective_kind::reduce_scatter, axis,
          tail.forward * calls, in.activations() / tail.forward_chunks, 0.0 * second, 1.0);
+  if (out.count > tails) out.items[tails].bytes_per_device = 0.0 * byte;
   if (!backward)
     in.add(out, "tensor all-reduce, backward", collective_kind::all_reduce, axis, 2.0 * calls,
            in.activations(), 0.0 * second, 0.0);
