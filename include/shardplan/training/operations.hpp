@@ -697,10 +697,11 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
       const operation& o = fwd.items[i];
       const double share = op_sac_share(m, s, o);
       if (share <= 0.0) continue;
+      // No window: the policy saves the tensor-parallel collectives' outputs, so the rerun
+      // GEMMs communicate nothing.
       const seconds x = operation_time(chip, o, s.kernel, override_fraction) * share;
       t.recompute += x;
       if (o.kind == operation_kind::memory) t.memory += x;
-      if (o.tp_window) t.tp_window += x;
     }
     return t;
   }
