@@ -1280,23 +1280,24 @@ inline plan_file read_plan_file(const std::string& text_in) {
     fail(tp + ".zero3_per_tensor",
          "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");
 
-  if (setup.tp_comm_overlap && c.tensor > 1 && !c.sequence_parallel)
-    fail(tp + ".tp_comm_overlap",
-         "needs \"sequence_parallel\": true (Megatron-LM refuses --tp-comm-overlap without "
-         "--sequence-parallel; async TP rewrites sequence parallelism's collectives)");
-  if (setup.tp_comm_overlap && c.tensor > 1 && setup.framework == training_framework::torchtitan &&
-      !setup.compiled_layers)
-    fail(tp + ".tp_comm_overlap",
-         "is torchtitan's async TP here: it needs \"compiled_layers\": true (torchtitan "
-         "requires the model compiled)");
-
   out.plan = make_training_plan(model, system, c, setup);
-  // torchtune refuses optimizer_in_bwd with gradient accumulation; no pipeline runs it either.
-  if (setup.optimizer_in_backward &&
-      (c.pipeline > 1 || micro_batches(out.plan.setup) != 1))
-    fail(tp + ".optimizer_in_backward",
-         "needs one micro-batch per step and no pipeline (torchtune refuses it with gradient "
-         "accumulation)");
+  // The framework limits a flag of this section breaks (`broken_framework_limit`, the rule the
+  // type layer checks) are answered here, naming the flag; DeepSpeed's are left to `check`.
+  switch (broken_framework_limit(out.plan.setup)) {
+    case framework_limit::torchtune_optimizer_in_backward:
+      fail(tp + ".optimizer_in_backward",
+           "needs one micro-batch per step and no pipeline (torchtune refuses it with gradient "
+           "accumulation)");
+    case framework_limit::tp_comm_overlap_needs_sequence_parallel:
+      fail(tp + ".tp_comm_overlap",
+           "needs \"sequence_parallel\": true (Megatron-LM refuses --tp-comm-overlap without "
+           "--sequence-parallel; async TP rewrites sequence parallelism's collectives)");
+    case framework_limit::torchtitan_async_tp_needs_compile:
+      fail(tp + ".tp_comm_overlap",
+           "is torchtitan's async TP here: it needs \"compiled_layers\": true (torchtitan "
+           "requires the model compiled)");
+    default: break;
+  }
   if (t.contains("attention"))
     out.plan.assumptions.attention = detail::pick(
         tp + ".attention", detail::text(t, tp, "attention"), detail::attention_flops_choices);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <string>
 
 #include <shardplan/core/format.hpp>
@@ -23,6 +24,21 @@ struct timeline_chart_options {
   /// million bars is no chart).
   std::size_t max_passes = 20000;
 };
+
+namespace detail {
+
+/// How the chart draws a stream (indexed by `transfer_stream`): its bars' class suffix, fill and
+/// legend label.
+struct stream_style {
+  const char* kind;
+  const char* fill;
+  const char* label;
+};
+inline constexpr stream_style stream_styles[] = {{"pipeline", "#7f7f7f", "pipeline send"},
+                                                 {"layer", "#9467bd", "in-pass collectives"},
+                                                 {"data", "#17becf", "data parallel"}};
+
+}  // namespace detail
 
 /// The Gantt chart of `t`: rows of stages top to bottom, time left to right on a linear axis in
 /// seconds; bars of class "pass forward", "pass backward" or "pass weight" (blue, green, orange),
@@ -121,16 +137,14 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
              "\" text-anchor=\"middle\" fill=\"white\">" + std::to_string(p.micro_batch) +
              "</text>\n";
   }
+  bool drawn[std::size(detail::stream_styles)] = {};
   if (streams) {
     out += "</g>\n<g class=\"transfers\">\n";
     for (const timeline_transfer& b : t.transfers) {
-      const double lane_of = static_cast<double>(static_cast<int>(b.stream));
-      const char* kind = b.stream == transfer_stream::pipeline ? "pipeline"
-                         : b.stream == transfer_stream::layer  ? "layer"
-                                                               : "data";
-      const char* fill = b.stream == transfer_stream::pipeline ? "#7f7f7f"
-                         : b.stream == transfer_stream::layer  ? "#9467bd"
-                                                               : "#17becf";
+      const auto lane_index = static_cast<std::size_t>(b.stream);
+      const detail::stream_style& style = detail::stream_styles[lane_index];
+      drawn[lane_index] = true;
+      const double lane_of = static_cast<double>(lane_index);
       const double x0 = x.pixel(b.start.value());
       const double x1 = x.pixel(std::min(b.end.value(), x.hi));
       const double y0 = top + static_cast<double>(b.stage) * row + 26.0 + lane_of * lane;
@@ -139,31 +153,22 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
       what += ": " + format(b.start) + " to " + format(b.end);
       if (b.stream != transfer_stream::pipeline)
         what += ", " + format(b.exposed) + " of it exposed (estimate)";
-      bar(std::string("transfer ") + kind, x0, x1, y0, lane - 1.5, fill, what);
+      bar(std::string("transfer ") + style.kind, x0, x1, y0, lane - 1.5, style.fill, what);
     }
   }
   out += "</g>\n<g class=\"legend\" font-size=\"12\">\n";
   double lx = left;
   const bool weights = t.schedule == pipeline_schedule::zero_bubble;
-  for (const auto& [label, fill] : {std::pair<const char*, const char*>{"forward", "#1f77b4"},
-                                    {"backward", "#54a24b"},
-                                    {"weight gradient", "#f28e2b"},
-                                    {"pipeline send", "#7f7f7f"},
-                                    {"in-pass collectives", "#9467bd"},
-                                    {"data parallel", "#17becf"}}) {
-    const std::string name = label;
-    if (!weights && name == "weight gradient") continue;
-    const auto has = [&t](transfer_stream k) {
-      return std::any_of(t.transfers.begin(), t.transfers.end(),
-                         [k](const timeline_transfer& b) { return b.stream == k; });
-    };
-    if (name == "pipeline send" && !has(transfer_stream::pipeline)) continue;
-    if (name == "in-pass collectives" && !has(transfer_stream::layer)) continue;
-    if (name == "data parallel" && !has(transfer_stream::data)) continue;
+  const auto entry = [&out, &lx](const char* label, const char* fill) {
     out += "<rect x=\"" + number(lx) + "\" y=\"58\" width=\"12\" height=\"12\" fill=\"" + fill +
            "\"/><text x=\"" + number(lx + 16.0) + "\" y=\"68\">" + label + "</text>\n";
     lx += 125.0;
-  }
+  };
+  entry("forward", "#1f77b4");
+  entry("backward", "#54a24b");
+  if (weights) entry("weight gradient", "#f28e2b");
+  for (std::size_t k = 0; k < std::size(detail::stream_styles); ++k)
+    if (drawn[k]) entry(detail::stream_styles[k].label, detail::stream_styles[k].fill);
   out += "</g>\n</svg>\n";
   return out;
 }

@@ -453,24 +453,6 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
   }
 }
 
-/// The reduce-scatters per layer and micro-batch whose last chunk no GEMM hides, and the
-/// chunks each is split into (`tensor_parallel_traffic`). The backward has none: userbuffers'
-/// bulk reduce-scatter hides whole beside the weight gradient, and async TP does not overlap it.
-struct tp_overlap_tail {
-  double forward = 0.0;
-  double forward_chunks = 1.0;
-};
-
-constexpr tp_overlap_tail tp_overlap_tail_of(tp_overlap_method method, double tp,
-                                             bool full_recompute) {
-  const double forwards = full_recompute ? 2.0 : 1.0;
-  const tp_side row = tp_side::row;
-  tp_overlap_tail x;
-  x.forward = 2.0 * forwards;
-  x.forward_chunks = tp_overlap_chunks(method, tp, row, false);
-  return x;
-}
-
 /// The share of its hidden time a userbuffers collective costs the GEMM beside it: the SMs of
 /// its kernels over the chip's, half of the collectives on 16 (`pipeline`, `bulk`) and half on 1
 /// (`ring_exchange`; `initialize_ub`, transformer_engine/pytorch/module/base.py at v1.9); 0 on
@@ -488,7 +470,8 @@ constexpr double userbuffers_contention(const chip_figures& chip) {
 /// With `tp_comm_overlap` (`tp_overlap_method`) they hide under the GEMMs they feed or drain
 /// (`step_compute::tp_window`, those GEMMs already timed in their chunks), less:
 /// - the last chunk of each reduce-scatter that follows its GEMM, which has nothing left to hide
-///   under (`tp_overlap_tail`): the forward's two (and a recomputed forward's);
+///   under: the forward's two (and a recomputed forward's); the backward has none, userbuffers'
+///   bulk reduce-scatter hiding whole beside the weight gradient;
 /// - under `symmetric_memory`, the backward's collectives, which it does not overlap;
 /// - under `userbuffers`, the SMs its kernels take from the GEMMs while hidden: half of the
 ///   collectives (the pipelined and bulk ones) on 16 SMs, half (ring exchange) on 1
@@ -514,12 +497,12 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
          backward ? 2.0 / per_layer : 1.0);
   if (out.count > first && method == tp_overlap_method::userbuffers)
     out.items[first].contention = userbuffers_contention(in.plan.system.chip);
-  const tp_overlap_tail tail = tp_overlap_tail_of(method, static_cast<double>(t.degrees.tensor),
-                                                  full);
+  const double tail_chunks = tp_overlap_chunks(method, static_cast<double>(t.degrees.tensor),
+                                               tp_side::row, false);
   // The last chunks belong to the collectives above: their bytes are counted there once.
   const std::size_t tails = out.count;
   in.add(out, "tensor reduce-scatter, last chunks", collective_kind::reduce_scatter, axis,
-         tail.forward * calls, in.activations() / tail.forward_chunks, 0.0 * second, 1.0);
+         (full ? 4.0 : 2.0) * calls, in.activations() / tail_chunks, 0.0 * second, 1.0);
   if (out.count > tails) out.items[tails].bytes_per_device = 0.0 * byte;
   if (!backward)
     in.add(out, "tensor all-reduce, backward", collective_kind::all_reduce, axis, 2.0 * calls,
