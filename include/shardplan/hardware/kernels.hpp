@@ -102,9 +102,12 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// Memory-bound kernels 0.85 of HBM: an assumption (no first-hand copy-bandwidth figure was
 /// found; KERNELS.md 4).
 /// Attention at 16k tokens, head dim 128, causal, bf16 (FLOPs as FlashAttention counts them):
-/// - Hopper (cuDNN and FlashAttention-3): forward 0.62, backward 0.57: FlashAttention-3's H100
-///   SXM5 figures (Shah et al. 2024, arXiv:2407.08608, Fig. 5 and 6: 613 TFLOP/s causal forward
-///   and 561 backward of 989; cuDNN's forward within 2%: 595-617 TFLOP/s, KERNELS.md 2.2).
+/// - Hopper (cuDNN, its usual kernel): forward 0.545, backward 0.472: cuDNN's bars in the
+///   FlashAttention-3 paper's H100 SXM5 figures (Shah et al. 2024, arXiv:2407.08608, Fig. 5 and
+///   6, KERNELS.md 2.2): 539 TFLOP/s causal forward of 989.4; the backward was published without
+///   the mask only (516), so its causal figure is that over the forward's gain without the mask
+///   (`unmasked_attention_gain`, 595 / 539), an assumption. FlashAttention-3 and -2 have their
+///   own figures (`attention_efficiency`).
 /// - Ampere (FlashAttention-2): forward 0.70, the top of "50-73% of the theoretical maximum"
 ///   (Dao 2023, arXiv:2307.08691, abstract); backward 0.61, the forward times FlashAttention-3's
 ///   backward-to-forward ratio on H100 (0.57/0.65), an assumption: the per-length A100 values
@@ -121,12 +124,12 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// the fit: the clock a power-limited H100-class GPU holds under load against the 1.83 GHz its
 /// matrix peak is stated at, "from 1980MHz to 1575 MHz" (deepseek-ai/DeepGEMM issue 120;
 /// 1575 / 1830 = 0.86; an H200 at 700 W "cannot reliably sustain a locked 1830 MHz",
-/// tile-ai/TileOPs PR 1588). The fit on its 16 calibration runs gives 0.87 (it gave 1.02 before
-/// FlashAttention 1.x's backward was calibrated on the same llm-foundry runs, see
-/// `attention_efficiency`).
+/// tile-ai/TileOPs PR 1588). The fit on its 18 compute-bound calibration runs gives 0.87 (it
+/// gave 1.02 before FlashAttention 1.x's backward was calibrated on the same llm-foundry runs,
+/// see `attention_efficiency`).
 /// `step_error`, the step model's mean absolute error over every run of tests/validation on the
 /// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 7.2%
-/// (41 runs), Hopper 15.0% (76, torchtitan's 500 W H100s among them), Blackwell 4.4% (5, all in
+/// (41 runs), Hopper 13.3% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
 /// the calibration half), TPU 10.5% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
@@ -140,9 +143,9 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
     case gpu_generation::ampere_or_older:
       return {0.965, 0.965, 0.85, 0.70, 0.61, 128, 128, 496.0, 0.83, 0.072};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.62, 0.57, 128, 128, 496.0, 0.86, 0.150};
+      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.133};
     case gpu_generation::blackwell:
-      return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.74, 0.044};
+      return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.74, 0.042};
   }
   return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128, 496.0, 1.0, -1.0};
 }
@@ -275,10 +278,33 @@ constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
   return attention_kernel::flash2;
 }
 
+/// What a fused attention kernel gains on a call without the causal mask over its causal figure,
+/// at 16k keys and head dim 128 (the diagonal blocks' masking and the uneven work of causal
+/// query blocks cost the rest): on Hopper, from the forward bars of the FlashAttention-3 paper
+/// (Shah et al. 2024, Fig. 5, KERNELS.md 2.2), FlashAttention-3 648 / 616, cuDNN 595 / 539,
+/// FlashAttention-2 370 / 335 TFLOP/s; the backward is taken to gain as much (an assumption:
+/// its causal bars were not published). 1 elsewhere (not read).
+constexpr double unmasked_attention_gain(const chip_figures& chip, attention_kernel kernel) {
+  if (chip.kind != chip_kind::gpu) return 1.0;
+  const gpu_generation g = generation_of(chip);
+  if (kernel == attention_kernel::flash2 && g != gpu_generation::ampere_or_older)
+    return 370.0 / 335.0;
+  if (g != gpu_generation::hopper) return 1.0;
+  switch (kernel) {
+    case attention_kernel::flash3: return 648.0 / 616.0;
+    case attention_kernel::cudnn: return 595.0 / 539.0;
+    default: return 1.0;
+  }
+}
+
 /// The fraction of the bf16 peak a fused attention kernel reaches, forward or backward, at this
-/// shape: the chip's fraction at 16k keys and head dim 128 (`kernel_fractions::attention_*`),
-/// - for FlashAttention-2 on Hopper, FlashAttention-3's figures for it: 0.37 forward and 0.33
-///   backward (Shah et al. 2024, Fig. 5-6, KERNELS.md 2.2), not the chip's;
+/// shape: the chip's causal fraction at 16k keys and head dim 128 (`kernel_fractions::
+/// attention_*`, its usual kernel's), times `unmasked_attention_gain` for a call without the mask,
+/// - for FlashAttention-3 on Hopper, its own figures: 0.623 forward (616 TFLOP/s causal at 16k)
+///   and 0.539 backward (561 without the mask, over the gain), and for FlashAttention-2 on
+///   Hopper and later, FlashAttention-3's paper's figures for it: 0.339 forward (335 causal) and
+///   0.295 backward (322 without the mask, over the gain; Shah et al. 2024, Fig. 5-6, KERNELS.md
+///   2.2), not the chip's;
 /// - for FlashAttention (1.x) on Ampere 0.40 forward, the top of "25-40% of the theoretical
 ///   maximum FLOPs/s" the FlashAttention-2 paper gives it (Dao 2023, abstract), and 0.35
 ///   backward, within that range, calibrated: the value (grid of 0.05) that leaves the 21
@@ -288,7 +314,8 @@ constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
 ///   x (132 x 1.83 GHz) / (108 x 1.41 GHz) x 312 / 989 = 0.50 of those;
 /// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
 ///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
-///   and 256, which this fits within 1%;
+///   and 256, which this fits within 1%; not for FlashAttention-2 on Hopper and later, whose
+///   bars barely move with the head dim (324, 370 and 326 TFLOP/s at 16k for 64, 128, 256);
 /// - times k / (k + c) over its value at 16k keys, c = 512 causal and 192 not: FlashAttention-3
 ///   at 512 keys reaches 0.30 causal and 0.47 not, against 0.62 and 0.65 at 16k;
 /// - times the wave fill of its query blocks (128 queries per block, one block per compute
@@ -299,18 +326,23 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   if (override_fraction > 0.0) return override_fraction;
   const kernel_fractions f = family_kernel_fractions(chip);
   double best = backward ? f.attention_backward : f.attention_forward;
-  const bool newer = chip.kind == chip_kind::gpu &&
-                     generation_of(chip) != gpu_generation::ampere_or_older;
-  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.33 : 0.37;
+  const bool gpu = chip.kind == chip_kind::gpu;
+  const bool newer = gpu && generation_of(chip) != gpu_generation::ampere_or_older;
+  if (kernel == attention_kernel::flash3 && gpu && generation_of(chip) == gpu_generation::hopper)
+    best = backward ? 0.539 : 0.623;
+  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.295 : 0.339;
   if (kernel == attention_kernel::flash1)
     best = (backward ? 0.35 : 0.40) * (newer ? (132.0 * 1.83) / (108.0 * 1.41) * 312.0 / 989.4
                                              : 1.0);
+  if (!a.causal) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
   const double waves = detail::ceil_div(blocks, units);
   const double fill = blocks > 0.0 ? blocks / (waves * units) : 1.0;
   const double d = 0.5 * (a.qk_dim + a.v_dim);
-  const double dims = (d / (d + 54.0)) / (128.0 / (128.0 + 54.0));
+  const double dims = kernel == attention_kernel::flash2 && newer
+                          ? 1.0
+                          : (d / (d + 54.0)) / (128.0 / (128.0 + 54.0));
   const double c = a.causal ? 512.0 : 192.0;
   const double keys = (a.keys / (a.keys + c)) / (16384.0 / (16384.0 + c));
   return best * fill * dims * (keys < 1.0 ? keys : 1.0);
