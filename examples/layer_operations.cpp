@@ -1,7 +1,8 @@
 // One transformer layer as a profiler would list it: every GEMM, attention call and memory-bound
 // operation a device runs for one micro-batch, forward and backward, each timed by the kernel
 // model (hardware/kernels.hpp). LLaMA-3 70B on an H100 SXM at tensor parallelism 8 with sequence
-// parallelism, one sequence of 8192 tokens, in bf16 and with torchao's fp8 tensorwise recipe.
+// parallelism, one sequence of 8192 tokens, in bf16 and with torchao's fp8 tensorwise recipe,
+// then at 32768 tokens over a context-parallel ring of 4.
 // A GEMM is memory-bound when its bytes at the achievable HBM bandwidth take longer than its
 // FLOPs at the achievable rate; attention is compute-bound; the rest moves memory.
 #include <cstdio>
@@ -33,7 +34,8 @@ double executed_flops(const operation& o) {
   switch (o.kind) {
     case operation_kind::gemm: return gemm_flops(o.gemm);
     case operation_kind::attention:
-      return attention_kernel_flops(o.attention) * (o.attention_backward ? 2.5 : 1.0);
+      return attention_kernel_flops(o.attention) * (o.attention_backward ? 2.5 : 1.0) *
+             (o.chunks > 1.0 ? o.chunks : 1.0);
     case operation_kind::memory: return 0.0;
   }
   return 0.0;
@@ -76,7 +78,12 @@ std::string shape_of(const operation& o) {
     }
     case operation_kind::attention: {
       const attention_shape& a = o.attention;
-      return tuple_text({a.batch, a.heads, a.query, a.keys, a.qk_dim});
+      std::string s = tuple_text({a.batch, a.heads, a.query, a.keys, a.qk_dim});
+      if (o.chunks <= 1.0) return s;
+      std::string calls = number(o.chunks);  // a context-parallel ring's steps
+      calls += " x ";
+      calls += s;
+      return calls;
     }
     case operation_kind::memory: return format(o.traffic * byte);
   }
@@ -154,6 +161,15 @@ int main() {
               << "), " << p.name << "\n"
               << render_text(layer_table(chip, m, s)) << "\n";
   }
+  // Context parallelism 4 at 32k tokens: the ring's steps, the rank's own keys (causal) and
+  // the three it receives (without the mask), with the merges of their partial outputs.
+  s.precision = precision::bf16_mixed_adam::policy;
+  s.seq_len = 32768;
+  s.context = 4;
+  std::cout << m.name << ", one layer on one " << chip.name << " (tp 8, sequence parallel, "
+            << "context parallel 4, 1 x 32768 tokens, attention "
+            << kernel_name(default_attention_kernel(chip)) << "), " << s.precision.name << "\n"
+            << render_text(layer_table(chip, m, s)) << "\n";
 }
 // Output:
 // llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, 1 x 8192 tokens, attention cudnn), bf16 mixed-precision Adam
@@ -162,7 +178,7 @@ int main() {
 // forward   attention norm                  33.6 MB                  bf16       0.0    33.6       11.8        -  memory
 // forward   qkv projection                  (8192, 1280, 8192)       bf16     171.8   176.2      221.1      777  compute
 // forward   rotary                          37.7 MB                  bf16       0.0    37.7       13.3        -  memory
-// forward   attention                       (1, 8, 8192, 8192, 128)  bf16     137.4    37.7      238.1      577  compute
+// forward   attention                       (1, 8, 8192, 8192, 128)  bf16     137.4    37.7      270.8      508  compute
 // forward   attention output projection     (8192, 8192, 1024)       bf16     137.4   167.8      247.5      555  compute
 // forward   residual add                    50.3 MB                  bf16       0.0    50.3       17.7        -  memory
 // forward   mlp norm                        33.6 MB                  bf16       0.0    33.6       11.8        -  memory
@@ -170,7 +186,7 @@ int main() {
 // forward   mlp activation                  176 MB                   bf16       0.0   176.2       61.9        -  memory
 // forward   mlp down projection             (8192, 8192, 3584)       bf16     481.0   251.7      664.5      724  compute
 // forward   residual add                    50.3 MB                  bf16       0.0    50.3       17.7        -  memory
-// forward   total                                                            1889.8  1384.1     2743.2      689  5% memory
+// forward   total                                                            1889.8  1384.1     2776.0      681  5% memory
 // backward  residual add                    101 MB                   bf16       0.0   100.7       35.4        -  memory
 // backward  mlp down projection dX          (8192, 3584, 8192)       bf16     481.0   251.7      619.0      777  compute
 // backward  mlp down projection dW          (3584, 8192, 8192)       bf16     481.0   251.7      619.0      777  compute
@@ -181,12 +197,12 @@ int main() {
 // backward  residual add                    101 MB                   bf16       0.0   100.7       35.4        -  memory
 // backward  attention output projection dX  (8192, 1024, 8192)       bf16     137.4   167.8      176.9      777  compute
 // backward  attention output projection dW  (1024, 8192, 8192)       bf16     137.4   167.8      176.9      777  compute
-// backward  attention                       (1, 8, 8192, 8192, 128)  bf16     343.6    75.5      647.3      531  compute
+// backward  attention                       (1, 8, 8192, 8192, 128)  bf16     343.6    75.5      781.7      440  compute
 // backward  rotary                          75.5 MB                  bf16       0.0    75.5       26.5        -  memory
 // backward  qkv projection dX               (8192, 8192, 1280)       bf16     171.8   176.2      289.2      594  compute
 // backward  qkv projection dW               (8192, 1280, 8192)       bf16     171.8   176.2      221.1      777  compute
 // backward  attention norm                  67.1 MB                  bf16       0.0    67.1       23.6        -  memory
-// backward  total                                                            3848.3  2768.2     5503.7      699  5% memory
+// backward  total                                                            3848.3  2768.2     5638.1      683  5% memory
 //
 // llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, 1 x 8192 tokens, attention cudnn), fp8 linear layers (tensorwise scaling)
 // pass      operation                        shape                    format      GFLOP      MB  time (us)  TFLOP/s  bound
@@ -195,7 +211,7 @@ int main() {
 // forward   cast to low precision            388 MB                   bf16->fp8     0.0   388.0      136.3        -  memory
 // forward   qkv projection                   (8192, 1280, 8192)       fp8         171.8    98.6      112.9     1522  compute
 // forward   rotary                           37.7 MB                  bf16          0.0    37.7       13.3        -  memory
-// forward   attention                        (1, 8, 8192, 8192, 128)  bf16        137.4    37.7      238.1      577  compute
+// forward   attention                        (1, 8, 8192, 8192, 128)  bf16        137.4    37.7      270.8      508  compute
 // forward   cast to low precision            83.9 MB                  bf16->fp8     0.0    83.9       29.5        -  memory
 // forward   attention output projection      (8192, 8192, 1024)       fp8         137.4   151.0      126.4     1087  compute
 // forward   residual add                     50.3 MB                  bf16          0.0    50.3       17.7        -  memory
@@ -206,7 +222,7 @@ int main() {
 // forward   cast to low precision            294 MB                   bf16->fp8     0.0   293.6      103.1        -  memory
 // forward   mlp down projection              (8192, 8192, 3584)       fp8         481.0   192.9      339.3     1418  compute
 // forward   residual add                     50.3 MB                  bf16          0.0    50.3       17.7        -  memory
-// forward   total                                                                1889.8  2499.8     2072.7      912  30% memory
+// forward   total                                                                1889.8  2499.8     2105.5      898  30% memory
 // backward  residual add                     101 MB                   bf16          0.0   100.7       35.4        -  memory
 // backward  cast gradients to low precision  587 MB                   bf16->fp8     0.0   587.2      206.2        -  memory
 // backward  mlp down projection dX           (8192, 3584, 8192)       fp8         481.0   155.2      316.1     1522  compute
@@ -220,11 +236,47 @@ int main() {
 // backward  cast gradients to low precision  503 MB                   bf16->fp8     0.0   503.3      176.8        -  memory
 // backward  attention output projection dX   (8192, 1024, 8192)       fp8         137.4    92.3       90.3     1522  compute
 // backward  attention output projection dW   (1024, 8192, 8192)       fp8         137.4    92.3       90.3     1522  compute
-// backward  attention                        (1, 8, 8192, 8192, 128)  bf16        343.6    75.5      647.3      531  compute
+// backward  attention                        (1, 8, 8192, 8192, 128)  bf16        343.6    75.5      781.7      440  compute
 // backward  rotary                           75.5 MB                  bf16          0.0    75.5       26.5        -  memory
 // backward  cast gradients to low precision  229 MB                   bf16->fp8     0.0   228.6       80.3        -  memory
 // backward  qkv projection dX                (8192, 8192, 1280)       fp8         171.8   155.2      147.7     1163  compute
 // backward  qkv projection dW                (8192, 1280, 8192)       fp8         171.8    98.6      112.9     1522  compute
 // backward  attention norm                   67.1 MB                  bf16          0.0    67.1       23.6        -  memory
-// backward  total                                                                3848.3  4064.3     3954.5      973  24% memory
+// backward  total                                                                3848.3  4064.3     4088.9      941  24% memory
+//
+// llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, context parallel 4, 1 x 32768 tokens, attention cudnn), bf16 mixed-precision Adam
+// pass      operation                       shape                        format   GFLOP      MB  time (us)  TFLOP/s  bound
+// --------  ------------------------------  ---------------------------  ------  ------  ------  ---------  -------  ---------
+// forward   attention norm                  33.6 MB                      bf16       0.0    33.6       11.8        -  memory
+// forward   qkv projection                  (8192, 1280, 8192)           bf16     171.8   176.2      221.1      777  compute
+// forward   rotary                          37.7 MB                      bf16       0.0    37.7       13.3        -  memory
+// forward   ring attention, own keys        (1, 8, 8192, 8192, 128)      bf16     137.4    37.7      270.8      508  compute
+// forward   ring attention, received keys   3 x (1, 8, 8192, 4096, 128)  bf16     412.3   107.0      739.2      558  compute
+// forward   ring attention output merge     189 MB                       bf16       0.0   188.7       66.3        -  memory
+// forward   attention output projection     (8192, 8192, 1024)           bf16     137.4   167.8      247.5      555  compute
+// forward   residual add                    50.3 MB                      bf16       0.0    50.3       17.7        -  memory
+// forward   mlp norm                        33.6 MB                      bf16       0.0    33.6       11.8        -  memory
+// forward   mlp up projection               (8192, 7168, 8192)           bf16     962.1   369.1     1238.0      777  compute
+// forward   mlp activation                  176 MB                       bf16       0.0   176.2       61.9        -  memory
+// forward   mlp down projection             (8192, 8192, 3584)           bf16     481.0   251.7      664.5      724  compute
+// forward   residual add                    50.3 MB                      bf16       0.0    50.3       17.7        -  memory
+// forward   total                                                                2302.1  1679.8     3581.4      643  6% memory
+// backward  residual add                    101 MB                       bf16       0.0   100.7       35.4        -  memory
+// backward  mlp down projection dX          (8192, 3584, 8192)           bf16     481.0   251.7      619.0      777  compute
+// backward  mlp down projection dW          (3584, 8192, 8192)           bf16     481.0   251.7      619.0      777  compute
+// backward  mlp activation                  352 MB                       bf16       0.0   352.3      123.7        -  memory
+// backward  mlp up projection dX            (8192, 8192, 7168)           bf16     962.1   369.1     1248.1      771  compute
+// backward  mlp up projection dW            (8192, 7168, 8192)           bf16     962.1   369.1     1238.0      777  compute
+// backward  mlp norm                        67.1 MB                      bf16       0.0    67.1       23.6        -  memory
+// backward  residual add                    101 MB                       bf16       0.0   100.7       35.4        -  memory
+// backward  attention output projection dX  (8192, 1024, 8192)           bf16     137.4   167.8      176.9      777  compute
+// backward  attention output projection dW  (1024, 8192, 8192)           bf16     137.4   167.8      176.9      777  compute
+// backward  ring attention output merge     377 MB                       bf16       0.0   377.5      132.6        -  memory
+// backward  ring attention, received keys   3 x (1, 8, 8192, 4096, 128)  bf16    1030.8   213.9     2133.7      483  compute
+// backward  ring attention, own keys        (1, 8, 8192, 8192, 128)      bf16     343.6    75.5      781.7      440  compute
+// backward  rotary                          75.5 MB                      bf16       0.0    75.5       26.5        -  memory
+// backward  qkv projection dX               (8192, 8192, 1280)           bf16     171.8   176.2      289.2      594  compute
+// backward  qkv projection dW               (8192, 1280, 8192)           bf16     171.8   176.2      221.1      777  compute
+// backward  attention norm                  67.1 MB                      bf16       0.0    67.1       23.6        -  memory
+// backward  total                                                                4879.1  3359.6     7904.3      617  5% memory
 //

@@ -78,7 +78,8 @@ struct operation {
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
   double traffic = 0.0;              ///< bytes to and from HBM
   /// kind gemm: run as this many GEMMs one after another, each over 1/chunks of the tokens (a
-  /// tensor-parallel overlap's split); 1: one GEMM.
+  /// tensor-parallel overlap's split); 1: one GEMM. Kind attention: this many calls of the
+  /// shape one after another (a context-parallel ring's steps).
   double chunks = 1.0;
   /// kind gemm: the chunks of its data gradient (the backward's split).
   double backward_chunks = 1.0;
@@ -208,16 +209,16 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   return s;
 }
 
-/// The chunks a linear GEMM next to a tensor-parallel collective runs in under `method` at
-/// tensor degree `tp`: forward (`backward` false) or its data gradient. `userbuffers`: the
-/// ring-exchange all-gathers split into `tp`, the forward pipelined reduce-scatters into 4, the
-/// backward bulk reduce-scatter does not split its GEMM; `symmetric_memory`: the forward's
-/// into `tp`, the backward's not at all (see `tp_overlap_method`).
 /// Whether `method` overlaps the backward's tensor-parallel collectives too.
 constexpr bool tp_overlaps_backward(tp_overlap_method method) {
   return method == tp_overlap_method::userbuffers;
 }
 
+/// The chunks a linear GEMM next to a tensor-parallel collective runs in under `method` at
+/// tensor degree `tp`: forward (`backward` false) or its data gradient. `userbuffers`: the
+/// ring-exchange all-gathers split into `tp`, the forward pipelined reduce-scatters into 4, the
+/// backward bulk reduce-scatter does not split its GEMM; `symmetric_memory`: the forward's
+/// into `tp`, the backward's not at all (see `tp_overlap_method`).
 constexpr double tp_overlap_chunks(tp_overlap_method method, double tp, tp_side side,
                                    bool backward) {
   if (side == tp_side::none || tp <= 1.0) return 1.0;
@@ -320,15 +321,44 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
     out.add(pv);
     return;
   }
+  const double e = bytes_per_element(f);
   operation a{"attention", operation_kind::attention};
   a.format = f;
   a.attention_core = true;
-  a.attention = {s.micro_batch, heads, kv, q_len, s.seq_len, qk, v, true};
-  a.model_flops = counted;
-  // Q read and O written for the device's queries; K and V read for all keys.
-  a.traffic = bytes_per_element(f) * s.micro_batch *
-              (q_len * heads * (qk + v) + s.seq_len * kv * (qk + v));
+  if (s.context <= 1.0) {
+    a.attention = {s.micro_batch, heads, kv, q_len, s.seq_len, qk, v, true};
+    a.model_flops = counted;
+    // Q read and O written for the device's queries; K and V read for all keys.
+    a.traffic = e * s.micro_batch * (q_len * heads * (qk + v) + s.seq_len * kv * (qk + v));
+    out.add(a);
+    return;
+  }
+  // Ring attention over cp ranks, load-balanced: a rank holds chunks i and 2cp-1-i of the
+  // sequence's 2cp (c = s/(2cp) tokens each, its q_len = 2c queries). Step 0 is its own keys,
+  // causal (2c x 2c, half masked: 1/cp of its work); each of the cp - 1 others is one kernel
+  // without the mask over half of a square (all its queries against the first chunk of the
+  // keys that arrived, or its second chunk against all of them: 2c x c products either way).
+  const double steps = s.context - 1.0;
+  a.name = "ring attention, own keys";
+  a.attention = {s.micro_batch, heads, kv, q_len, q_len, qk, v, true};
+  a.model_flops = counted / s.context;
+  a.traffic = e * s.micro_batch * (q_len * heads * (qk + v) + q_len * kv * (qk + v));
   out.add(a);
+  a.name = "ring attention, received keys";
+  a.attention = {s.micro_batch, heads, kv, q_len, 0.5 * q_len, qk, v, false};
+  a.chunks = steps;
+  a.model_flops = counted * steps / s.context;
+  a.traffic = steps * e * s.micro_batch * (q_len * heads * (qk + v) + 0.5 * q_len * kv * (qk + v));
+  out.add(a);
+  // After each of those steps the partial output is merged into the running one by the two
+  // softmax denominators (the online-softmax rescale): the step's output read (bf16) and the
+  // running output read and written in fp32 (an assumption: 10 bytes an element), over all of
+  // the rank's queries in half of the steps and half of them in the other half. Its backward
+  // (twice the bytes) stands for the per-step accumulation of the query and key-value gradients.
+  operation merge = memory_operation("ring attention output merge",
+                                     steps * 10.0 * s.micro_batch * 0.75 * q_len * heads * v);
+  merge.attention_core = true;
+  out.add(merge);
 }
 
 /// Casts an fp8/fp4 recipe adds before a linear GEMM's forward pass, as bytes moved: the input
@@ -593,7 +623,8 @@ constexpr seconds operation_time(const chip_figures& chip, const operation& o,
       const attention_kernel k =
           kernel == attention_kernel::automatic ? default_attention_kernel(chip) : kernel;
       return attention_time(chip, k, o.format, o.attention, o.attention_backward,
-                            override_fraction);
+                            override_fraction) *
+             (o.chunks > 1.0 ? o.chunks : 1.0);
     }
     case operation_kind::memory: return memory_time(chip, o.traffic * byte);
   }
