@@ -40,6 +40,18 @@ using dgx_b200 = systems::dgx_b200_superpod<(Gpus + 7) / 8>;
 template <std::int64_t Gpus>
 using nvl72 = systems::gb200_nvl72<(Gpus + 71) / 72>;
 
+/// NeMo's tables of 24.03.01 and 24.07 (S06) as NeMo-Framework-Launcher runs them (rule 6): its
+/// launcher_scripts/conf/config.yaml sets `NVTE_FUSED_ATTN: 0 # Disable cudnn FA until we've
+/// tested it more` at every tag from 24.01 to 24.07 (added in 562dcb45, 2024-02-13), so
+/// Transformer Engine's DotProductAttention, and its context-parallel `AttnFuncWithCP`, call the
+/// flash-attn 2 package (TE 1.3's setup.py: flash-attn <= 2.4.2) instead of cuDNN.
+template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Cp,
+          std::int64_t Tp, class Schedule, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
+          class Precision>
+using nemo_launcher_plan = nemo_plan<Model, System, Dp, Pp, Cp, Tp, Schedule, Gbs, Seq, Mbs,
+                                     Precision, zero<1, "dp">,
+                                     attention_with<attention_kernel::flash2>>;
+
 // S06a NeMo 24.07 docs/source/performance/performance_summary.md (8e3d65d): "pre-training
 // performance ... at FP8 precision", DGX-H100; FP8 recipe unnamed: TransformerEngine delayed
 // scaling (rule 7). GPT3-175B is the GPT-3 preset (NeMo's GPT-3 vocabulary, learned positions).
@@ -47,8 +59,8 @@ using te_fp8 = precision::fp8_delayed;
 // S06b NeMo long-sequence tables (19fadb6), Llama 2 7B FP8 on DGX-H100 (NeMo 24.03).
 template <std::int64_t Gpus, std::int64_t Tp, std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs,
           std::int64_t Seq>
-using nemo_ls_plan = nemo_plan<models::llama2_7b, dgx_h100<Gpus>, Dp, 1, Cp, Tp,
-                               schedule::one_f_one_b, Gbs, Seq, 1, te_fp8>;
+using nemo_ls_plan = nemo_launcher_plan<models::llama2_7b, dgx_h100<Gpus>, Dp, 1, Cp, Tp,
+                                        schedule::one_f_one_b, Gbs, Seq, 1, te_fp8>;
 
 // S07 Megatron-Bridge docs/performance-summary-archive.md (4ab94df), 25.11 NeMo container:
 // "FP8-CS" = current scaling (per-tensor dynamic): fp8_tensorwise (rule 7). "FSDP > 0: use FSDP
@@ -90,23 +102,23 @@ inline void add_nvidia_runs(runs& v) {
   auto tk = [](double gbs, double seq, double per_gpu, double gpus) {
     return step_from_tokens_per_gpu(gbs, seq, per_gpu, gpus);
   };
-  v.push_back(evaluate<nemo_plan<models::gpt3_175b, dgx_h100<128>, 4, 8, 1, 4,
+  v.push_back(evaluate<nemo_launcher_plan<models::gpt3_175b, dgx_h100<128>, 4, 8, 1, 4,
                                  schedule::interleaved<6>, 256, 2048, 1, te_fp8>>(
       {"NEMO2407-GPT3-175B-128", s06, held}, tk(256, 2048, 716, 128)));
-  v.push_back(evaluate<nemo_plan<models::gpt3_175b, dgx_h100<512>, 16, 8, 1, 4,
+  v.push_back(evaluate<nemo_launcher_plan<models::gpt3_175b, dgx_h100<512>, 16, 8, 1, 4,
                                  schedule::interleaved<6>, 2048, 2048, 2, te_fp8>>(
       {"NEMO2407-GPT3-175B-512", s06, held}, tk(2048, 2048, 825, 512)));
-  v.push_back(evaluate<nemo_plan<models::llama2_7b, dgx_h100<8>, 8, 1, 1, 1, one_f, 128, 4096, 1,
+  v.push_back(evaluate<nemo_launcher_plan<models::llama2_7b, dgx_h100<8>, 8, 1, 1, 1, one_f, 128, 4096, 1,
                                  te_fp8>>({"NEMO2407-L2-7B", s06, held}, tk(128, 4096, 16934, 8)));
-  v.push_back(evaluate<nemo_plan<models::llama2_13b, dgx_h100<16>, 4, 4, 1, 1,
+  v.push_back(evaluate<nemo_launcher_plan<models::llama2_13b, dgx_h100<16>, 4, 4, 1, 1,
                                  schedule::interleaved<10>, 128, 4096, 1, te_fp8>>(
       {"NEMO2407-L2-13B", s06, held}, tk(128, 4096, 8715, 16)));
-  v.push_back(evaluate<nemo_plan<models::llama2_70b, dgx_h100<64>, 4, 4, 1, 4,
+  v.push_back(evaluate<nemo_launcher_plan<models::llama2_70b, dgx_h100<64>, 4, 4, 1, 4,
                                  schedule::interleaved<20>, 128, 4096, 1, te_fp8>>(
       {"NEMO2407-L2-70B", s06, held}, tk(128, 4096, 1728, 64)));
-  v.push_back(evaluate<nemo_plan<models::llama3_8b, dgx_h100<8>, 4, 1, 2, 1, one_f, 128, 8192, 1,
+  v.push_back(evaluate<nemo_launcher_plan<models::llama3_8b, dgx_h100<8>, 4, 1, 2, 1, one_f, 128, 8192, 1,
                                  te_fp8>>({"NEMO2407-L3-8B", s06, held}, tk(128, 8192, 12273, 8)));
-  v.push_back(evaluate<nemo_plan<models::llama3_70b, dgx_h100<64>, 2, 4, 2, 4,
+  v.push_back(evaluate<nemo_launcher_plan<models::llama3_70b, dgx_h100<64>, 2, 4, 2, 4,
                                  schedule::interleaved<5>, 128, 8192, 1, te_fp8>>(
       {"NEMO2407-L3-70B", s06, held}, tk(128, 8192, 1524, 64)));
 

@@ -129,7 +129,7 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// see `attention_efficiency`).
 /// `step_error`, the step model's mean absolute error over every run of tests/validation on the
 /// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 7.2%
-/// (41 runs), Hopper 13.3% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
+/// (41 runs), Hopper 12.8% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
 /// the calibration half), TPU 10.5% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
@@ -143,7 +143,7 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
     case gpu_generation::ampere_or_older:
       return {0.965, 0.965, 0.85, 0.70, 0.61, 128, 128, 496.0, 0.83, 0.072};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.133};
+      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.128};
     case gpu_generation::blackwell:
       return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.74, 0.042};
   }
