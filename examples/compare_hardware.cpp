@@ -54,23 +54,23 @@ int main() {
 // LLaMA-3 70B, int8, 2048 + 256 tokens a request, TPOT <= 500 ms, TTFT <= 60 s
 // system                                 replica  requests    TTFT    TPOT  tokens/s/chip  tokens/s/user  $/M tokens  tokens/J  kWh/M tokens  energy $/M  binding  front
 // -------------------------------------  -------  --------  ------  ------  -------------  -------------  ----------  --------  ------------  ----------  -------  -----
-// dgx_h100_superpod (h100 sxm)           2 chips       194  439 ms  212 ms            459           4.73           -      0.36         0.772     $0.0618  memory   yes
+// dgx_h100_superpod (h100 sxm)           2 chips       194  440 ms  212 ms            457           4.71           -     0.359         0.774      $0.062  memory   yes
 // xeon_8480_2s (2x xeon platinum 8480+)   1 chip        40  3.16 s  499 ms           80.2              2           -    0.0629          4.42      $0.353  latency
 // tpu_v5e_slice (tpu v5e)                8 chips        80  634 ms  175 ms           57.1           5.71           -     0.228          1.22     $0.0974  memory   yes
 //
 // LLaMA-3 405B, 15.6T tokens within 90 days on 16384 chips
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
-// gb200_nvl72 (gb200)           16384  22.1      8.68 M  $17.4 M  18300      $1.46 M    91.8%  54.9%  compute  meets                        yes
+// gb200_nvl72 (gb200)           16384  22.3      8.75 M  $17.5 M  18400      $1.47 M    91.8%  54.5%  compute  meets                        yes
 // dgx_b200_superpod (b200)      16384  31.4      12.4 M  $24.7 M  20100      $1.61 M    93.9%  41.9%  compute  meets
-// dgx_h100_superpod (h100 sxm)  16384  59.2      23.3 M  $46.5 M  27500       $2.2 M    93.7%  50.7%  compute  meets
+// dgx_h100_superpod (h100 sxm)  16384  59.1      23.2 M  $46.4 M  27800      $2.23 M    93.7%  50.8%  compute  meets
 // tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.67 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
 // system             best plan                                                                                                                                               step
 // -----------------  ----------------------------------------------------------------------------------------------------------------------------------------------------  ------
-// gb200_nvl72        pp 1 x dp 2048 x cp 2 x tp 4 with sequence parallelism, ZeRO-3, micro-batch 1, no recomputation                                                       1.88 s
+// gb200_nvl72        pp 1 x dp 2048 x cp 2 x tp 4 with sequence parallelism, ZeRO-3, micro-batch 1, no recomputation                                                        1.9 s
 // dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.74 s
-// dgx_h100_superpod  pp 1 x dp 256 x cp 8 x tp 8 with sequence parallelism, ZeRO-3, micro-batch 8, no recomputation                                                        5.15 s
+// dgx_h100_superpod  pp 1 x dp 256 x cp 8 x tp 8 with sequence parallelism, ZeRO-3, micro-batch 8, no recomputation                                                        5.14 s
 // tpu_v5p_slice      pp 1 x dp 2048 x cp 8 x tp 1, ZeRO-3, micro-batch 1, no recomputation                                                                                 7.88 s
 //
 // assumptions:

@@ -118,9 +118,9 @@ int main() {
 //     batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
 //     tokens/s: 995 per chip, 124 per user; first token in 114 ms
 //   as vllm runs it (estimate; measured 6-11.8% off):
-//     first token in 230 ms, then 24.7 ms a token at 64 requests (75% of each step's tokens prefill)
-//     tokens/s: 324 per chip, 40.4 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
-//     at $12.3 per chip-hour: $10.6 per million output tokens, $0.0279 per query
+//     first token in 232 ms, then 25.2 ms a token at 64 requests (75% of each step's tokens prefill)
+//     tokens/s: 317 per chip, 39.6 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)
+//     at $12.3 per chip-hour: $10.8 per million output tokens, $0.0284 per query
 // llama3-70b, int8, 2x xeon platinum 8480+ from ddr5
 //   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 1; largest batch of full caches on 1: 726
 //     batch 64: step 253 ms = weights 113 ms + kv 140 ms + collectives 0 s (flops 38.8 ms, memory-bound below 187)

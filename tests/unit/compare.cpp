@@ -111,10 +111,12 @@ TEST_CASE("llama 3 405b's published gpu-hours lie between the best plan and the 
   in.tokens = job.tokens;
   const run_totals meta = run_estimate(published::values, in);
   CHECK(meta.chip_hours > 30.84e6);
-  // Each end within twice the step model's measured error on Hopper (15.7%) of the card.
-  const double band = 2.0 * measured_step_error(hw::h100_sxm::figures);
-  CHECK(best.run.chip_hours > 30.84e6 * (1.0 - band));
-  CHECK(meta.chip_hours < 30.84e6 * (1.0 + band));
+  // The best plan within twice the step model's measured error on Hopper of the card. Full
+  // recomputation repeats the forward, a third of the compute, and nothing else: at most 4/3 of
+  // the card's run, and that within the measured error.
+  const double error = measured_step_error(hw::h100_sxm::figures);
+  CHECK(best.run.chip_hours > 30.84e6 * (1.0 - 2.0 * error));
+  CHECK(meta.chip_hours < 30.84e6 * 4.0 / 3.0 * (1.0 + error));
   // Cost is chip-hours at the price; energy its steps at the facility.
   CHECK(best.run.cost == doctest::Approx(2.0 * best.run.chip_hours));
   REQUIRE(best.energy.known);
