@@ -509,26 +509,67 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
            in.activations(), 0.0 * second, 0.0);
 }
 
-/// Context parallelism: per layer and micro-batch the ring passes K and V forward and K, V and
-/// their gradients backward, sized as three all-gathers of the keys and values of the device's
-/// tensor-parallel share of the heads; hidden under attention compute when overlapped.
+/// How a framework's context parallelism moves the keys and values (`context_parallel_traffic`).
+enum class context_exchange : std::uint8_t {
+  /// Step by step beside each step's attention, K and V forward, K, V and their gradients
+  /// backward (Transformer Engine's `AttnFuncWithCP`; the default).
+  ring,
+  /// PyTorch's ring attention as torchtitan ran it (torch 1963fc8, torchtitan 9dec370), read off
+  /// torch/distributed/tensor/experimental/_attention.py (2025 copies whose ring, merger and
+  /// rotaters are the same text; `set_rotate_method` is from PR 142093, 2024-12, which 9dec370
+  /// imports) and torchtitan's config_manager.py at 9dec370
+  /// (`--experimental.context_parallel_rotate_method`, default "allgather"):
+  /// - per layer K and V are all-gathered once for the forward, once for a recomputed forward
+  ///   and once for the backward, overlapping the first ring step only (PR 132820);
+  /// - torchtitan's Llama repeats K and V to every query head before SDPA (`repeat_kv`), so
+  ///   the gathered arrays are the query heads' width;
+  /// - the backward passes dK and dV, in fp32, one rank on per step (`permute_tensor`), cp
+  ///   times per layer, each waited on before the next step: under `torch.compile` a
+  ///   collective's wait follows it (an inference from the code, not a profile).
+  all_gather,
+};
+
+/// The context exchange of the plan's framework.
+constexpr context_exchange context_exchange_of(const training_setup& t) {
+  return t.framework == training_framework::torchtitan ? context_exchange::all_gather
+                                                       : context_exchange::ring;
+}
+
+/// Context parallelism (`context_exchange`): by default per layer and micro-batch the ring
+/// passes K and V forward and K, V and their gradients backward, sized as three all-gathers of
+/// the keys and values of the device's tensor-parallel share of the heads, hidden under
+/// attention compute when overlapped; PyTorch's all-gather ring as `context_exchange` says.
 constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const model_shape& m = in.plan.model;
   const training_setup& t = in.plan.setup;
   // The keys and values of the device's heads: tensor parallelism splits the heads.
   const double tp = static_cast<double>(t.degrees.tensor);
-  const double kv_heads = kv_heads_per_rank(m, tp);
+  const bool gathered = context_exchange_of(t) == context_exchange::all_gather;
+  const double kv_heads = gathered ? static_cast<double>(m.heads) / tp : kv_heads_per_rank(m, tp);
   const double kv_width = m.mla.kv_lora_rank > 0
                               ? static_cast<double>(m.heads) / tp *
                                     static_cast<double>(m.mla.qk_nope_head_dim +
                                                         m.mla.qk_rope_head_dim + m.mla.v_head_dim)
                               : 2.0 * kv_heads * static_cast<double>(m.head_dim);
-  in.add(out, "context kv ring", collective_kind::all_gather, first_axis(in.plan, role_context),
-         3.0 * in.stage_layers() * in.compute.micro_batches,
-         static_cast<double>(t.batch.micro_batch) * static_cast<double>(t.batch.seq_len) *
-             kv_width * t.precision.activation_bytes * byte,
-         in.assumptions.overlap_context ? in.compute.attention_per_micro_batch() : 0.0 * second,
-         1.0 / 3.0);
+  const std::size_t axis = first_axis(in.plan, role_context);
+  const double calls = in.stage_layers() * in.compute.micro_batches;
+  const double tokens =
+      static_cast<double>(t.batch.micro_batch) * static_cast<double>(t.batch.seq_len);
+  const seconds window =
+      in.assumptions.overlap_context ? in.compute.attention_per_micro_batch() : 0.0 * second;
+  if (!gathered) {
+    in.add(out, "context kv ring", collective_kind::all_gather, axis, 3.0 * calls,
+           tokens * kv_width * t.precision.activation_bytes * byte, window, 1.0 / 3.0);
+    return;
+  }
+  const recompute_kind r = t.recompute.kind;
+  const double gathers = r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
+  const double cp = static_cast<double>(t.degrees.context);
+  in.add(out, "context kv all-gather", collective_kind::all_gather, axis, gathers * calls,
+         tokens * kv_width * t.precision.activation_bytes * byte, window / cp,
+         (gathers - 1.0) / gathers);
+  in.add(out, "context dkv ring, fp32", collective_kind::send_recv, axis, cp * calls,
+         tokens / cp * kv_width * 4.0 * byte, 0.0 * second, 0.0);
 }
 
 /// Pipeline parallelism: per micro-batch and virtual stage a send forward and one backward of
