@@ -108,14 +108,19 @@ using tt_2d_plan =
                   Precision, sdpa, framework::torchtitan, compiled_layers, Extra...>;
 /// Async TP (`enable_async_tensor_parallel`): `tp_comm_overlap` under torchtitan.
 using async_tp = shardplan::tp_comm_overlap;
-/// 405B: FSDP x CP x PP 8 x TP 8 on 512 GPUs, full AC, Float8; MBS 1 (rule 1); 126 layers on
-/// 8 (or 16) stages unevenly; torchtitan's mesh order pp, dp, cp, tp (outermost first, rule 12).
+/// 405B: FSDP x CP x PP 8 x TP 8 on 512 GPUs, full AC, Float8; 126 layers on 8 (or 16) stages
+/// unevenly; torchtitan's mesh order pp, dp, cp, tp (outermost first, rule 12). The local batch
+/// is split into as many micro-batches as there are pipeline ranks, 8, and an interleaved
+/// schedule puts 2 stages on each, torchtitan 9dec370's defaults when the job sets neither
+/// (`build_pipeline_schedule`: `n_microbatches = pipeline_parallel_degree`;
+/// `generate_split_points`: `num_stages_per_rank = 2` for a PipelineScheduleMulti; rule 1):
+/// Table 5's local batch of 32 runs 8 micro-batches of 4, Table 6's of 8 runs 8 of 1.
 template <std::int64_t Dp, std::int64_t Cp, std::int64_t Gbs, std::int64_t Seq, class Schedule>
 using tt_405b_plan = training_plan<
     models::llama3_405b, grand_teton<512>,
     mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp">,
     pipeline<"pp", Schedule, uneven_stages>, context<"cp">, tensor<"tp", sequence_parallel>,
-    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<1>>, recompute::full,
+    batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Gbs / (Dp * 8)>>, recompute::full,
     precision::fp8_tensorwise, sdpa, framework::torchtitan, compiled_layers>;
 
 // --- S08 Trainy on WhiteFiber, benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md ---------------
@@ -228,7 +233,7 @@ inline void add_pytorch_runs(runs& v) {
   v.push_back(evaluate<tt_405b_plan<8, 1, 256, 8192, schedule::one_f_one_b>>(
       {"TT24-405B-1F1B", s04, held}, tt(256, 8192, 100, 512)));
   v.push_back(evaluate<tt_405b_plan<8, 1, 256, 8192, schedule::interleaved<2>>>(
-      {"TT24-405B-i1F1B", s04, held, false, "stages per rank unstated: V = 2 (rule 2)"},
+      {"TT24-405B-i1F1B", s04, held, false, "stages per rank unstated: torchtitan's 2"},
       tt(256, 8192, 128, 512)));
   v.push_back(evaluate<tt_405b_plan<8, 1, 64, 32768, schedule::one_f_one_b>>(
       {"TT24-405B-CP1-32k", s04, held}, tt(64, 32768, 76, 512)));
