@@ -154,6 +154,31 @@ TEST_CASE("with tensor parallelism the context ring passes only the rank's key-v
   CHECK(x->array.value() == doctest::Approx(32768.0 * 2 * 16 * 128 * 2));
 }
 
+TEST_CASE("torchtitan's context parallelism all-gathers every query head's keys and values") {
+  // PyTorch's ring as torchtitan 9dec370 ran it (`context_exchange::all_gather`): Llama's K and V
+  // repeated to the 32 query heads before SDPA, so the gathered array is 2 · 32 · 128 · 2 bytes
+  // a token of the whole 32768; gathered for the forward, the recomputed forward (full
+  // recomputation) and the backward: 3 x 32 layers x 2 micro-batches. dK and dV in fp32 pass one
+  // rank on per ring step, 4 a layer, each the rank's 8192 tokens at 2 · 32 · 128 · 4 bytes.
+  using plan = training_plan<models::llama3_8b, systems::dgx_h100_superpod<1>,
+                             mesh<axis<"dp", 2>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
+                             batch<global_sequences<4>, seq_len<32768>, micro_batch<1>>,
+                             recompute::full, framework::torchtitan>;
+  const step_cost c = plan::step();
+  CHECK(find(c, "context kv ring") == nullptr);
+  const axis_traffic* gather = find(c, "context kv all-gather");
+  REQUIRE(gather != nullptr);
+  CHECK(gather->count == 3 * 32 * 2);
+  CHECK(gather->array.value() == doctest::Approx(32768.0 * 2 * 32 * 128 * 2));
+  const axis_traffic* ring = find(c, "context dkv ring, fp32");
+  REQUIRE(ring != nullptr);
+  CHECK(ring->count == 4 * 32 * 2);
+  CHECK(ring->array.value() == doctest::Approx(8192.0 * 2 * 32 * 128 * 4));
+  // The gradients' passes hide under nothing.
+  CHECK(ring->hidden_under.value() == 0.0);
+  CHECK(ring->exposed.value() == doctest::Approx(ring->time.value()));
+}
+
 // --- estimate_step's stages, each on its own --------------------------------------------------
 
 namespace {
