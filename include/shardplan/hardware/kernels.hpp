@@ -99,8 +99,11 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// same k0 on every GPU, an assumption. TPU: `gemm` 0.90 (the scaling book: TPUs reach "closer
 /// to 95%" of peak on large matmuls, less on layer-sized ones, an assumption between), no depth
 /// loss (the MXU streams the reduction through a stationary operand, an assumption).
-/// Memory-bound kernels 0.85 of HBM: an assumption (no first-hand copy-bandwidth figure was
-/// found; KERNELS.md 4).
+/// Memory-bound kernels 0.85 of HBM: on H100 SXM tuned norm, softmax and activation kernels
+/// on large tensors measure 0.84-0.91 (Liger-Kernel's benchmark data @ ead96b6: RMSNorm 0.84,
+/// LayerNorm 0.87, SwiGLU 0.91; QuACK's bf16 RMSNorm and softmax at 32K x 32K 0.89, its
+/// `torch.clone` 0.90, Dao-AILab/quack @ 9649d34 and e8066f4; KERNELS.md 4). Elsewhere an
+/// assumption: A100's few figures (Liger 0.2.1) give 0.72-0.82, B200's one 0.61.
 /// Attention at 16k tokens, head dim 128, causal, bf16 (FLOPs as FlashAttention counts them):
 /// - Hopper (cuDNN, its usual kernel): forward 0.545, backward 0.472: cuDNN's bars in the
 ///   FlashAttention-3 paper's H100 SXM5 figures (Shah et al. 2024, arXiv:2407.08608, Fig. 5 and
@@ -129,7 +132,7 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// see `attention_efficiency`).
 /// `step_error`, the step model's mean absolute error over every run of tests/validation on the
 /// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 7.2%
-/// (41 runs), Hopper 12.8% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
+/// (41 runs), Hopper 12.3% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
 /// the calibration half), TPU 10.5% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
@@ -143,7 +146,7 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
     case gpu_generation::ampere_or_older:
       return {0.965, 0.965, 0.85, 0.70, 0.61, 128, 128, 496.0, 0.83, 0.072};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.128};
+      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.123};
     case gpu_generation::blackwell:
       return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.74, 0.042};
   }
