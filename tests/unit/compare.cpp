@@ -111,11 +111,13 @@ TEST_CASE("llama 3 405b's published gpu-hours lie between the best plan and the 
   in.tokens = job.tokens;
   const run_totals meta = run_estimate(published::values, in);
   CHECK(meta.chip_hours > 30.84e6);
-  // The best plan within twice the step model's measured error on Hopper of the card. Full
+  // No plan beats the best MFU measured on GPUs (64.2%, `best_measured_mfu`), and Meta's run
+  // reached 38-43% ("an overall BF16 Model FLOPs Utilization ... of 38-43%", the Llama 3
+  // paper, as RUNS.md quotes it): the best plan takes at least 38/64.2 of the card's hours. Full
   // recomputation repeats the forward, a third of the compute, and nothing else: at most 4/3 of
-  // the card's run, and that within the measured error.
+  // the card's run, and that within the step model's measured error on Hopper.
   const double error = measured_step_error(hw::h100_sxm::figures);
-  CHECK(best.run.chip_hours > 30.84e6 * (1.0 - 2.0 * error));
+  CHECK(best.run.chip_hours > 30.84e6 * 0.38 / 0.642);
   CHECK(meta.chip_hours < 30.84e6 * 4.0 / 3.0 * (1.0 + error));
   // Cost is chip-hours at the price; energy its steps at the facility.
   CHECK(best.run.cost == doctest::Approx(2.0 * best.run.chip_hours));
