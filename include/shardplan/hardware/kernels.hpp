@@ -105,16 +105,16 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// `torch.clone` 0.90, Dao-AILab/quack @ 9649d34 and e8066f4; KERNELS.md 4). Elsewhere an
 /// assumption: A100's few figures (Liger 0.2.1) give 0.72-0.82, B200's one 0.61.
 /// Attention at 16k tokens, head dim 128, causal, bf16 (FLOPs as FlashAttention counts them):
-/// - Hopper (cuDNN, its usual kernel): forward 0.545, backward 0.472: cuDNN's bars in the
+/// - Hopper (cuDNN, its usual kernel): forward 0.545, backward 0.522: cuDNN's bars in the
 ///   FlashAttention-3 paper's H100 SXM5 figures (Shah et al. 2024, arXiv:2407.08608, Fig. 5 and
-///   6, KERNELS.md 2.2): 539 TFLOP/s causal forward of 989.4; the backward was published without
-///   the mask only (516), so its causal figure is that over the forward's gain without the mask
-///   (`unmasked_attention_gain`, 595 / 539), an assumption. FlashAttention-3 and -2 have their
-///   own figures (`attention_efficiency`).
-/// - Ampere (FlashAttention-2): forward 0.70, the top of "50-73% of the theoretical maximum"
-///   (Dao 2023, arXiv:2307.08691, abstract); backward 0.61, the forward times FlashAttention-3's
-///   backward-to-forward ratio on H100 (0.57/0.65), an assumption: the per-length A100 values
-///   were not read.
+///   6, KERNELS.md 2.2): 539 TFLOP/s causal forward of 989.4 and 516 backward, published without
+///   the mask only and taken for the causal call too: the backward gains nothing from lifting
+///   the mask where both were measured (FlashAttention-2 on H100, `unmasked_attention_gain`), an
+///   assumption for cuDNN. FlashAttention-3 and -2 have their own figures
+///   (`attention_efficiency`).
+/// - Ampere (FlashAttention-2): forward 0.631, backward 0.596: the FlashAttention-2 paper's A100
+///   80GB bars (Dao 2023, arXiv:2307.08691 v1, Fig. 5d and 6d, KERNELS.md 2.4), 197 and 186
+///   TFLOP/s of 312 at 16k, causal.
 /// - Blackwell: forward 0.59 (FlashAttention-4 on a B200-class GPU: 1321 TFLOP/s of 2250 at 16k,
 ///   Dao-AILab/flash-attention PR 2605), backward 0.52 by the same ratio (an assumption).
 /// The sustained share of a whole training step (`kernel_fractions::sustained`), the only
@@ -132,7 +132,7 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// see `attention_efficiency`).
 /// `step_error`, the step model's mean absolute error over every run of tests/validation on the
 /// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 7.2%
-/// (41 runs), Hopper 12.3% (76, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
+/// (41 runs), Hopper 12.3% (75, torchtitan's 500 W H100s among them), Blackwell 4.2% (5, all in
 /// the calibration half), TPU 10.5% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
@@ -144,9 +144,9 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   }
   switch (generation_of(chip)) {
     case gpu_generation::ampere_or_older:
-      return {0.965, 0.965, 0.85, 0.70, 0.61, 128, 128, 496.0, 0.83, 0.072};
+      return {0.965, 0.965, 0.85, 0.631, 0.596, 128, 128, 496.0, 0.83, 0.072};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.545, 0.472, 128, 128, 496.0, 0.86, 0.123};
+      return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, 0.86, 0.123};
     case gpu_generation::blackwell:
       return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.74, 0.042};
   }
@@ -283,15 +283,19 @@ constexpr attention_kernel default_attention_kernel(const chip_figures& chip) {
 
 /// What a fused attention kernel gains on a call without the causal mask over its causal figure,
 /// at 16k keys and head dim 128 (the diagonal blocks' masking and the uneven work of causal
-/// query blocks cost the rest): on Hopper, from the forward bars of the FlashAttention-3 paper
-/// (Shah et al. 2024, Fig. 5, KERNELS.md 2.2), FlashAttention-3 648 / 616, cuDNN 595 / 539,
-/// FlashAttention-2 370 / 335 TFLOP/s; the backward is taken to gain as much (an assumption:
-/// its causal bars were not published). 1 elsewhere (not read).
+/// query blocks cost the rest), forward only: on Hopper, from the forward bars of the
+/// FlashAttention-3 paper (Shah et al. 2024, Fig. 5, KERNELS.md 2.2), FlashAttention-3 648 / 616,
+/// cuDNN 595 / 539, FlashAttention-2 370 / 335 TFLOP/s; FlashAttention-2 on Ampere 223 / 197 (the
+/// FlashAttention-2 paper's A100 Fig. 5, KERNELS.md 2.4). The backward gains nothing: the
+/// FlashAttention-2 paper's H100 fwd+bwd bars (Fig. 7: 328 causal, 338 without the mask at 16k)
+/// with the FlashAttention-3 paper's forwards leave its causal backward at 325 TFLOP/s against
+/// 322 without the mask (on A100 186 against 196); `attention_efficiency` applies the gain to
+/// forward calls. 1 elsewhere (not read).
 constexpr double unmasked_attention_gain(const chip_figures& chip, attention_kernel kernel) {
   if (chip.kind != chip_kind::gpu) return 1.0;
   const gpu_generation g = generation_of(chip);
-  if (kernel == attention_kernel::flash2 && g != gpu_generation::ampere_or_older)
-    return 370.0 / 335.0;
+  if (kernel == attention_kernel::flash2)
+    return g == gpu_generation::ampere_or_older ? 223.0 / 197.0 : 370.0 / 335.0;
   if (g != gpu_generation::hopper) return 1.0;
   switch (kernel) {
     case attention_kernel::flash3: return 648.0 / 616.0;
@@ -302,12 +306,13 @@ constexpr double unmasked_attention_gain(const chip_figures& chip, attention_ker
 
 /// The fraction of the bf16 peak a fused attention kernel reaches, forward or backward, at this
 /// shape: the chip's causal fraction at 16k keys and head dim 128 (`kernel_fractions::
-/// attention_*`, its usual kernel's), times `unmasked_attention_gain` for a call without the mask,
+/// attention_*`, its usual kernel's), times `unmasked_attention_gain` for a forward call without
+/// the mask,
 /// - for FlashAttention-3 on Hopper, its own figures: 0.623 forward (616 TFLOP/s causal at 16k)
-///   and 0.539 backward (561 without the mask, over the gain), and for FlashAttention-2 on
-///   Hopper and later, FlashAttention-3's paper's figures for it: 0.339 forward (335 causal) and
-///   0.295 backward (322 without the mask, over the gain; Shah et al. 2024, Fig. 5-6, KERNELS.md
-///   2.2), not the chip's;
+///   and 0.567 backward (561 without the mask), and for FlashAttention-2 on Hopper and later,
+///   0.339 forward (335 causal, the FlashAttention-3 paper's Fig. 5) and 0.329 backward (325
+///   causal: the FlashAttention-2 paper's H100 fwd+bwd bar, 328, over that forward; KERNELS.md
+///   2.2 and 2.4), not the chip's;
 /// - for FlashAttention (1.x) on Ampere 0.40 forward, the top of "25-40% of the theoretical
 ///   maximum FLOPs/s" the FlashAttention-2 paper gives it (Dao 2023, abstract), and 0.35
 ///   backward, within that range, calibrated: the value (grid of 0.05) that leaves the 21
@@ -317,8 +322,9 @@ constexpr double unmasked_attention_gain(const chip_figures& chip, attention_ker
 ///   x (132 x 1.83 GHz) / (108 x 1.41 GHz) x 312 / 989 = 0.50 of those;
 /// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
 ///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
-///   and 256, which this fits within 1%; not for FlashAttention-2 on Hopper and later, whose
-///   bars barely move with the head dim (324, 370 and 326 TFLOP/s at 16k for 64, 128, 256);
+///   and 256, which this fits within 1%; not for FlashAttention-2, whose bars move less with
+///   the head dim (H100: 324, 370 and 326 TFLOP/s at 16k for 64, 128, 256; A100 causal forward:
+///   183 and 197 for 64 and 128);
 /// - times k / (k + c) over its value at 16k keys, c = 512 causal and 192 not: FlashAttention-3
 ///   at 512 keys reaches 0.30 causal and 0.47 not, against 0.62 and 0.65 at 16k;
 /// - times the wave fill of its query blocks (128 queries per block, one block per compute
@@ -332,18 +338,18 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   const bool gpu = chip.kind == chip_kind::gpu;
   const bool newer = gpu && generation_of(chip) != gpu_generation::ampere_or_older;
   if (kernel == attention_kernel::flash3 && gpu && generation_of(chip) == gpu_generation::hopper)
-    best = backward ? 0.539 : 0.623;
-  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.295 : 0.339;
+    best = backward ? 0.567 : 0.623;
+  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.329 : 0.339;
   if (kernel == attention_kernel::flash1)
     best = (backward ? 0.35 : 0.40) * (newer ? (132.0 * 1.83) / (108.0 * 1.41) * 312.0 / 989.4
                                              : 1.0);
-  if (!a.causal) best *= unmasked_attention_gain(chip, kernel);
+  if (!a.causal && !backward) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
   const double waves = detail::ceil_div(blocks, units);
   const double fill = blocks > 0.0 ? blocks / (waves * units) : 1.0;
   const double d = 0.5 * (a.qk_dim + a.v_dim);
-  const double dims = kernel == attention_kernel::flash2 && newer
+  const double dims = kernel == attention_kernel::flash2
                           ? 1.0
                           : (d / (d + 54.0)) / (128.0 / (128.0 + 54.0));
   const double c = a.causal ? 512.0 : 192.0;
