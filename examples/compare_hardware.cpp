@@ -63,7 +63,7 @@ int main() {
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
 // gb200_nvl72 (gb200)           16384  22.3      8.75 M  $17.5 M  18400      $1.47 M    91.8%  54.5%  compute  meets                        yes
 // dgx_b200_superpod (b200)      16384  31.4      12.4 M  $24.7 M  20100      $1.61 M    93.9%  41.9%  compute  meets
-// dgx_h100_superpod (h100 sxm)  16384  59.1      23.2 M  $46.4 M  27800      $2.23 M    93.7%  50.8%  compute  meets
+// dgx_h100_superpod (h100 sxm)  16384  59.1      23.2 M  $46.4 M  27800      $2.22 M    93.7%  50.8%  compute  meets
 // tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.67 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
 // system             best plan                                                                                                                                               step

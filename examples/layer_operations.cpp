@@ -197,12 +197,12 @@ int main() {
 // backward  residual add                    101 MB                   bf16       0.0   100.7       35.4        -  memory
 // backward  attention output projection dX  (8192, 1024, 8192)       bf16     137.4   167.8      176.9      777  compute
 // backward  attention output projection dW  (1024, 8192, 8192)       bf16     137.4   167.8      176.9      777  compute
-// backward  attention                       (1, 8, 8192, 8192, 128)  bf16     343.6    75.5      781.7      440  compute
+// backward  attention                       (1, 8, 8192, 8192, 128)  bf16     343.6    75.5      706.9      486  compute
 // backward  rotary                          75.5 MB                  bf16       0.0    75.5       26.5        -  memory
 // backward  qkv projection dX               (8192, 8192, 1280)       bf16     171.8   176.2      289.2      594  compute
 // backward  qkv projection dW               (8192, 1280, 8192)       bf16     171.8   176.2      221.1      777  compute
 // backward  attention norm                  67.1 MB                  bf16       0.0    67.1       23.6        -  memory
-// backward  total                                                            3848.3  2768.2     5638.1      683  5% memory
+// backward  total                                                            3848.3  2768.2     5563.2      692  5% memory
 //
 // llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, 1 x 8192 tokens, attention cudnn), fp8 linear layers (tensorwise scaling)
 // pass      operation                        shape                    format      GFLOP      MB  time (us)  TFLOP/s  bound
@@ -236,13 +236,13 @@ int main() {
 // backward  cast gradients to low precision  503 MB                   bf16->fp8     0.0   503.3      176.8        -  memory
 // backward  attention output projection dX   (8192, 1024, 8192)       fp8         137.4    92.3       90.3     1522  compute
 // backward  attention output projection dW   (1024, 8192, 8192)       fp8         137.4    92.3       90.3     1522  compute
-// backward  attention                        (1, 8, 8192, 8192, 128)  bf16        343.6    75.5      781.7      440  compute
+// backward  attention                        (1, 8, 8192, 8192, 128)  bf16        343.6    75.5      706.9      486  compute
 // backward  rotary                           75.5 MB                  bf16          0.0    75.5       26.5        -  memory
 // backward  cast gradients to low precision  229 MB                   bf16->fp8     0.0   228.6       80.3        -  memory
 // backward  qkv projection dX                (8192, 8192, 1280)       fp8         171.8   155.2      147.7     1163  compute
 // backward  qkv projection dW                (8192, 1280, 8192)       fp8         171.8    98.6      112.9     1522  compute
 // backward  attention norm                   67.1 MB                  bf16          0.0    67.1       23.6        -  memory
-// backward  total                                                                3848.3  4064.3     4088.9      941  24% memory
+// backward  total                                                                3848.3  4064.3     4014.1      959  24% memory
 //
 // llama3-70b, one layer on one h100 sxm (tp 8, sequence parallel, context parallel 4, 1 x 32768 tokens, attention cudnn), bf16 mixed-precision Adam
 // pass      operation                       shape                        format   GFLOP      MB  time (us)  TFLOP/s  bound
@@ -272,11 +272,11 @@ int main() {
 // backward  attention output projection dX  (8192, 1024, 8192)           bf16     137.4   167.8      176.9      777  compute
 // backward  attention output projection dW  (1024, 8192, 8192)           bf16     137.4   167.8      176.9      777  compute
 // backward  ring attention output merge     377 MB                       bf16       0.0   377.5      132.6        -  memory
-// backward  ring attention, received keys   3 x (1, 8, 8192, 4096, 128)  bf16    1030.8   213.9     2133.7      483  compute
-// backward  ring attention, own keys        (1, 8, 8192, 8192, 128)      bf16     343.6    75.5      781.7      440  compute
+// backward  ring attention, received keys   3 x (1, 8, 8192, 4096, 128)  bf16    1030.8   213.9     2129.7      484  compute
+// backward  ring attention, own keys        (1, 8, 8192, 8192, 128)      bf16     343.6    75.5      706.9      486  compute
 // backward  rotary                          75.5 MB                      bf16       0.0    75.5       26.5        -  memory
 // backward  qkv projection dX               (8192, 8192, 1280)           bf16     171.8   176.2      289.2      594  compute
 // backward  qkv projection dW               (8192, 1280, 8192)           bf16     171.8   176.2      221.1      777  compute
 // backward  attention norm                  67.1 MB                      bf16       0.0    67.1       23.6        -  memory
-// backward  total                                                                4879.1  3359.6     7904.3      617  5% memory
+// backward  total                                                                4879.1  3359.6     7825.5      623  5% memory
 //
