@@ -728,8 +728,10 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
       const operation& o = fwd.items[i];
       const double share = op_sac_share(m, s, o);
       if (share <= 0.0) continue;
-      // No window: the policy saves the tensor-parallel collectives' outputs, so the rerun
-      // GEMMs communicate nothing.
+      // No window and no collective charged: the policy saves the tensor-parallel
+      // reduce-scatters' outputs; its all-gathers it marks PREFER_RECOMPUTE, a hint that
+      // compile's partitioner (every measured run compiles) may not take for a collective (not
+      // checked), so rerunning wk and w3 is charged no new gather of their inputs.
       const seconds x = operation_time(chip, o, s.kernel, override_fraction) * share;
       t.recompute += x;
       if (o.kind == operation_kind::memory) t.memory += x;
