@@ -28,19 +28,6 @@ std::string fixed(double v, int decimals) {
 
 std::string number(double v) { return fixed(v, 0); }
 
-/// FLOPs the kernel executes (not the MFU count): 2mnk per GEMM; attention's QK^T and PV with
-/// the masked half skipped, 2.5x that backward (FlashAttention's count).
-double executed_flops(const operation& o) {
-  switch (o.kind) {
-    case operation_kind::gemm: return gemm_flops(o.gemm);
-    case operation_kind::attention:
-      return attention_kernel_flops(o.attention) * (o.attention_backward ? 2.5 : 1.0) *
-             (o.chunks > 1.0 ? o.chunks : 1.0);
-    case operation_kind::memory: return 0.0;
-  }
-  return 0.0;
-}
-
 bool memory_bound(const chip_figures& chip, const operation& o) {
   switch (o.kind) {
     case operation_kind::gemm: {
@@ -79,8 +66,8 @@ std::string shape_of(const operation& o) {
     case operation_kind::attention: {
       const attention_shape& a = o.attention;
       std::string s = tuple_text({a.batch, a.heads, a.query, a.keys, a.qk_dim});
-      if (o.chunks <= 1.0) return s;
-      std::string calls = number(o.chunks);  // a context-parallel ring's steps
+      if (attention_calls(o) <= 1.0) return s;
+      std::string calls = number(attention_calls(o));  // a context-parallel ring's steps
       calls += " x ";
       calls += s;
       return calls;

@@ -89,12 +89,13 @@ struct flash_series {
   std::array<bool, 6> met;
 };
 
-void check_series(attention_kernel kernel, const flash_series& s, bool backward,
-                  double tolerance) {
+/// Checks each point of `s` that it marks met against `predict(seq, head_dim, causal)`, the
+/// model's TFLOP/s, within `tolerance`.
+template <class Predict>
+void check_bars(const flash_series& s, double tolerance, Predict predict) {
   for (std::size_t i = 0; i < flash_seqs.size(); ++i) {
     if (!s.met[i]) continue;
-    const double predicted = attention_tflops(kernel, flash_seqs[i], s.head_dim, s.causal,
-                                              backward);
+    const double predicted = predict(flash_seqs[i], s.head_dim, s.causal);
     CAPTURE(s.head_dim);
     CAPTURE(s.causal);
     CAPTURE(flash_seqs[i]);
@@ -102,6 +103,14 @@ void check_series(attention_kernel kernel, const flash_series& s, bool backward,
     CAPTURE(s.tflops[i]);
     CHECK(relative_error(predicted, s.tflops[i]) <= tolerance);
   }
+}
+
+/// `check_bars` for one pass of `kernel` on H100 SXM (the FlashAttention-3 paper's bars).
+void check_series(attention_kernel kernel, const flash_series& s, bool backward,
+                  double tolerance) {
+  check_bars(s, tolerance, [&](double seq, double head_dim, bool causal) {
+    return attention_tflops(kernel, seq, head_dim, causal, backward);
+  });
 }
 
 constexpr std::array<bool, 6> all_met = {true, true, true, true, true, true};
@@ -313,33 +322,19 @@ TEST_CASE("flashattention-2 paper's bars: h100 fwd+bwd, a100 forward and backwar
   // clang-format on
   // The A100's short-sequence misses: its forward barely falls below 2k, where the length law
   // (FlashAttention-3's on H100) halves a 512-key causal call.
-  for (std::size_t i = 0; i < flash_seqs.size(); ++i) {
-    CAPTURE(flash_seqs[i]);
-    for (const flash_series& x : h100_fwd_bwd) {
-      if (!x.met[i]) continue;
-      CAPTURE(x.head_dim);
-      CAPTURE(x.causal);
-      CHECK(relative_error(attention_fwd_bwd_tflops(attention_kernel::flash2, flash_seqs[i],
-                                                    x.head_dim, x.causal, h100),
-                           x.tflops[i]) <= 0.15);
-    }
-    for (const flash_series& x : a100_forward) {
-      if (!x.met[i]) continue;
-      CAPTURE(x.head_dim);
-      CAPTURE(x.causal);
-      CHECK(relative_error(attention_tflops(attention_kernel::flash2, flash_seqs[i], x.head_dim,
-                                            x.causal, false, a100),
-                           x.tflops[i]) <= 0.15);
-    }
-    for (const flash_series& x : a100_backward) {
-      if (!x.met[i]) continue;
-      CAPTURE(x.head_dim);
-      CAPTURE(x.causal);
-      CHECK(relative_error(attention_tflops(attention_kernel::flash2, flash_seqs[i], x.head_dim,
-                                            x.causal, true, a100),
-                           x.tflops[i]) <= 0.15);
-    }
-  }
+  const attention_kernel fa2 = attention_kernel::flash2;
+  for (const flash_series& x : h100_fwd_bwd)
+    check_bars(x, 0.15, [&](double seq, double head_dim, bool causal) {
+      return attention_fwd_bwd_tflops(fa2, seq, head_dim, causal, h100);
+    });
+  for (const flash_series& x : a100_forward)
+    check_bars(x, 0.15, [&](double seq, double head_dim, bool causal) {
+      return attention_tflops(fa2, seq, head_dim, causal, false, a100);
+    });
+  for (const flash_series& x : a100_backward)
+    check_bars(x, 0.15, [&](double seq, double head_dim, bool causal) {
+      return attention_tflops(fa2, seq, head_dim, causal, true, a100);
+    });
 }
 
 TEST_CASE("cudnn on h100 sxm: the points of the fa3 paper's cudnn bars within 15%") {

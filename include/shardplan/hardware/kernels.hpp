@@ -357,13 +357,18 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   return best * fill * dims * (keys < 1.0 ? keys : 1.0);
 }
 
-/// Time of one fused attention call, forward or backward (the backward does 2.5x the forward's
-/// FLOPs: it recomputes QK^T, as FlashAttention counts it), in `format`'s rate (bf16 unless a
-/// recipe runs attention in fp8).
+/// FLOPs one fused attention call does, forward or backward: the backward does 2.5x the
+/// forward's (it recomputes QK^T, as FlashAttention counts it).
+constexpr double attention_call_flops(const attention_shape& a, bool backward) {
+  return attention_kernel_flops(a) * (backward ? 2.5 : 1.0);
+}
+
+/// Time of one fused attention call, forward or backward (`attention_call_flops`), in
+/// `format`'s rate (bf16 unless a recipe runs attention in fp8).
 constexpr seconds attention_time(const chip_figures& chip, attention_kernel kernel,
                                  number_format format, const attention_shape& a, bool backward,
                                  double override_fraction = 0.0) {
-  const double work = attention_kernel_flops(a) * (backward ? 2.5 : 1.0);
+  const double work = attention_call_flops(a, backward);
   const double rate = peak(chip, format).value() *
                       attention_efficiency(chip, kernel, a, backward, override_fraction);
   return work / rate * second;

@@ -607,6 +607,23 @@ constexpr operation_list backward_operations(const operation_list& forward,
   return out;
 }
 
+/// The attention calls an attention operation makes one after another: a context-parallel
+/// ring's steps (`operation::chunks`), else one.
+constexpr double attention_calls(const operation& o) { return o.chunks > 1.0 ? o.chunks : 1.0; }
+
+/// FLOPs the device's kernels execute for `o` (not the MFU count, `model_flops`): 2mnk a GEMM,
+/// however it is chunked; every attention call at `attention_call_flops`; none for a
+/// memory-bound operation.
+constexpr double executed_flops(const operation& o) {
+  switch (o.kind) {
+    case operation_kind::gemm: return gemm_flops(o.gemm);
+    case operation_kind::attention:
+      return attention_call_flops(o.attention, o.attention_backward) * attention_calls(o);
+    case operation_kind::memory: return 0.0;
+  }
+  return 0.0;
+}
+
 /// The time of one operation on `chip`: GEMMs and attention by `hardware/kernels.hpp`'s models
 /// (`override_fraction` > 0: a plan's `efficiency<>` for both), memory-bound operations at the
 /// achievable HBM bandwidth.
@@ -624,7 +641,7 @@ constexpr seconds operation_time(const chip_figures& chip, const operation& o,
           kernel == attention_kernel::automatic ? default_attention_kernel(chip) : kernel;
       return attention_time(chip, k, o.format, o.attention, o.attention_backward,
                             override_fraction) *
-             (o.chunks > 1.0 ? o.chunks : 1.0);
+             attention_calls(o);
     }
     case operation_kind::memory: return memory_time(chip, o.traffic * byte);
   }
