@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.58 s, MFU 39.7%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.61 s, MFU 39.5%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
@@ -129,9 +129,9 @@ int main() {
 // checkpoint write / restore    696 ms / 696 ms
 // checkpoint interval           2 steps = 13.2 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  70.8 / 75.4
+// days without / with failures  71.1 / 75.7
 // goodput                       93.9%
-// effective MFU                 37.3%
+// effective MFU                 37.1%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -158,24 +158,24 @@ int main() {
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    70.8           75.4
-// chip-hours            27.8 M         29.7 M
-// cost                 $55.7 M        $59.3 M
+// days                    71.1           75.7
+// chip-hours              28 M         29.8 M
+// cost                 $55.9 M        $59.6 M
 // goodput                 100%          93.9%
-// MFU                    39.7%          37.3%
+// MFU                    39.5%          37.1%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  70.8      93.9%
-// checkpoint stalls             0.0272    0.0361%
-// work redone after failures    0.0493    0.0654%
-// restarts and restores           4.52         6%
-// saves before planned stops  0.000532  0.000706%
-// total                           75.4       100%
+// training steps                  71.1      93.9%
+// checkpoint stalls             0.0272    0.0359%
+// work redone after failures    0.0497    0.0656%
+// restarts and restores           4.54         6%
+// saves before planned stops  0.000535  0.000706%
+// total                           75.7       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   71.8    98.7%     28.2 M
-// restart in 10 min (above)          75.4    93.9%     29.7 M
-// restart in 30 min                  86.4    81.9%       34 M
-// synchronous checkpoints at 2 TB/s    77      92%     30.3 M
+// restart in 2 min                   72.1    98.7%     28.3 M
+// restart in 10 min (above)          75.7    93.9%     29.8 M
+// restart in 30 min                  86.8    81.9%     34.1 M
+// synchronous checkpoints at 2 TB/s  77.3      92%     30.4 M

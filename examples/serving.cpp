@@ -115,8 +115,8 @@ int main() {
 //     at $1.2 per chip-hour: $4.74 per million output tokens, $0.0154 per query
 // llama3-70b, fp8, dgx h100 node, 8-way tensor parallel
 //   the book's bound: smallest slice for one 8k sequence 1 chip, for the batch 4; largest batch of full caches on 8: 390
-//     batch 64: step 8.04 ms = weights 2.59 ms + kv 3.21 ms + collectives 2.24 ms (flops 562 us, memory-bound below 295)
-//     tokens/s: 995 per chip, 124 per user; first token in 114 ms
+//     batch 64: step 9.5 ms = weights 2.59 ms + kv 3.21 ms + collectives 3.7 ms (flops 562 us, memory-bound below 295)
+//     tokens/s: 842 per chip, 105 per user; first token in 114 ms
 //   as vllm runs it (estimate; measured 6-11.8% off):
 //     first token in 232 ms, then 25.2 ms a token at 64 requests (75% of each step's tokens prefill)
 //     tokens/s: 317 per chip, 39.6 per user; at most 256 requests at once (cache at the mean context of 7170 tokens, engine limit)

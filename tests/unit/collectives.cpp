@@ -15,6 +15,10 @@ seconds time_on(const system_figures& s, collective_kind k, bytes v, std::int64_
 
 constexpr collective_options bandwidth_only{.latency = false};
 
+/// In microseconds: doctest's Approx compares with an absolute floor of its epsilon (scale 1), so
+/// times of microseconds are compared in microseconds.
+double us(seconds t) { return t.value() * 1e6; }
+
 }  // namespace
 
 TEST_CASE("a bidirectional ring all-gathers V in V/W_ici whatever its size") {
@@ -117,21 +121,54 @@ TEST_CASE("all-to-all: a quarter of an all-gather on a wrapping ring, B/(W·N) i
         doctest::Approx(1e9 * 1 / (4 * 400e9)));
 }
 
-TEST_CASE("an all-to-all is one round of direct sends: over 256 gpus its floor is 7 us, not 100") {
-  // Issue 15 finding 6. A ring pays a hop per step, (8−1)·1 us on NVLink + (32−1)·3 us on
-  // InfiniBand = 100 us over 32 DGX H100 nodes; an all-to-all posts every send at once (NCCL:
-  // a group of ncclSend/ncclRecv to every peer, "progressing independently"), so its floor is
-  // one InfiniBand hop, 3 us, plus 16 ns per peer (DeepEP: 192 -> 194 us from 128 to 256
-  // ranks), 255 · 2 us/128.
+TEST_CASE("an all-to-all is one round of direct sends: over 256 gpus 18 us where a ring takes 332") {
+  // Issue 15 finding 6. A flat ring of 256 ranks on 32 DGX H100 nodes takes 224 NVLink steps
+  // and 31 InfiniBand steps; for 256 bytes NCCL's fastest protocol is LL (nccl_ring_protocols,
+  // from NCCL's tuning.cc): 6.6 us + 224 · 0.6 · 1.8 us (LL's NVLink step, 1.8 times over a
+  // ring that leaves the node) + 31 · 2.7 us = 332.2 us (LL128: 14 + 224 · 1.9 + 31 · 4 = 564;
+  // Simple: 8.4 + 224 · 3.4 + 31 · 14 = 1204). An all-to-all posts every send at once (NCCL: a
+  // group of ncclSend/ncclRecv to every peer, "progressing independently"), so its floor is one
+  // InfiniBand hop, 14 us, plus 16 ns per peer (DeepEP: 192 -> 194 us from 128 to 256 ranks),
+  // 255 · 2 us/128.
   const auto& s = systems::dgx_h100_superpod<32>::figures;
   const bytes tiny = 256.0 * byte;
-  CHECK(time_on(s, collective_kind::all_gather, tiny, 1, 256).value() ==
-        doctest::Approx(7 * 1e-6 + 31 * 3e-6));
-  CHECK(time_on(s, collective_kind::all_to_all, tiny, 1, 256).value() ==
-        doctest::Approx(3e-6 + 255 * 2e-6 / 128));
+  CHECK(us(time_on(s, collective_kind::all_gather, tiny, 1, 256)) == doctest::Approx(6.6 + 224 * 0.6 * 1.8 + 31 * 2.7).epsilon(1e-4));
+  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 256)) == doctest::Approx(14.0 + 255 * 2.0 / 128));
   // Inside one node: one NVLink hop plus 7 peers.
-  CHECK(time_on(s, collective_kind::all_to_all, tiny, 1, 8).value() ==
-        doctest::Approx(1e-6 + 7 * 2e-6 / 128));
+  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 8)) == doctest::Approx(3.4 + 7 * 2.0 / 128));
+}
+
+TEST_CASE("an nccl ring pays its latency on top of its bytes, by the fastest protocol") {
+  // 16 H100 in two DGX nodes: a flat ring of 14 NVLink steps and 1 InfiniBand step. The bytes
+  // (the book's hierarchical form): the NVLink level's V·7/8 / 450 GB/s (the node's 8 x 400 Gb/s
+  // NICs carry half of V in V/2 / 400 GB/s, faster).
+  const auto& s = systems::dgx_h100_superpod<2>::figures;
+  const double big = 1073741824.0;  // 1 GiB: Simple, 8.4 + 14 · 3.4 + 14 = 70 us on top
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) == doctest::Approx(big * 7 / 8 / 450e3 + 70.0));
+  // (LL128 would take 14 + 14 · 1.9 + 4 = 44.6 us plus the bytes at 120/128 of the rate.)
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) < 44.6 + big * 7 / 8 / 450e3 / (120.0 / 128.0));
+  // An all-reduce is a reduce-scatter and an all-gather: twice the steps and the bytes.
+  CHECK(us(time_on(s, collective_kind::all_reduce, big * byte, 1, 16)) == doctest::Approx(2 * big * 7 / 8 / 450e3 + 8.4 + 2 * (14 * 3.4 + 14.0)));
+  // 64 KiB: LL, 6.6 + 14 · 0.6 · 1.8 + 2.7 = 24.42 us plus the bytes at a quarter of the rate.
+  const double small = 65536.0;
+  CHECK(us(time_on(s, collective_kind::all_gather, small * byte, 1, 16)) == doctest::Approx(24.42 + 4 * small * 7 / 8 / 450e3));
+  // The book's model: the larger of the bytes and the hops (7 · 3.4 + 1 · 14 us), not the sum.
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16, bandwidth_only)) == doctest::Approx(big * 7 / 8 / 450e3));
+}
+
+TEST_CASE("a ring's latency grows with its ranks: zero-3 gathers over 384 and 1536 a100s") {
+  // DeepSpeed's ZeRO-3 of 2021 gathers each of GPT-3 175B's tensors alone (302 MB on average)
+  // over every rank (Narayanan et al. 2021, Table 2). 384 A100 = 48 DGX nodes: 336 NVLink
+  // steps and 47 InfiniBand steps. LL128 is fastest: 14 + 336 · 1.9 + 47 · 4.0 = 840.4 us,
+  // plus the bytes at 120/128 of the hierarchical rate: the leaf level joins 32 nodes of
+  // 8 x 25 GB/s, 302 MB · 31/32 / 200 GB/s = 1462.8 us. 1536 A100 (192 nodes): 14 + 1344 · 1.9 +
+  // 191 · 4.0 = 3331.6 us, the bytes the same: the latency grows four-fold and dominates.
+  using a100_384 = systems::nvlink_fat_tree<hardware::a100_80gb, 48>;
+  using a100_1536 = systems::nvlink_fat_tree<hardware::a100_80gb, 192>;
+  const bytes v = 302e6 * byte;
+  const double bytes_time = 302e6 * 31.0 / 32.0 / 200e3 / (120.0 / 128.0);  // us
+  CHECK(us(time_on(a100_384::figures, collective_kind::all_gather, v, 1, 384)) == doctest::Approx(840.4 + bytes_time));
+  CHECK(us(time_on(a100_1536::figures, collective_kind::all_gather, v, 1, 1536)) == doctest::Approx(3331.6 + bytes_time).epsilon(0.01));
 }
 
 TEST_CASE("deepep's 256-rank dispatch is not faster than the model says, nor 40% slower") {
@@ -153,10 +190,8 @@ TEST_CASE("a torus all-to-all's floor is the torus diameter in hops") {
   // A wrapping 16-chip v5e axis: the farthest chip is 8 hops of 1 us away (no per-peer figure
   // is published for ICI, so none is charged); over 16 x 16 it is 8 + 8.
   const auto& s = systems::tpu_v5e_slice<16, 16>::figures;
-  CHECK(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 16).value() ==
-        doctest::Approx(8e-6));
-  CHECK(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 256).value() ==
-        doctest::Approx(16e-6));
+  CHECK(us(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 16)) == doctest::Approx(8.0));
+  CHECK(us(time_on(s, collective_kind::all_to_all, 256.0 * byte, 1, 256)) == doctest::Approx(16.0));
 }
 
 // --- NCCL as measured: nccl-tests' bus bandwidth (doc/PERFORMANCE.md of NVIDIA/nccl-tests:

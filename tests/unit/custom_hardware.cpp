@@ -42,7 +42,7 @@ std::string plan_on(const std::string& system, int data = 2) {
 /// Two DGX A100 nodes written out as levels, as `systems::detail::make_fat_tree` builds them:
 /// NVLink at the chip's scale-up egress inside a node (the level-0 default), the nodes on one
 /// InfiniBand leaf at the chips' scale-out bandwidth times 8 (the default above level 0), the
-/// presets' 1 and 3 us hops (the link defaults) and SHARP on the leaf.
+/// presets' 3.4 and 14 us hops (the link defaults: NCCL's ring steps) and SHARP on the leaf.
 constexpr const char* two_a100_nodes = R"({
   "name": "dgx a100 superpod",
   "chip": "a100 sxm4 80gb",
@@ -73,11 +73,12 @@ TEST_CASE("the example's chip object and levels become the figures they state") 
   // The pair's level defaults to the chip's scale-up egress: 1 link x 300 GB/s.
   CHECK(p.system.levels[0].unit_egress.value() == doctest::Approx(300e9));
   // The node level says 32 GB/s and 2 us; the leaf has 4 NICs of 25 GB/s a node: 100 GB/s,
-  // and the RoCE default hop (3 us, as the presets' InfiniBand).
+  // and the RoCE default hop (14 us, as the presets' InfiniBand; in microseconds, as doctest's
+  // Approx has an absolute floor of its epsilon).
   CHECK(p.system.levels[1].unit_egress.value() == doctest::Approx(32e9));
-  CHECK(p.system.levels[1].hop_latency.value() == doctest::Approx(2e-6));
+  CHECK(p.system.levels[1].hop_latency.value() * 1e6 == doctest::Approx(2.0));
   CHECK(p.system.levels[2].unit_egress.value() == doctest::Approx(100e9));
-  CHECK(p.system.levels[2].hop_latency.value() == doctest::Approx(3e-6));
+  CHECK(p.system.levels[2].hop_latency.value() * 1e6 == doctest::Approx(14.0));
   CHECK(p.system.levels[2].link == link_kind::roce);
   // It checks and costs: 8.03 B parameters fit 80 GB with ZeRO-1, and a step has a time.
   CHECK(check(p).empty());

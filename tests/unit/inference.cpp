@@ -262,10 +262,12 @@ TEST_CASE(
   CHECK(x->count == 160);
   CHECK(x->array.value() == doctest::Approx(64.0 * 8192 * 2));
   CHECK(find(d, "kv batch all-to-all") == nullptr);  // 8 ranks, 8 kv heads: no batch split
-  // One sequence: 16 KB all-reduces are latency-bound. The NVLink ring of 8 takes 7 hops of
-  // 1 us (systems.hpp's assumption), twice for reduce-scatter plus all-gather: 14 us each.
+  // One sequence: 16 KB all-reduces are latency-bound. NCCL runs them with LL (collectives.hpp,
+  // `nccl_ring_protocols`): 6.6 us plus 2 x 7 NVLink steps of 0.6 us, plus 2 · 16384 · 7/8 bytes
+  // at a quarter of the 450 GB/s link: 15.25 us each.
   const decode_cost one = llama3_70b_h100<1>::decode();
-  CHECK(one.communication.value() == doctest::Approx(160 * 14e-6));
+  CHECK(one.communication.value() * 1e6 ==
+        doctest::Approx(160 * (6.6 + 14 * 0.6 + 4 * 2 * 16384 * 7.0 / 8.0 / 450e3)));
   // On a v5e 4x4 with 16 ranks over 8 kv heads the batch is split, with two all-to-alls a layer.
   CHECK(find(llama3_70b_v5e<number_format::bf16, 2>::decode(), "kv batch all-to-all") != nullptr);
 }

@@ -32,10 +32,12 @@ namespace {
 /// 2021 (`zero3_per_tensor`) and torchtitan's op-level selective policy timed (`op_sac_share`),
 /// 11.3% (calibration 8.4%, held-out 13.9%), and the guard moved from 16% to 13%; with
 /// tensor-parallel overlap (`tp_comm_overlap`: the Megatron-Core README's, Megatron-Bridge's and
-/// torchtitan's async-TP runs), 11.7% (calibration 8.4%, held-out 14.6%). Issue 11's
+/// torchtitan's async-TP runs), 11.7% (calibration 8.4%, held-out 14.6%); with NCCL's ring
+/// latency added to every collective's bytes (`collective_time`), 9.9% (calibration 7.4%,
+/// held-out 12.1%), and the guard moved from 12% to 11%. Issue 11's
 /// targets (compute-bound runs at 6%, held-out 8%) are not met, and the README says where the
 /// model misses.
-constexpr double mae_threshold_percent = 12.0;
+constexpr double mae_threshold_percent = 11.0;
 
 /// Compute-bound: exposed communication below this share of the predicted step.
 constexpr double compute_bound_share = 0.10;

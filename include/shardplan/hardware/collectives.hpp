@@ -141,6 +141,35 @@ constexpr double measured_link_share(link_kind k, bool in_switch_reduction = fal
 /// dominate and the published figures disagree by 2x (Azure's 8 A100 reach 36.22 GB/s at 1 MiB).
 inline constexpr double measured_half_bandwidth_bytes = 20.0 * 1048576.0;
 
+/// NCCL's ring protocols and its own model of their cost (src/graph/tuning.cc at v2.21.5-1,
+/// `baseLat` and `hwLat`, ring column; NVIDIA/nccl): a collective over a ring of n ranks costs
+/// a base latency, plus a latency per step of the ring (n − 1 steps for an all-gather or a
+/// reduce-scatter, 2(n − 1) for an all-reduce) that depends on the link the step crosses, plus
+/// its bytes at the protocol's share of the bus bandwidth; NCCL runs each call with the protocol
+/// its model calls fastest.
+/// - Simple: base 8.4 us, a step 3.4 us over NVLink and 14.0 us over the network (v2.8 to v2.10
+///   had 9.6); the full bandwidth. The levels' `hop_latency` defaults are these two figures.
+/// - LL128: base 14.0 us, a step 1.9 us over NVLink, 4.0 us over the network, 0.92 of the
+///   bandwidth ("120.0/128.0" in the code; its per-channel cap is left out: the channel count is
+///   not modelled, an assumption).
+/// - LL: base 6.6 us, a step 0.6 us over NVLink (1.8 times that when the ring also crosses the
+///   network) and 2.7 us over the network, a quarter of the bandwidth (a third for a gather or
+///   scatter inside one node).
+/// A level's steps are charged its `hop_latency` scaled by the protocol's ratio to Simple on that
+/// kind of link (NVLink, Infinity Fabric and PCIe take NVLink's ratios, the rest the network's),
+/// so a level the user gives a latency keeps it for Simple.
+struct ring_protocol {
+  double base_us;
+  double scale_up_step_ratio;   ///< step latency over Simple's on NVLink-class links
+  double scale_out_step_ratio;  ///< over Simple's on network links
+  double bandwidth_share;
+};
+inline constexpr std::array<ring_protocol, 3> nccl_ring_protocols = {{
+    {8.4, 1.0, 1.0, 1.0},                        // Simple
+    {14.0, 1.9 / 3.4, 4.0 / 14.0, 120.0 / 128.0},  // LL128
+    {6.6, 0.6 / 3.4, 2.7 / 14.0, 0.25},            // LL
+}};
+
 namespace detail {
 
 /// One-way bandwidth one chip has along a torus level: both links of the axis when it wraps
@@ -172,11 +201,17 @@ constexpr bool uses_wraparound(const level_use& u) {
 /// - All-to-all: V·max_axis/(4·N·W) on a wrapping torus (twice that without wraparound); on
 ///   switched levels each chip sends V/N·(1 − g/N) out of a unit of S chips holding g members.
 /// - Send: V over the innermost level the axis crosses, at one chip's share of its egress.
-/// - Latency: the ring's hops times each level's hop latency (half the ring on a wrapping torus);
-///   an all-to-all is one round of direct sends instead, so its floor is one hop (the torus's
+/// - Latency on a torus: the ring's hops times the hop latency (half the ring when it wraps);
+///   the result is the larger of that floor and the bandwidth time, as in the book.
+/// - Latency on switched levels (NCCL): an all-gather, reduce-scatter or (without in-network
+///   reduction) all-reduce runs as one flat ring over the group's ranks, n − 1 steps (twice for
+///   an all-reduce), each crossing the level its two ranks are joined at: over 384 GPUs in 48
+///   nodes, 336 NVLink steps and 47 InfiniBand steps. Time is the latency plus the bandwidth
+///   time, by the fastest of NCCL's protocols (`nccl_ring_protocols`), as NCCL's tuner picks.
+/// - An all-to-all is one round of direct sends instead, so its floor is one hop (the torus's
 ///   diameter in hops; the outermost switched level crossed, once) plus, where it crosses a
-///   switched level (NCCL, DeepEP), `all_to_all_peer_overhead` per peer. The result is the
-///   larger of the latency floor and the bandwidth time, as in the book.
+///   switched level (NCCL, DeepEP), `all_to_all_peer_overhead` per peer; a send is one hop. Both
+///   take the larger of floor and bandwidth time.
 constexpr seconds collective_time(collective_kind kind, bytes array, const axis_network& net,
                                   collective_options options = {}) {
   if (net.size <= 1 || net.count == 0) return 0.0 * second;
@@ -193,6 +228,8 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
   double hops_latency = 0.0;
   double torus_diameter_latency = 0.0;
   double farthest_switched_hop = 0.0;
+  double ring_scale_up = 0.0;   // a flat ring's step latencies on NVLink-class levels (Simple)
+  double ring_scale_out = 0.0;  // and on network levels
   bool reduce_in_network = options.in_network_reduction;
   bool any_switched = false;
   for (std::size_t i = 0; i < net.count; ++i) {
@@ -221,6 +258,24 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
           switched_all_to_all,
           static_cast<double>(u.unit_chips) * (v / n) * (1.0 - g / n) / w);
       hops_latency += (d - 1.0) * u.level.hop_latency.value();
+      {
+        // A flat ring's steps that cross this level and none above it: the units of the level
+        // below the group spans, less those of the next switched level up.
+        const auto units = [&net](std::int64_t members) {
+          return (net.size + members - 1) / members;
+        };
+        std::int64_t above_units = 1;
+        for (std::size_t j = i + 1; j < net.count; ++j)
+          if (!net.uses[j].level.torus) {
+            above_units = units(net.uses[j].group_in_unit);
+            break;
+          }
+        const auto steps = static_cast<double>(units(u.group_in_unit) - above_units);
+        const bool scale_up = u.level.link == link_kind::nvlink ||
+                              u.level.link == link_kind::infinity_fabric ||
+                              u.level.link == link_kind::pcie;
+        (scale_up ? ring_scale_up : ring_scale_out) += steps * u.level.hop_latency.value();
+      }
       farthest_switched_hop = std::max(farthest_switched_hop, u.level.hop_latency.value());
       reduce_in_network = reduce_in_network && u.level.in_network_reduction;
     }
@@ -288,6 +343,27 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
       (kind == collective_kind::all_reduce || kind == collective_kind::all_gather ||
        kind == collective_kind::reduce_scatter))
     bandwidth_time *= 1.0 + measured_half_bandwidth_bytes / v;
+  // NCCL's rings on switched networks: latency plus bandwidth, by the fastest protocol.
+  const bool ring = kind == collective_kind::all_gather || kind == collective_kind::reduce_scatter ||
+                    (kind == collective_kind::all_reduce && !(reduce_in_network && any_switched));
+  if (options.latency && ring && any_switched && torus_bandwidth == 0.0) {
+    const double passes = kind == collective_kind::all_reduce ? 2.0 : 1.0;
+    const bool crosses_network = ring_scale_out > 0.0;
+    double best = 0.0;
+    for (std::size_t k = 0; k < nccl_ring_protocols.size(); ++k) {
+      const ring_protocol& q = nccl_ring_protocols[k];
+      const bool ll = k == 2;
+      const double up = q.scale_up_step_ratio * (ll && crosses_network ? 1.8 : 1.0);
+      const double share = ll && kind != collective_kind::all_reduce && !crosses_network
+                               ? 1.0 / 3.0
+                               : q.bandwidth_share;
+      const double t = q.base_us * 1e-6 +
+                       passes * (up * ring_scale_up + q.scale_out_step_ratio * ring_scale_out) +
+                       bandwidth_time / share;
+      if (k == 0 || t < best) best = t;
+    }
+    return best * second;
+  }
   return std::max(bandwidth_time, latency) * second;
 }
 

@@ -30,9 +30,10 @@
 //   [gc-v4], [gc-v5p], [gc-v5e], [gc-7x]  Google Cloud TPU docs pages for v4, v5p, v5e and
 //               TPU7x: pods of 4096, 8960, 256 and 9216 chips.
 //
-// Hop latencies are the latency floor of small collectives, and except for ICI ([book]: "about
-// 1 us per hop") they are assumptions of ours, not measured or published figures: NVLink 1 us per
-// step, InfiniBand 3 us per fat-tree level (a few microseconds NIC to NIC), DCN 10 us.
+// Hop latencies are the latency of one step of a ring: ICI 1 us ([book]: "about 1 us per hop");
+// NVLink 3.4 us and InfiniBand (every fat-tree level) 14.0 us, NCCL's own figures for a ring step
+// of its Simple protocol (src/graph/tuning.cc at v2.21.5-1, `hwLat`; the other protocols scale
+// from them, `nccl_ring_protocols` in collectives.hpp); DCN 10 us, an assumption of ours.
 //
 // In-network reduction: NVSwitch gen 3 and later (Hopper, Blackwell) reduce in the switch
 // ("NVLink SHARP"); Quantum HDR and NDR InfiniBand switches run SHARP. The generic fat tree
@@ -54,10 +55,11 @@ inline constexpr std::int64_t tpu7x_slice_chips = 9216;
 
 namespace detail {
 
-/// Hop latencies: [book] for ICI; assumptions for the rest (see the header comment).
+/// Hop latencies: [book] for ICI, NCCL's ring steps for NVLink and InfiniBand, an assumption for
+/// DCN (see the header comment).
 inline constexpr seconds ici_hop_latency = 1.0 * micro * second;
-inline constexpr seconds nvlink_hop_latency = 1.0 * micro * second;
-inline constexpr seconds infiniband_hop_latency = 3.0 * micro * second;
+inline constexpr seconds nvlink_hop_latency = 3.4 * micro * second;
+inline constexpr seconds infiniband_hop_latency = 14.0 * micro * second;
 inline constexpr seconds dcn_hop_latency = 10.0 * micro * second;
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
