@@ -447,7 +447,7 @@ TEST_CASE("a v5p slice wraps around only when it is whole 4x4x4 cubes") {
   CHECK(cube.levels[0].link == link_kind::ici);
   CHECK(cube.levels[0].degree == 64);
   CHECK(cube.levels[0].unit_egress.value() == doctest::Approx(6 * 9e10));
-  CHECK(cube.levels[0].hop_latency.value() == doctest::Approx(1e-6));
+  CHECK(cube.levels[0].hop_latency.value() * 1e6 == doctest::Approx(1.0));
 
   constexpr const system_figures& small = sys::tpu_v5p_slice<2, 2, 4>::figures;
   CHECK(small.chips == 16);
