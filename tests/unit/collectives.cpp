@@ -121,7 +121,8 @@ TEST_CASE("all-to-all: a quarter of an all-gather on a wrapping ring, B/(W·N) i
         doctest::Approx(1e9 * 1 / (4 * 400e9)));
 }
 
-TEST_CASE("an all-to-all is one round of direct sends: over 256 gpus 18 us where a ring takes 332") {
+TEST_CASE(
+    "an all-to-all is one round of direct sends: over 256 gpus 18 us where a ring takes 332") {
   // Issue 15 finding 6. A flat ring of 256 ranks on 32 DGX H100 nodes takes 224 NVLink steps
   // and 31 InfiniBand steps; for 256 bytes NCCL's fastest protocol is LL (nccl_ring_protocols,
   // from NCCL's tuning.cc): 6.6 us + 224 · 0.6 · 1.8 us (LL's NVLink step, 1.8 times over a
@@ -132,10 +133,13 @@ TEST_CASE("an all-to-all is one round of direct sends: over 256 gpus 18 us where
   // 255 · 2 us/128.
   const auto& s = systems::dgx_h100_superpod<32>::figures;
   const bytes tiny = 256.0 * byte;
-  CHECK(us(time_on(s, collective_kind::all_gather, tiny, 1, 256)) == doctest::Approx(6.6 + 224 * 0.6 * 1.8 + 31 * 2.7).epsilon(1e-4));
-  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 256)) == doctest::Approx(14.0 + 255 * 2.0 / 128));
+  CHECK(us(time_on(s, collective_kind::all_gather, tiny, 1, 256)) ==
+        doctest::Approx(6.6 + 224 * 0.6 * 1.8 + 31 * 2.7).epsilon(1e-4));
+  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 256)) ==
+        doctest::Approx(14.0 + 255 * 2.0 / 128));
   // Inside one node: one NVLink hop plus 7 peers.
-  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 8)) == doctest::Approx(3.4 + 7 * 2.0 / 128));
+  CHECK(us(time_on(s, collective_kind::all_to_all, tiny, 1, 8)) ==
+        doctest::Approx(3.4 + 7 * 2.0 / 128));
 }
 
 TEST_CASE("an nccl ring pays its latency on top of its bytes, by the fastest protocol") {
@@ -144,16 +148,21 @@ TEST_CASE("an nccl ring pays its latency on top of its bytes, by the fastest pro
   // NICs carry half of V in V/2 / 400 GB/s, faster).
   const auto& s = systems::dgx_h100_superpod<2>::figures;
   const double big = 1073741824.0;  // 1 GiB: Simple, 8.4 + 14 · 3.4 + 14 = 70 us on top
-  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) == doctest::Approx(big * 7 / 8 / 450e3 + 70.0));
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) ==
+        doctest::Approx(big * 7 / 8 / 450e3 + 70.0));
   // (LL128 would take 14 + 14 · 1.9 + 4 = 44.6 us plus the bytes at 120/128 of the rate.)
-  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) < 44.6 + big * 7 / 8 / 450e3 / (120.0 / 128.0));
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16)) <
+        44.6 + big * 7 / 8 / 450e3 / (120.0 / 128.0));
   // An all-reduce is a reduce-scatter and an all-gather: twice the steps and the bytes.
-  CHECK(us(time_on(s, collective_kind::all_reduce, big * byte, 1, 16)) == doctest::Approx(2 * big * 7 / 8 / 450e3 + 8.4 + 2 * (14 * 3.4 + 14.0)));
+  CHECK(us(time_on(s, collective_kind::all_reduce, big * byte, 1, 16)) ==
+        doctest::Approx(2 * big * 7 / 8 / 450e3 + 8.4 + 2 * (14 * 3.4 + 14.0)));
   // 64 KiB: LL, 6.6 + 14 · 0.6 · 1.8 + 2.7 = 24.42 us plus the bytes at a quarter of the rate.
   const double small = 65536.0;
-  CHECK(us(time_on(s, collective_kind::all_gather, small * byte, 1, 16)) == doctest::Approx(24.42 + 4 * small * 7 / 8 / 450e3));
+  CHECK(us(time_on(s, collective_kind::all_gather, small * byte, 1, 16)) ==
+        doctest::Approx(24.42 + 4 * small * 7 / 8 / 450e3));
   // The book's model: the larger of the bytes and the hops (7 · 3.4 + 1 · 14 us), not the sum.
-  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16, bandwidth_only)) == doctest::Approx(big * 7 / 8 / 450e3));
+  CHECK(us(time_on(s, collective_kind::all_gather, big * byte, 1, 16, bandwidth_only)) ==
+        doctest::Approx(big * 7 / 8 / 450e3));
 }
 
 TEST_CASE("a ring's latency grows with its ranks: zero-3 gathers over 384 and 1536 a100s") {
@@ -167,8 +176,10 @@ TEST_CASE("a ring's latency grows with its ranks: zero-3 gathers over 384 and 15
   using a100_1536 = systems::nvlink_fat_tree<hardware::a100_80gb, 192>;
   const bytes v = 302e6 * byte;
   const double bytes_time = 302e6 * 31.0 / 32.0 / 200e3 / (120.0 / 128.0);  // us
-  CHECK(us(time_on(a100_384::figures, collective_kind::all_gather, v, 1, 384)) == doctest::Approx(840.4 + bytes_time));
-  CHECK(us(time_on(a100_1536::figures, collective_kind::all_gather, v, 1, 1536)) == doctest::Approx(3331.6 + bytes_time).epsilon(0.01));
+  CHECK(us(time_on(a100_384::figures, collective_kind::all_gather, v, 1, 384)) ==
+        doctest::Approx(840.4 + bytes_time));
+  CHECK(us(time_on(a100_1536::figures, collective_kind::all_gather, v, 1, 1536)) ==
+        doctest::Approx(3331.6 + bytes_time).epsilon(0.01));
 }
 
 TEST_CASE("deepep's 256-rank dispatch is not faster than the model says, nor 40% slower") {

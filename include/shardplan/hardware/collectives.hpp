@@ -163,11 +163,13 @@ struct ring_protocol {
   double scale_up_step_ratio;   ///< step latency over Simple's on NVLink-class links
   double scale_out_step_ratio;  ///< over Simple's on network links
   double bandwidth_share;
+  double off_node_scale_up_factor;  ///< on the NVLink-class steps of a ring that leaves the node
+  double in_node_gather_share;      ///< the share for a gather or scatter inside one node
 };
 inline constexpr std::array<ring_protocol, 3> nccl_ring_protocols = {{
-    {8.4, 1.0, 1.0, 1.0},                        // Simple
-    {14.0, 1.9 / 3.4, 4.0 / 14.0, 120.0 / 128.0},  // LL128
-    {6.6, 0.6 / 3.4, 2.7 / 14.0, 0.25},            // LL
+    {8.4, 1.0, 1.0, 1.0, 1.0, 1.0},                                    // Simple
+    {14.0, 1.9 / 3.4, 4.0 / 14.0, 120.0 / 128.0, 1.0, 120.0 / 128.0},  // LL128
+    {6.6, 0.6 / 3.4, 2.7 / 14.0, 0.25, 1.8, 1.0 / 3.0},                // LL
 }};
 
 namespace detail {
@@ -230,6 +232,7 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
   double farthest_switched_hop = 0.0;
   double ring_scale_up = 0.0;   // a flat ring's step latencies on NVLink-class levels (Simple)
   double ring_scale_out = 0.0;  // and on network levels
+  bool ring_crosses_network = false;
   bool reduce_in_network = options.in_network_reduction;
   bool any_switched = false;
   for (std::size_t i = 0; i < net.count; ++i) {
@@ -275,6 +278,7 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
                               u.level.link == link_kind::infinity_fabric ||
                               u.level.link == link_kind::pcie;
         (scale_up ? ring_scale_up : ring_scale_out) += steps * u.level.hop_latency.value();
+        ring_crosses_network = ring_crosses_network || (!scale_up && steps > 0.0);
       }
       farthest_switched_hop = std::max(farthest_switched_hop, u.level.hop_latency.value());
       reduce_in_network = reduce_in_network && u.level.in_network_reduction;
@@ -344,23 +348,21 @@ constexpr seconds collective_time(collective_kind kind, bytes array, const axis_
        kind == collective_kind::reduce_scatter))
     bandwidth_time *= 1.0 + measured_half_bandwidth_bytes / v;
   // NCCL's rings on switched networks: latency plus bandwidth, by the fastest protocol.
-  const bool ring = kind == collective_kind::all_gather || kind == collective_kind::reduce_scatter ||
-                    (kind == collective_kind::all_reduce && !(reduce_in_network && any_switched));
+  const bool ring =
+      kind == collective_kind::all_gather || kind == collective_kind::reduce_scatter ||
+      (kind == collective_kind::all_reduce && !(reduce_in_network && any_switched));
   if (options.latency && ring && any_switched && torus_bandwidth == 0.0) {
     const double passes = kind == collective_kind::all_reduce ? 2.0 : 1.0;
-    const bool crosses_network = ring_scale_out > 0.0;
+    const bool in_node_gather = kind != collective_kind::all_reduce && !ring_crosses_network;
     double best = 0.0;
-    for (std::size_t k = 0; k < nccl_ring_protocols.size(); ++k) {
-      const ring_protocol& q = nccl_ring_protocols[k];
-      const bool ll = k == 2;
-      const double up = q.scale_up_step_ratio * (ll && crosses_network ? 1.8 : 1.0);
-      const double share = ll && kind != collective_kind::all_reduce && !crosses_network
-                               ? 1.0 / 3.0
-                               : q.bandwidth_share;
+    for (const ring_protocol& q : nccl_ring_protocols) {
+      const double up =
+          q.scale_up_step_ratio * (ring_crosses_network ? q.off_node_scale_up_factor : 1.0);
+      const double share = in_node_gather ? q.in_node_gather_share : q.bandwidth_share;
       const double t = q.base_us * 1e-6 +
                        passes * (up * ring_scale_up + q.scale_out_step_ratio * ring_scale_out) +
                        bandwidth_time / share;
-      if (k == 0 || t < best) best = t;
+      if (best == 0.0 || t < best) best = t;
     }
     return best * second;
   }
