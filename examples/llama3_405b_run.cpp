@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.61 s, MFU 39.5%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.63 s, MFU 39.4%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
@@ -127,11 +127,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           2 steps = 13.2 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           2 steps = 13.3 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  71.1 / 75.7
+// days without / with failures  71.4 / 76
 // goodput                       93.9%
-// effective MFU                 37.1%
+// effective MFU                 37%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)            2 steps, 13.2 s
+// interval used (Daly's optimum)            2 steps, 13.3 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    71.1           75.7
-// chip-hours              28 M         29.8 M
-// cost                 $55.9 M        $59.6 M
+// days                    71.4             76
+// chip-hours            28.1 M         29.9 M
+// cost                 $56.1 M        $59.8 M
 // goodput                 100%          93.9%
-// MFU                    39.5%          37.1%
+// MFU                    39.4%            37%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  71.1      93.9%
-// checkpoint stalls             0.0272    0.0359%
-// work redone after failures    0.0497    0.0656%
-// restarts and restores           4.54         6%
-// saves before planned stops  0.000535  0.000706%
-// total                           75.7       100%
+// training steps                  71.4      93.9%
+// checkpoint stalls             0.0272    0.0358%
+// work redone after failures      0.05    0.0658%
+// restarts and restores           4.56         6%
+// saves before planned stops  0.000537  0.000706%
+// total                             76       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   72.1    98.7%     28.3 M
-// restart in 10 min (above)          75.7    93.9%     29.8 M
-// restart in 30 min                  86.8    81.9%     34.1 M
-// synchronous checkpoints at 2 TB/s  77.3      92%     30.4 M
+// restart in 2 min                   72.3    98.7%     28.4 M
+// restart in 10 min (above)            76    93.9%     29.9 M
+// restart in 30 min                  87.1    81.9%     34.3 M
+// synchronous checkpoints at 2 TB/s  77.6      92%     30.5 M

@@ -79,12 +79,18 @@ constexpr chip_figures with_node_nics(chip_figures f, std::string_view name,
 /// and, for GPU traffic between VMs, "up to four" secondary NICs of "up to 200 Gbps" each
 /// (GPUDirect-TCPX; cloud.google.com/kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx;
 /// the VM's 1,000 Gbps in compute/docs/gpus/gpu-network-bandwidth counts the 200 Gbps main NIC
-/// too): 800 Gbps a VM, 100 Gb/s a GPU, a quarter of a DGX H100's 8 x 400 Gb/s. (Two VMs measure
-/// about 71 GB/s of all-gather bus bandwidth at 512 MiB, GoogleCloudPlatform/cluster-toolkit
-/// examples/gke-a3-highgpu/multi-node-test-plan.md @5a7be766.)
+/// too): 800 Gbps a VM. What GPU traffic between VMs reaches is less, and the figures carry that:
+/// two VMs measure 70.90 GB/s of all-gather bus bandwidth at 512 MiB (nccl-tests over TCPX,
+/// GoogleCloudPlatform/cluster-toolkit examples/gke-a3-highgpu/multi-node-test-plan.md @5a7be766,
+/// the same table at 37e5703a). A ring all-gather over 16 GPUs, 8 a VM, sends each VM's half of
+/// the array S out of it: t = (S / 2) / E, and bus bandwidth is S · 15/16 / t = 1.875 E, so a VM's
+/// egress E = 70.90 / 1.875 = 37.8 GB/s, 302.5 Gb/s: 38% of the NICs' rate. (The same table's
+/// 256 MiB row, 69.44 GB/s, gives 37.0 GB/s; below 64 MiB a floor of about 1 ms a call, which
+/// the collective model's latency does not reach, dominates.)
 struct h100_a3_high {
+  static constexpr double measured_egress_gbps = 70.90 / 1.875 * 8.0;
   static constexpr chip_figures figures =
-      with_node_nics(hardware::h100_sxm::figures, "h100 sxm (a3 high)", 4.0 * 200.0);
+      with_node_nics(hardware::h100_sxm::figures, "h100 sxm (a3 high)", measured_egress_gbps);
 };
 
 /// Jean Zay A100 80 GB nodes (BLOOM): "8 GPUs per node Using NVLink 4 inter-gpu connects, 4

@@ -293,8 +293,24 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
 // Stage 2: traffic per strategy. Each adds its collectives with the compute window they may
 // hide under; stage 3 decides what is exposed.
 
+/// The share of a collective's hidden time the compute beside it loses on a GPU, where the
+/// collective's kernels (NCCL's, one block per channel) take SMs, L2 and HBM bandwidth from the
+/// kernels they overlap: 0.189 / 1.189 = 0.159. Lee et al. 2025 (arXiv:2507.03114, abstract)
+/// measure compute overlapped with communication at "an average computational slowdown of
+/// 18.9%, with a maximum of 40.0%" against the same compute alone (GPT and LLaMA training on 4
+/// A100s, H100s, MI250s and MI210s); compute that takes 1.189 times as long while a collective
+/// runs does 1 / 1.189 of its work in that time. The average for every collective and every GPU
+/// is our assumption; it is not measured by collective, size or SM count. TPUs 0: their ICI
+/// collectives run on DMA engines beside the matrix units (an assumption, unmeasured).
+/// `userbuffers` and `symmetric_memory` tensor-parallel overlap set their own
+/// (`tensor_parallel_traffic`).
+constexpr double collective_overlap_contention(const chip_figures& chip) {
+  return chip.kind == chip_kind::gpu ? 0.189 / 1.189 : 0.0;
+}
+
 /// Appends `count` collectives of `kind` moving `array` on `axis` (nothing when the axis is
-/// absent or of size 1): the bytes one device sends and their time on the axis's links.
+/// absent or of size 1): the bytes one device sends, their time on the axis's links and the
+/// contention they cost the compute they hide under (`collective_overlap_contention`).
 constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
                            const placement_levels& levels, const collective_options& opts,
                            std::string_view strategy, collective_kind kind, std::size_t axis,
@@ -313,6 +329,7 @@ constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
   x.bytes_per_device = sent * count * byte;
   x.time = one * count;
   x.hidden_under = hidden_under;
+  x.contention = collective_overlap_contention(p.system.chip);
   if (out.count < max_traffic) out.items[out.count++] = x;
 }
 
@@ -475,7 +492,8 @@ constexpr double userbuffers_contention(const chip_figures& chip) {
 /// - under `symmetric_memory`, the backward's collectives, which it does not overlap;
 /// - under `userbuffers`, the SMs its kernels take from the GEMMs while hidden: half of the
 ///   collectives (the pipelined and bulk ones) on 16 SMs, half (ring exchange) on 1
-///   (`userbuffers_contention`).
+///   (`userbuffers_contention`); under `symmetric_memory` none, its copies running on the copy
+///   engines (`tp_overlap_method`).
 constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const training_setup& t = in.plan.setup;
   const recompute_kind r = t.recompute.kind;
@@ -495,8 +513,10 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   in.add(out, "tensor all-gather and reduce-scatter, overlapped", collective_kind::all_reduce,
          axis, overlapped * calls, in.activations(), in.compute.tp_window,
          backward ? 2.0 / per_layer : 1.0);
-  if (out.count > first && method == tp_overlap_method::userbuffers)
-    out.items[first].contention = userbuffers_contention(in.plan.system.chip);
+  if (out.count > first)
+    out.items[first].contention = method == tp_overlap_method::userbuffers
+                                      ? userbuffers_contention(in.plan.system.chip)
+                                      : 0.0;  // symmetric memory: copy engines, no SMs
   const double tail_chunks = tp_overlap_chunks(method, static_cast<double>(t.degrees.tensor),
                                                tp_side::row, false);
   // The last chunks belong to the collectives above: their bytes are counted there once.
