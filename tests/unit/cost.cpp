@@ -137,6 +137,38 @@ TEST_CASE("a hidden collective costs a gpu's compute 15.9% of its time and a tpu
   CHECK(ici->exposed.value() == 0.0);
 }
 
+namespace {
+template <class Framework>
+using fsdp_8b =
+    training_plan<models::llama3_8b, systems::dgx_h100_superpod<1>, mesh<axis<"fsdp", 8>>,
+                  fsdp<"fsdp">, batch<global_sequences<16>, seq_len<8192>, micro_batch<1>>,
+                  recompute::none, precision::bf16_mixed_adam, Framework, compiled_layers>;
+}  // namespace
+
+TEST_CASE("torchtitan's fsdp2 copies weights out and gradients into fp32 each micro-batch") {
+  // torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py: each all-gather's output is split
+  // into the parameters (read and write 2 bytes each, bf16), in the forward and the backward,
+  // and the bf16 gradients are concatenated into torchtitan's fp32 reduce-scatter input (read
+  // 2, write 4): 2 x 4 + 6 = 14 bytes a parameter and micro-batch, on the compute stream.
+  using titan = fsdp_8b<framework::torchtitan>;
+  using generic = fsdp_8b<framework::generic>;
+  CHECK(fsdp2_copy_bytes_per_parameter(titan::values.setup) == 14.0);
+  CHECK(fsdp2_copy_bytes_per_parameter(generic::values.setup) == 0.0);
+  // 16 sequences over 8 GPUs: 2 micro-batches of one. All 8,030,261,248 parameters are
+  // gathered on every GPU, at 0.85 of the H100's 3.35 TB/s, and the compute of a step is divided
+  // by Hopper's sustained share (0.86).
+  const double copies = 2.0 * 14.0 * 8'030'261'248.0 / (0.85 * 3.35e12) / 0.86;
+  const step_cost t = titan::step();
+  const step_cost g = generic::step();
+  CHECK(t.compute.value() - g.compute.value() == doctest::Approx(copies).epsilon(1e-9));
+  CHECK(t.elementwise.value() - g.elementwise.value() == doctest::Approx(copies).epsilon(1e-9));
+  // torchtitan reduces in fp32 (`mixed_precision_reduce`, its only choice): 4 bytes a gradient.
+  const axis_traffic* scatter = find(t, "fsdp gradient scatter");
+  REQUIRE(scatter != nullptr);
+  CHECK(scatter->array.value() == 4.0 * 8'030'261'248.0);
+  CHECK(find(g, "fsdp gradient scatter")->array.value() == 2.0 * 8'030'261'248.0);
+}
+
 TEST_CASE("expert parallelism dispatches and combines the routed tokens of every moe layer") {
   using plan = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
                              mesh<axis<"ep", 8>>, fsdp<"ep">, expert<"ep">,

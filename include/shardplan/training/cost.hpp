@@ -212,6 +212,43 @@ constexpr bottleneck_stage stage_layers_of(const model_shape& m, const parallel_
   return b;
 }
 
+/// The bytes in which a framework's data-parallel gradients are reduced: torchtitan reduces in
+/// fp32 (`--training.mixed_precision_reduce`, default and only choice "float32", torchtitan
+/// config_manager.py at 9dec370 and 820504e), the others in the gradients' own bytes.
+constexpr double gradient_reduce_bytes(const training_setup& t) {
+  if (t.framework == training_framework::torchtitan) return 4.0;
+  return t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes
+                                          : t.precision.parameter_bytes;
+}
+
+/// HBM bytes of FSDP2's copies on the compute stream for each parameter a device gathers, per
+/// micro-batch (torchtitan's `fully_shard` with ZeRO-3; 0 otherwise), read off
+/// torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py: each all-gather's output is split
+/// into the parameters' own tensors (`foreach_all_gather_copy_out`, `split_with_sizes_copy`: the
+/// gathered parameters read and written), once for the forward and once for the backward; the
+/// unsharded gradients are concatenated into the reduce-scatter's input in the reduce dtype
+/// (`foreach_reduce`, `_chunk_cat`: read in their bytes, written in `gradient_reduce_bytes`).
+/// The copy into the all-gather's input is the device's shard only and is left out.
+constexpr double fsdp2_copy_bytes_per_parameter(const training_setup& t) {
+  if (t.framework != training_framework::torchtitan || t.degrees.zero_stage < 3 ||
+      t.degrees.zero <= 1)
+    return 0.0;
+  const double param_b = t.precision.parameter_bytes;
+  const double grad_b =
+      t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes : t.precision.parameter_bytes;
+  return 2.0 * (2.0 * param_b) + grad_b + gradient_reduce_bytes(t);
+}
+
+/// The time of FSDP2's copies for one micro-batch (`fsdp2_copy_bytes_per_parameter`) over the
+/// parameters of the device's first stage, at the chip's memory-bound rate.
+constexpr seconds fsdp2_copy_time(const training_plan_values& p) {
+  const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup);
+  if (per_parameter <= 0.0) return 0.0 * second;
+  const device_parameters held =
+      parameters_on_device(p.model, p.setup.degrees, stage_position::first);
+  return memory_time(p.system.chip, per_parameter * (held.dense + held.expert) * byte);
+}
+
 /// The compute of one step on one device, from the operations of its layers
 /// (`training/operations.hpp`, timed by `time_layers`): per micro-batch the dense and MoE layers
 /// and the embedding and output of one stage, times the micro-batches. Without a pipeline that
@@ -242,10 +279,12 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   auto per_stage = [&](seconds dense, seconds moe, seconds ends) {
     return (dense * dense_layers + moe * moe_layers + ends) / stages;
   };
+  // FSDP2's copies run on the compute stream beside every stage's layers.
+  const seconds copies = fsdp2_copy_time(p);
   const seconds average_mb =
-      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total());
+      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total()) + copies;
   const seconds average_memory_mb =
-      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
+      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory) + copies;
   seconds per_mb = average_mb;
   seconds memory_mb = average_memory_mb;
   double stage_dense_layers = dense_layers;
@@ -266,9 +305,10 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     const seconds last = stage_time(b.last_layers, layers.ends);
     const bool last_slowest = last > full;
     stage_dense_layers = (last_slowest ? b.last_layers : b.layers) * dense_share;
-    per_mb = last_slowest ? last : full;
-    memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
-                             : stage_memory(b.layers, layer_time{});
+    per_mb = (last_slowest ? last : full) + copies;
+    memory_mb = (last_slowest ? stage_memory(b.last_layers, layers.ends)
+                              : stage_memory(b.layers, layer_time{})) +
+                copies;
   }
   c.total = per_mb * c.micro_batches / sustained;
   c.elementwise = memory_mb * c.micro_batches / sustained;
@@ -452,12 +492,12 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
       in.add(out, "fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
              params * param_b * byte, window * (2.0 / 3.0), 0.5);
       in.add(out, "fsdp gradient scatter", collective_kind::reduce_scatter, i, mb,
-             params * grad_b * byte, window / 3.0, 0.0);
+             params * gradient_reduce_bytes(t) * byte, window / 3.0, 0.0);
     } else if (d.zero_stage >= 1 && !zero_axis) {
       // A plain data axis beside ZeRO axes (hybrid sharding) all-reduces the gradients the
-      // ZeRO axes have already reduce-scattered.
+      // ZeRO axes have already reduce-scattered, in their reduce dtype.
       in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-             params * grad_b * byte, backward_last, 0.0);
+             params * gradient_reduce_bytes(t) * byte, backward_last, 0.0);
     } else if (d.zero_stage >= 1) {
       in.add(out, "zero gradient scatter", collective_kind::reduce_scatter, i, 1.0,
              params * grad_b * byte, backward_last, 0.0);
