@@ -114,13 +114,18 @@ constexpr double data_axis_critical_tokens(flop_rate c, byte_rate w, double redu
   return data_parallel_critical_tokens(c, w) * (value_bytes / 2.0) * reduced / active;
 }
 
-/// Bytes per value of a data axis's collectives: the gradients' format, and for a ZeRO-3 axis
-/// the mean of its two parameter gathers and one gradient scatter.
+/// Bytes per value of a data axis's collectives, as `data_parallel_traffic` sizes them: the
+/// gradients' format; a ZeRO-3 axis the mean of its two parameter gathers and one gradient
+/// scatter in the reduce format (`gradient_reduce_bytes`); a plain axis beside ZeRO axes
+/// (hybrid sharding) the reduce format.
 constexpr double data_axis_bytes(const training_plan_values& p, std::size_t i) {
   const precision_policy& q = p.setup.precision;
-  const double grad = q.gradient_bytes > 0.0 ? q.gradient_bytes : q.parameter_bytes;
-  const bool zero3 = p.setup.degrees.zero_stage >= 3 && (p.axes[i].roles & role_zero);
-  return zero3 ? (2.0 * q.parameter_bytes + grad) / 3.0 : grad;
+  const bool zero_axis = (p.axes[i].roles & role_zero) != 0;
+  const std::int64_t stage = p.setup.degrees.zero_stage;
+  if (stage >= 3 && zero_axis)
+    return (2.0 * q.parameter_bytes + gradient_reduce_bytes(p.setup)) / 3.0;
+  if (stage >= 1 && !zero_axis) return gradient_reduce_bytes(p.setup);
+  return held_gradient_bytes(q);
 }
 
 /// What a bound compares, for a report (the convention at the top of this header).

@@ -216,9 +216,7 @@ constexpr bottleneck_stage stage_layers_of(const model_shape& m, const parallel_
 /// fp32 (`--training.mixed_precision_reduce`, default and only choice "float32", torchtitan
 /// config_manager.py at 9dec370 and 820504e), the others in the gradients' own bytes.
 constexpr double gradient_reduce_bytes(const training_setup& t) {
-  if (t.framework == training_framework::torchtitan) return 4.0;
-  return t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes
-                                          : t.precision.parameter_bytes;
+  return t.framework == training_framework::torchtitan ? 4.0 : held_gradient_bytes(t.precision);
 }
 
 /// HBM bytes of FSDP2's copies on the compute stream for each parameter a device gathers, per
@@ -233,10 +231,8 @@ constexpr double fsdp2_copy_bytes_per_parameter(const training_setup& t) {
   if (t.framework != training_framework::torchtitan || t.degrees.zero_stage < 3 ||
       t.degrees.zero <= 1)
     return 0.0;
-  const double param_b = t.precision.parameter_bytes;
-  const double grad_b =
-      t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes : t.precision.parameter_bytes;
-  return 2.0 * (2.0 * param_b) + grad_b + gradient_reduce_bytes(t);
+  return 2.0 * (2.0 * t.precision.parameter_bytes) + held_gradient_bytes(t.precision) +
+         gradient_reduce_bytes(t);
 }
 
 /// The time of FSDP2's copies for one micro-batch (`fsdp2_copy_bytes_per_parameter`) over the
@@ -470,8 +466,8 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
   const parallel_degrees& d = t.degrees;
   const bool overlap = in.assumptions.overlap_data_parallel;
   const seconds micro_batch = in.compute.per_micro_batch();
-  const double grad_b =
-      t.precision.gradient_bytes > 0.0 ? t.precision.gradient_bytes : t.precision.parameter_bytes;
+  const double grad_b = held_gradient_bytes(t.precision);
+  const double reduce_b = gradient_reduce_bytes(t);
   const double param_b = t.precision.parameter_bytes;
   const seconds backward_last = overlap ? micro_batch * (2.0 / 3.0) : 0.0 * second;
   for (std::size_t i = 0; i < p.axis_count; ++i) {
@@ -492,12 +488,12 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
       in.add(out, "fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
              params * param_b * byte, window * (2.0 / 3.0), 0.5);
       in.add(out, "fsdp gradient scatter", collective_kind::reduce_scatter, i, mb,
-             params * gradient_reduce_bytes(t) * byte, window / 3.0, 0.0);
+             params * reduce_b * byte, window / 3.0, 0.0);
     } else if (d.zero_stage >= 1 && !zero_axis) {
       // A plain data axis beside ZeRO axes (hybrid sharding) all-reduces the gradients the
       // ZeRO axes have already reduce-scattered, in their reduce dtype.
       in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-             params * gradient_reduce_bytes(t) * byte, backward_last, 0.0);
+             params * reduce_b * byte, backward_last, 0.0);
     } else if (d.zero_stage >= 1) {
       in.add(out, "zero gradient scatter", collective_kind::reduce_scatter, i, 1.0,
              params * grad_b * byte, backward_last, 0.0);

@@ -87,6 +87,12 @@ concept PrecisionSpec = requires {
   { T::policy } -> std::convertible_to<const precision_policy&>;
 };
 
+/// Bytes of a gradient element as the policy holds it, the parameters' where it counts none (the
+/// book's accounting).
+constexpr double held_gradient_bytes(const precision_policy& p) {
+  return p.gradient_bytes > 0.0 ? p.gradient_bytes : p.parameter_bytes;
+}
+
 /// Bytes of model state per parameter: the "16" of mixed-precision Adam (ZeRO paper, Sec. 3:
 /// 2 + 2 + K with K = 12).
 constexpr double model_state_bytes_per_parameter(const precision_policy& p) {
