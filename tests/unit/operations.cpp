@@ -376,3 +376,73 @@ TEST_CASE("torchtitan's op-level selective checkpointing reruns every second mm 
   s.op_sac = false;
   CHECK(time_layer(h100, m, s, recompute_kind::selective, false).recompute.value() == 0.0);
 }
+
+// torchtitan's sequence parallelism shards dim 1 of [b, s, h]; PyTorch's functional collectives
+// gather and scatter along dim 0 and then concatenate the chunks along dim 1
+// (torch/distributed/_functional_collectives.py `all_gather_tensor`: `torch.cat(torch.chunk(res,
+// group_size, dim=0), dim=gather_dim)`; `reduce_scatter_tensor` the same to its input). Each
+// copy reads and writes the whole 8192 x 4096 array of the layer's tokens: 2·2·8192·4096 bytes
+// in bf16. The backward's collective is the other of the pair over the same array.
+TEST_CASE("torchtitan's sequence-parallel collectives copy the whole activation along dim 1") {
+  const model_shape& m = models::llama3_8b::shape;
+  layer_shard s = llama8b_tp2();
+  s.dtensor_copies = true;
+  s.gather_bytes = 2.0;
+  const double whole = 8192.0 * 4096.0;
+  auto copies_of = [](const operation_list& l) {
+    std::vector<operation> out;
+    for (std::size_t i = 0; i < l.count; ++i)
+      if (l.items[i].collective_copy) out.push_back(l.items[i]);
+    return out;
+  };
+  const operation_list fwd = layer_forward_operations(m, s, false);
+  REQUIRE(fwd.count == 15);  // the 11 of the tp 2 layer above and 4 copies
+  const std::vector<operation> copies = copies_of(fwd);
+  REQUIRE(copies.size() == 4);
+  constexpr std::string_view names[] = {"all-gather copy (dim 1)", "reduce-scatter copy (dim 1)",
+                                        "all-gather copy (dim 1)", "reduce-scatter copy (dim 1)"};
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    CHECK(copies[i].name == names[i]);
+    CHECK(copies[i].traffic == 2.0 * 2.0 * whole);
+  }
+  // The all-gather comes after the norm, before the QKV projection; the reduce-scatter after the
+  // output projection, before the residual add.
+  CHECK(fwd.items[1].name == names[0]);
+  CHECK(fwd.items[2].name == "qkv projection");
+  CHECK(fwd.items[6].name == names[1]);
+  CHECK(fwd.items[7].name == "residual add");
+  const std::vector<operation> back = copies_of(backward_operations(fwd, s.precision));
+  REQUIRE(back.size() == 4);
+  for (const operation& o : back) CHECK(o.traffic == 2.0 * 2.0 * whole);  // not twice
+  // Op-level selective recomputation reruns none of them: the reduce-scatters' outputs are
+  // saved and the all-gathers not rerun.
+  for (const operation& o : copies) CHECK(op_sac_share(m, s, o) == 0.0);
+
+  // Float8 with tensorwise scales gathers in fp8 (1 byte), forward and backward, and
+  // reduce-scatters in bf16: the forward's all-gather copy and the backward's (the
+  // reduce-scatter's gradient) move 2·1·8192·4096.
+  s.gather_bytes = 1.0;
+  const std::vector<operation> f8 = copies_of(layer_forward_operations(m, s, false));
+  REQUIRE(f8.size() == 4);
+  CHECK(f8[0].traffic == 2.0 * whole);
+  CHECK(f8[0].backward_traffic == 2.0 * 2.0 * whole);
+  CHECK(f8[1].traffic == 2.0 * 2.0 * whole);
+  CHECK(f8[1].backward_traffic == 2.0 * whole);
+
+  // Async TP's fused collectives take dim 0 first: no copy of the whole array. The fused
+  // all-gather copies the local shard (8192 x 4096 / 2 at tp 2) into the peer-visible buffer
+  // and into the gathered output, each read and written: 2·2·2·whole/2 = 4·whole; the fused
+  // reduce-scatter sums the 2 stacked partials, reading 2·whole bytes and writing 2·whole/2:
+  // 3·whole. The backward keeps the copies.
+  s.gather_bytes = 2.0;
+  s.tp_overlap = tp_overlap_method::symmetric_memory;
+  const operation_list fused = layer_forward_operations(m, s, false);
+  const std::vector<operation> fused_copies = copies_of(fused);
+  REQUIRE(fused_copies.size() == 4);
+  CHECK(fused_copies[0].traffic == 4.0 * whole);
+  CHECK(fused_copies[1].traffic == 3.0 * whole);
+  CHECK(fused_copies[2].traffic == 4.0 * whole);
+  CHECK(fused_copies[3].traffic == 3.0 * whole);
+  for (const operation& o : copies_of(backward_operations(fused, s.precision)))
+    CHECK(o.traffic == 2.0 * 2.0 * whole);
+}

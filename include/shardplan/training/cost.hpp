@@ -394,6 +394,13 @@ struct traffic_inputs {
            static_cast<double>(t.batch.seq_len / t.degrees.context) *
            static_cast<double>(plan.model.d_model) * t.precision.activation_bytes * byte;
   }
+  /// What one tensor-parallel all-reduce moves, or one sequence-parallel pair of an all-gather
+  /// (in `sequence_gather_bytes`) and a reduce-scatter (in the activation bytes) as one
+  /// all-reduce of their mean bytes.
+  constexpr bytes tensor_pair_activations() const {
+    const double e = plan.setup.precision.activation_bytes;
+    return activations() * ((sequence_gather_bytes(plan.setup) + e) / (2.0 * e));
+  }
 };
 
 constexpr traffic_inputs make_traffic_inputs(const training_plan_values& p,
@@ -540,14 +547,14 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   const tp_overlap_method method = tp_overlap_of(t);
   if (method == tp_overlap_method::none) {
     in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
-           in.activations(), 0.0 * second, 2.0 / per_layer);
+           in.tensor_pair_activations(), 0.0 * second, 2.0 / per_layer);
     return;
   }
   const bool backward = tp_overlaps_backward(method);
   const double overlapped = backward ? per_layer : per_layer - 2.0;
   const std::size_t first = out.count;
   in.add(out, "tensor all-gather and reduce-scatter, overlapped", collective_kind::all_reduce,
-         axis, overlapped * calls, in.activations(), in.compute.tp_window,
+         axis, overlapped * calls, in.tensor_pair_activations(), in.compute.tp_window,
          backward ? 2.0 / per_layer : 1.0);
   if (out.count > first)
     out.items[first].contention = method == tp_overlap_method::userbuffers
@@ -562,7 +569,7 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   if (out.count > tails) out.items[tails].bytes_per_device = 0.0 * byte;
   if (!backward)
     in.add(out, "tensor all-reduce, backward", collective_kind::all_reduce, axis, 2.0 * calls,
-           in.activations(), 0.0 * second, 0.0);
+           in.tensor_pair_activations(), 0.0 * second, 0.0);
 }
 
 /// How a framework's context parallelism moves the keys and values (`context_parallel_traffic`).

@@ -77,6 +77,11 @@ struct operation {
   double scaling_share = 1.0;        ///< kind gemm: `block_scaled_gemm_share` for fine-grained scales
   double model_flops = 0.0;          ///< FLOPs as MFU counts them (the plan's attention convention)
   double traffic = 0.0;              ///< bytes to and from HBM
+  /// kind memory: the bytes of its backward when they are not twice the forward's (< 0: twice).
+  double backward_traffic = -1.0;
+  /// kind memory: a copy a tensor-parallel collective makes (`dtensor_collective_copies`), which
+  /// torchtitan's op-level selective recomputation does not rerun.
+  bool collective_copy = false;
   /// kind gemm: run as this many GEMMs one after another, each over 1/chunks of the tokens (a
   /// tensor-parallel overlap's split); 1: one GEMM. Kind attention: this many calls of the
   /// shape one after another (a context-parallel ring's steps).
@@ -128,6 +133,11 @@ struct layer_shard {
   bool op_sac = false;
   /// How the tensor-parallel collectives overlap their GEMMs (`none`: they do not).
   tp_overlap_method tp_overlap = tp_overlap_method::none;
+  /// The sequence-parallel collectives copy their activations on the compute stream
+  /// (`dtensor_collective_copies`).
+  bool dtensor_copies = false;
+  /// Bytes per element of a sequence-parallel all-gather (`sequence_gather_bytes`).
+  double gather_bytes = 2.0;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
   constexpr double tokens() const { return micro_batch * seq_len / context; }
@@ -160,6 +170,38 @@ constexpr tp_overlap_method tp_overlap_of(const training_setup& t) {
     case training_framework::torchtitan: return tp_overlap_method::symmetric_memory;
     default: return tp_overlap_method::none;
   }
+}
+
+/// Whether the plan's sequence-parallel all-gathers and reduce-scatters each copy the whole
+/// activation on the compute stream: torchtitan's tensor parallelism, whose `SequenceParallel`
+/// and the `Colwise`/`RowwiseParallel` layouts around it shard the sequence, dim 1 of [b, s, h],
+/// and whose DTensor redistributions call PyTorch's functional collectives
+/// (torch/distributed/_functional_collectives.py): NCCL gathers and scatters along dim 0, so
+/// `all_gather_tensor` with `gather_dim` 1 concatenates the tp chunks of its output along dim 1
+/// (`torch.cat(torch.chunk(res, group_size, dim=0), dim=gather_dim)`: the gathered [b, s, h] read
+/// and written) and `reduce_scatter_tensor` with `scatter_dim` 1 does the same to its input
+/// before reducing. Every micro-batch size pays it: the b = 1 shortcut (a view) is PyTorch PR
+/// 169404 (2025-12), after the measured runs. Megatron-Core's sequence parallelism shards dim 0
+/// of [s, b, h] and gathers into place; other frameworks do not shard this way.
+constexpr bool dtensor_collective_copies(const training_setup& t) {
+  return t.framework == training_framework::torchtitan && t.degrees.tensor > 1 &&
+         t.degrees.sequence_parallel;
+}
+
+/// Bytes per element of a sequence-parallel all-gather, forward (a column-parallel linear's
+/// input) and backward (a row-parallel linear's output gradient): 1 under torchtitan's Float8
+/// with tensorwise scales, which casts both to float8 before they are gathered (torchao's
+/// `Float8ColwiseParallel` and `Float8RowwiseParallel`, which torchtitan's `apply_tp` uses when
+/// `enable_float8_tensorwise_tp`: "float8 all-gather with TP is only supported for tensorwise
+/// float8 scaling recipes. For rowwise recipes, we use regular TP and all-gather happens in
+/// high precision", torchtitan parallelize.py); the activation bytes otherwise. The
+/// reduce-scatters stay in the activation bytes.
+constexpr double sequence_gather_bytes(const training_setup& t) {
+  const bool float8_gathers = t.framework == training_framework::torchtitan &&
+                              t.degrees.sequence_parallel &&
+                              t.precision.compute == number_format::fp8 &&
+                              t.precision.scaling == low_precision_scaling::tensorwise;
+  return float8_gathers ? 1.0 : t.precision.activation_bytes;
 }
 
 /// Bytes per element an RMSNorm moves forward: a fused kernel reads its input and writes its
@@ -206,6 +248,8 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.eager_modules = eager_modules_of(t);
   s.op_sac = t.framework == training_framework::torchtitan;
   s.tp_overlap = tp_overlap_of(t);
+  s.dtensor_copies = dtensor_collective_copies(t);
+  s.gather_bytes = sequence_gather_bytes(t);
   return s;
 }
 
@@ -281,6 +325,47 @@ constexpr operation memory_operation(std::string_view name, double traffic) {
 /// Adds a memory-bound operation moving `traffic` bytes.
 constexpr void add_memory(operation_list& out, std::string_view name, double traffic) {
   out.add(memory_operation(name, traffic));
+}
+
+/// Adds what a sequence-parallel collective of the t x h activations costs on the compute
+/// stream besides its transfer. With `dtensor_collective_copies`, the copy of the whole array,
+/// read and written, `forward_e` bytes an element in the forward and `backward_e` in the
+/// backward, whose collective is the other of the pair over the same array (an all-gather's
+/// gradient is a reduce-scatter). Under `symmetric_memory` the forward's collective is fused
+/// into its GEMM, which takes dim 0 first (Inductor's `micro_pipeline_tp` restrides its
+/// operands), and costs `fused_forward` bytes instead (`add_gather_copy`, `add_scatter_copy`);
+/// the backward's is not fused. Zero-byte entries are still listed, so the pass shows them.
+constexpr void add_collective_copy(operation_list& out, std::string_view name,
+                                   const layer_shard& s, double t, double h, double forward_e,
+                                   double backward_e, double fused_forward) {
+  const bool fused = s.tp_overlap == tp_overlap_method::symmetric_memory;
+  if (!s.dtensor_copies && !fused) return;
+  const double copy_forward = s.dtensor_copies ? 2.0 * forward_e * t * h : 0.0;
+  operation o = memory_operation(name, fused ? fused_forward : copy_forward);
+  o.backward_traffic = s.dtensor_copies ? 2.0 * backward_e * t * h : 0.0;
+  o.collective_copy = true;
+  out.add(o);
+}
+
+/// The compute-stream work of a sequence-parallel all-gather before a column-parallel linear
+/// (its backward a reduce-scatter). Fused (`_pipelined_multi_all_gather_and_consume`,
+/// torch/distributed/_symmetric_memory/__init__.py at PyTorch 2.8): the local shard is copied
+/// into the peer-visible buffer before the first GEMM ("we are giving up the chance to overlap
+/// 'mv' and 'b' with the first shard_consumer") and into the gathered output after the last,
+/// two copies of t·h/tp, read and written.
+constexpr void add_gather_copy(operation_list& out, const layer_shard& s, double t, double h) {
+  add_collective_copy(out, "all-gather copy (dim 1)", s, t, h, s.gather_bytes,
+                      s.precision.activation_bytes, 4.0 * s.gather_bytes * t * h / s.tensor);
+}
+
+/// The compute-stream work of a sequence-parallel reduce-scatter after a row-parallel linear
+/// (its backward an all-gather). Fused (`_fused_matmul_reduce_scatter_impl`, as above): the
+/// GEMM's tp partial outputs, stacked as the peers' copies arrive, are summed by one reduction
+/// kernel on the compute stream, which reads all t·h of them and writes t·h/tp.
+constexpr void add_scatter_copy(operation_list& out, const layer_shard& s, double t, double h) {
+  const double e = s.precision.activation_bytes;
+  add_collective_copy(out, "reduce-scatter copy (dim 1)", s, t, h, e, s.gather_bytes,
+                      e * t * h * (1.0 + 1.0 / s.tensor));
 }
 
 /// The attention core: a fused kernel, or with eager attention the two batched GEMMs and the
@@ -429,6 +514,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
   const double rotary = rotary_bytes_per_element(e, s.eager_modules);
 
   detail::add_memory(out, "attention norm", norm * tn * h);
+  detail::add_gather_copy(out, s, t, h);
   if (mla) {
     const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
     const double q_rank = static_cast<double>(m.mla.q_lora_rank);
@@ -460,9 +546,11 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
   const double v_dim = mla ? static_cast<double>(m.mla.v_head_dim) : hd;
   detail::add_linear(out, "attention output projection", s, t, h, heads * v_dim / tp);
   if (!mla) detail::mark_tp_overlap(out, s, tp_side::row);
+  detail::add_scatter_copy(out, s, t, h);
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
                      e * (s.dropout ? 4.0 : 3.0) * tn * h);
   detail::add_memory(out, "mlp norm", norm * tn * h);
+  detail::add_gather_copy(out, s, t, h);
   const double gate = m.gated_mlp ? 2.0 : 1.0;
   const double act = activation_bytes_per_element(e, m.gated_mlp, s.eager_modules) / e;
   if (moe_layer) {
@@ -495,6 +583,7 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     detail::mark_tp_overlap(out, s, tp_side::row);
     for (std::size_t i = first_mlp; i < out.count; ++i) out.items[i].dense_mlp = true;
   }
+  detail::add_scatter_copy(out, s, t, h);
   detail::add_memory(out, s.dropout ? "residual add and dropout" : "residual add",
                      e * (s.dropout ? 4.0 : 3.0) * tn * h);
   return out;
@@ -555,7 +644,8 @@ constexpr operation_list with_casts(const operation_list& forward, const precisi
 /// GEMM's data-gradient GEMM (m x k over n) and weight-gradient GEMM (k x n over m; none for
 /// the attention-score GEMMs of eager attention, which have no weights but two data
 /// gradients); the attention kernel's backward; memory-bound operations at twice their forward
-/// bytes (the gradient read and written, the saved input read). Counted FLOPs: twice the
+/// bytes (the gradient read and written, the saved input read) or at their own
+/// `backward_traffic`. Counted FLOPs: twice the
 /// forward's.
 constexpr operation_list backward_operations(const operation_list& forward,
                                              const precision_policy& p) {
@@ -599,7 +689,7 @@ constexpr operation_list backward_operations(const operation_list& forward,
         break;
       case operation_kind::memory:
         if (o.cast) break;  // the backward casts come with their GEMMs
-        b.traffic = 2.0 * o.traffic;
+        b.traffic = o.backward_traffic >= 0.0 ? o.backward_traffic : 2.0 * o.traffic;
         out.add(b);
         break;
     }
@@ -715,10 +805,12 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 ///   policy's PREFER_RECOMPUTE is a hint to the partitioner, and its memory says the compiled
 ///   graph keeps what the bf16 policy keeps (torchtitan's 2024-12 benchmark, Llama 3.1 8B on 8
 ///   GPUs: 76.8 GiB with Float8 and compile, 77.0 GiB with compile alone).
-/// The attention kernel is saved. MoE layers and MLA are not modelled op by op (as their memory
+/// The attention kernel is saved, and the tensor-parallel collectives' copies
+/// (`add_collective_copy`) are not rerun: the reduce-scatters' outputs are saved and the
+/// all-gathers not rerun, as above. MoE layers and MLA are not modelled op by op (as their memory
 /// is not): nothing is rerun there.
 constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
-  if (o.attention_core) return 0.0;
+  if (o.attention_core || o.collective_copy) return 0.0;
   if (o.kind == operation_kind::memory) return 1.0;
   if (o.kind != operation_kind::gemm || !o.linear) return 0.0;
   if (o.name == "qkv projection") {
