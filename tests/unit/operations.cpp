@@ -414,9 +414,13 @@ TEST_CASE("torchtitan's sequence-parallel collectives copy the whole activation 
   const std::vector<operation> back = copies_of(backward_operations(fwd, s.precision));
   REQUIRE(back.size() == 4);
   for (const operation& o : back) CHECK(o.traffic == 2.0 * 2.0 * whole);  // not twice
-  // Op-level selective recomputation reruns none of them: the reduce-scatters' outputs are
-  // saved and the all-gathers not rerun.
-  for (const operation& o : copies) CHECK(op_sac_share(m, s, o) == 0.0);
+  // torchtitan's op-level selective recomputation saves the reduce-scatters' outputs and reruns
+  // the all-gathers (not in its save list), copies and all.
+  CHECK(op_sac_share(m, s, copies[0]) == 1.0);
+  CHECK(op_sac_share(m, s, copies[1]) == 0.0);
+  CHECK(op_sac_share(m, s, copies[2]) == 1.0);
+  CHECK(op_sac_share(m, s, copies[3]) == 0.0);
+  CHECK(copies[0].rerun_traffic == 2.0 * 2.0 * whole);
 
   // Float8 with tensorwise scales gathers in fp8 (1 byte), forward and backward, and
   // reduce-scatters in bf16: the forward's all-gather copy and the backward's (the
@@ -443,6 +447,8 @@ TEST_CASE("torchtitan's sequence-parallel collectives copy the whole activation 
   CHECK(fused_copies[1].traffic == 3.0 * whole);
   CHECK(fused_copies[2].traffic == 4.0 * whole);
   CHECK(fused_copies[3].traffic == 3.0 * whole);
+  // A rerun all-gather (in the backward, unfused) copies the whole array again.
+  CHECK(fused_copies[0].rerun_traffic == 2.0 * 2.0 * whole);
   for (const operation& o : copies_of(backward_operations(fused, s.precision)))
     CHECK(o.traffic == 2.0 * 2.0 * whole);
 }

@@ -529,6 +529,8 @@ constexpr double userbuffers_contention(const chip_figures& chip) {
 ///
 /// With `tp_comm_overlap` (`tp_overlap_method`) they hide under the GEMMs they feed or drain
 /// (`step_compute::tp_window`, those GEMMs already timed in their chunks), less:
+/// - under torchtitan's op-level selective checkpointing, the all-gathers its backward reruns
+///   (`sac_reruns_gathers`), two a dense layer, exposed with or without overlap;
 /// - the last chunk of each reduce-scatter that follows its GEMM, which has nothing left to hide
 ///   under: the forward's two (and a recomputed forward's); the backward has none, userbuffers'
 ///   bulk reduce-scatter hiding whole beside the weight gradient;
@@ -545,6 +547,16 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   const std::size_t axis = first_axis(in.plan, role_tensor);
   const double calls = in.stage_layers() * in.compute.micro_batches;
   const tp_overlap_method method = tp_overlap_of(t);
+  if (sac_reruns_gathers(t) && in.plan.model.mla.kv_lora_rank == 0) {
+    const model_shape& m = in.plan.model;
+    const double dense = in.stage_layers() *
+                         (1.0 - static_cast<double>(moe_layer_count(m)) /
+                                    static_cast<double>(m.layers));
+    in.add(out, "tensor all-gather, recomputed", collective_kind::all_gather, axis,
+           2.0 * dense * in.compute.micro_batches,
+           in.activations() * (sequence_gather_bytes(t) / t.precision.activation_bytes),
+           0.0 * second, 0.0);
+  }
   if (method == tp_overlap_method::none) {
     in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
            in.tensor_pair_activations(), 0.0 * second, 2.0 / per_layer);

@@ -79,9 +79,11 @@ struct operation {
   double traffic = 0.0;              ///< bytes to and from HBM
   /// kind memory: the bytes of its backward when they are not twice the forward's (< 0: twice).
   double backward_traffic = -1.0;
-  /// kind memory: a copy a tensor-parallel collective makes (`dtensor_collective_copies`), which
-  /// torchtitan's op-level selective recomputation does not rerun.
+  /// kind memory: the compute-stream work of a tensor-parallel collective (`add_collective_copy`).
   bool collective_copy = false;
+  /// kind memory: the bytes it moves when torchtitan's op-level selective recomputation reruns it
+  /// (`op_sac_share`), when not its forward's (< 0: the forward's).
+  double rerun_traffic = -1.0;
   /// kind gemm: run as this many GEMMs one after another, each over 1/chunks of the tokens (a
   /// tensor-parallel overlap's split); 1: one GEMM. Kind attention: this many calls of the
   /// shape one after another (a context-parallel ring's steps).
@@ -185,6 +187,15 @@ constexpr tp_overlap_method tp_overlap_of(const training_setup& t) {
 /// of [s, b, h] and gathers into place; other frameworks do not shard this way.
 constexpr bool dtensor_collective_copies(const training_setup& t) {
   return t.framework == training_framework::torchtitan && t.degrees.tensor > 1 &&
+         t.degrees.sequence_parallel;
+}
+
+/// Whether the backward reruns each dense layer's two sequence-parallel all-gathers (before the
+/// QKV and the MLP-up GEMMs): torchtitan's op-level selective checkpointing, whose policy saves
+/// the reduce-scatters' outputs but not the all-gathers' (`op_sac_share`).
+constexpr bool sac_reruns_gathers(const training_setup& t) {
+  return t.framework == training_framework::torchtitan &&
+         t.recompute.kind == recompute_kind::selective && t.degrees.tensor > 1 &&
          t.degrees.sequence_parallel;
 }
 
@@ -343,6 +354,7 @@ constexpr void add_collective_copy(operation_list& out, std::string_view name,
   const double copy_forward = s.dtensor_copies ? 2.0 * forward_e * t * h : 0.0;
   operation o = memory_operation(name, fused ? fused_forward : copy_forward);
   o.backward_traffic = s.dtensor_copies ? 2.0 * backward_e * t * h : 0.0;
+  o.rerun_traffic = copy_forward;
   o.collective_copy = true;
   out.add(o);
 }
@@ -805,12 +817,17 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 ///   policy's PREFER_RECOMPUTE is a hint to the partitioner, and its memory says the compiled
 ///   graph keeps what the bf16 policy keeps (torchtitan's 2024-12 benchmark, Llama 3.1 8B on 8
 ///   GPUs: 76.8 GiB with Float8 and compile, 77.0 GiB with compile alone).
-/// The attention kernel is saved, and the tensor-parallel collectives' copies
-/// (`add_collective_copy`) are not rerun: the reduce-scatters' outputs are saved and the
-/// all-gathers not rerun, as above. MoE layers and MLA are not modelled op by op (as their memory
-/// is not): nothing is rerun there.
+/// The attention kernel is saved, and so are the sequence-parallel reduce-scatters' outputs; the
+/// all-gathers are not in the save list, so the backward reruns them and their copies
+/// (`add_gather_copy`, unfused, at `operation::rerun_traffic`) to have the gathered inputs of
+/// wq, wk, wv, w1 and w3 for their weight gradients: compile's partitioner takes
+/// PREFER_RECOMPUTE as MUST_RECOMPUTE (`must_recompute`, torch/_functorch/partitioners.py at
+/// PyTorch 2.8), and the memory model keeps no gathered activation (`sac_reruns_gathers` charges
+/// the collectives). MoE layers and MLA are not modelled op by op (as their memory is not):
+/// nothing is rerun there.
 constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
-  if (o.attention_core || o.collective_copy) return 0.0;
+  if (o.collective_copy) return o.name == "all-gather copy (dim 1)" ? 1.0 : 0.0;
+  if (o.attention_core) return 0.0;
   if (o.kind == operation_kind::memory) return 1.0;
   if (o.kind != operation_kind::gemm || !o.linear) return 0.0;
   if (o.name == "qkv projection") {
@@ -837,11 +854,10 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
       const operation& o = fwd.items[i];
       const double share = op_sac_share(m, s, o);
       if (share <= 0.0) continue;
-      // No window and no collective charged: the policy saves the tensor-parallel
-      // reduce-scatters' outputs; its all-gathers it marks PREFER_RECOMPUTE, a hint that
-      // compile's partitioner (every measured run compiles) may not take for a collective (not
-      // checked), so rerunning wk and w3 is charged no new gather of their inputs.
-      const seconds x = operation_time(chip, o, s.kernel, override_fraction) * share;
+      // No window: the rerun runs in the backward, which no overlap covers under torchtitan.
+      operation rerun = o;
+      if (o.rerun_traffic >= 0.0) rerun.traffic = o.rerun_traffic;
+      const seconds x = operation_time(chip, rerun, s.kernel, override_fraction) * share;
       t.recompute += x;
       if (o.kind == operation_kind::memory) t.memory += x;
     }
