@@ -275,12 +275,10 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   auto per_stage = [&](seconds dense, seconds moe, seconds ends) {
     return (dense * dense_layers + moe * moe_layers + ends) / stages;
   };
-  // FSDP2's copies run on the compute stream beside every stage's layers.
-  const seconds copies = fsdp2_copy_time(p);
   const seconds average_mb =
-      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total()) + copies;
+      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total());
   const seconds average_memory_mb =
-      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory) + copies;
+      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
   seconds per_mb = average_mb;
   seconds memory_mb = average_memory_mb;
   double stage_dense_layers = dense_layers;
@@ -301,16 +299,17 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     const seconds last = stage_time(b.last_layers, layers.ends);
     const bool last_slowest = last > full;
     stage_dense_layers = (last_slowest ? b.last_layers : b.layers) * dense_share;
-    per_mb = (last_slowest ? last : full) + copies;
-    memory_mb = (last_slowest ? stage_memory(b.last_layers, layers.ends)
-                              : stage_memory(b.layers, layer_time{})) +
-                copies;
+    per_mb = last_slowest ? last : full;
+    memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
+                             : stage_memory(b.layers, layer_time{});
   }
-  c.total = per_mb * c.micro_batches / sustained;
-  c.elementwise = memory_mb * c.micro_batches / sustained;
+  // FSDP2's copies run on the compute stream beside every stage's layers, memory-bound work.
+  const seconds copies = fsdp2_copy_time(p);
+  c.total = (per_mb + copies) * c.micro_batches / sustained;
+  c.elementwise = (memory_mb + copies) * c.micro_batches / sustained;
   c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
-  const seconds average = average_mb * c.micro_batches / sustained;
-  const seconds average_elementwise = average_memory_mb * c.micro_batches / sustained;
+  const seconds average = (average_mb + copies) * c.micro_batches / sustained;
+  const seconds average_elementwise = (average_memory_mb + copies) * c.micro_batches / sustained;
   c.efficiency = average > average_elementwise
                      ? (c.at_peak / (average - average_elementwise)).value()
                      : 0.0;

@@ -813,10 +813,11 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 /// - the sixth, w3 (`self.w2(F.silu(self.w1(x)) * self.w3(x))`): half of the fused gate-and-up
 ///   GEMM; an ungated MLP's sixth mm is its second matrix;
 /// - fp8 linears as bf16 ones: Float8 linears call `aten._scaled_mm`, which the save list lacks
-///   (so eager PyTorch would rerun them all), but every such run measured compiles, where the
-///   policy's PREFER_RECOMPUTE is a hint to the partitioner, and its memory says the compiled
-///   graph keeps what the bf16 policy keeps (torchtitan's 2024-12 benchmark, Llama 3.1 8B on 8
-///   GPUs: 76.8 GiB with Float8 and compile, 77.0 GiB with compile alone).
+///   (so eager PyTorch would rerun them all), but every such run measured compiles, and its
+///   memory says the compiled graph keeps what the bf16 policy keeps (torchtitan's 2024-12
+///   benchmark, Llama 3.1 8B on 8 GPUs: 76.8 GiB with Float8 and compile, 77.0 GiB with compile
+///   alone). How the compiled graph keeps them is not read off the code (compile's partitioner
+///   does recompute what the policy marks PREFER_RECOMPUTE, below).
 /// The attention kernel is saved, and so are the sequence-parallel reduce-scatters' outputs; the
 /// all-gathers are not in the save list, so the backward reruns them and their copies
 /// (`add_gather_copy`, unfused, at `operation::rerun_traffic`) to have the gathered inputs of
