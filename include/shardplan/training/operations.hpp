@@ -361,8 +361,8 @@ constexpr void add_collective_copy(operation_list& out, std::string_view name,
 
 /// The compute-stream work of a sequence-parallel all-gather before a column-parallel linear
 /// (its backward a reduce-scatter). Fused (`_pipelined_multi_all_gather_and_consume`,
-/// torch/distributed/_symmetric_memory/__init__.py at PyTorch 2.8): the local shard is copied
-/// into the peer-visible buffer before the first GEMM ("we are giving up the chance to overlap
+/// torch/distributed/_symmetric_memory/__init__.py): the local shard is copied into the
+/// peer-visible buffer before the first GEMM ("we are giving up the chance to overlap
 /// 'mv' and 'b' with the first shard_consumer") and into the gathered output after the last,
 /// two copies of t·h/tp, read and written.
 constexpr void add_gather_copy(operation_list& out, const layer_shard& s, double t, double h) {
@@ -822,9 +822,9 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 /// all-gathers are not in the save list, so the backward reruns them and their copies
 /// (`add_gather_copy`, unfused, at `operation::rerun_traffic`) to have the gathered inputs of
 /// wq, wk, wv, w1 and w3 for their weight gradients: compile's partitioner takes
-/// PREFER_RECOMPUTE as MUST_RECOMPUTE (`must_recompute`, torch/_functorch/partitioners.py at
-/// PyTorch 2.8), and the memory model keeps no gathered activation (`sac_reruns_gathers` charges
-/// the collectives). MoE layers and MLA are not modelled op by op (as their memory is not):
+/// PREFER_RECOMPUTE as MUST_RECOMPUTE (`must_recompute`, torch/_functorch/partitioners.py, lists
+/// both policies), and the memory model keeps no gathered activation (`sac_reruns_gathers`
+/// charges the collectives). MoE layers and MLA are not modelled op by op (as their memory is not):
 /// nothing is rerun there.
 constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
   if (o.collective_copy) return o.name == "all-gather copy (dim 1)" ? 1.0 : 0.0;
