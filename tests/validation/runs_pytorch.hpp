@@ -121,7 +121,7 @@ using tt_405b_plan = training_plan<
     mesh<axis<"pp", 8>, axis<"dp", Dp>, axis<"cp", Cp>, axis<"tp", 8>>, fsdp<"dp">,
     pipeline<"pp", Schedule, uneven_stages>, context<"cp">, tensor<"tp", sequence_parallel>,
     batch<global_sequences<Gbs>, seq_len<Seq>, micro_batch<Gbs / (Dp * 8)>>, recompute::full,
-    precision::fp8_tensorwise, sdpa, framework::torchtitan, compiled_layers>;
+    precision::fp8_tensorwise, sdpa, framework::torchtitan, compiled_layers, async_tp>;
 
 // --- S08 Trainy on WhiteFiber, benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md ---------------
 // 4 / 8 nodes of 8 H200, 400 Gb/s per GPU; llama3_8b.toml at e7c0cae: seq 8192, local batch 2,
