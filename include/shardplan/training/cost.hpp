@@ -393,12 +393,16 @@ struct traffic_inputs {
            static_cast<double>(t.batch.seq_len / t.degrees.context) *
            static_cast<double>(plan.model.d_model) * t.precision.activation_bytes * byte;
   }
+  /// The same activations as a sequence-parallel all-gather carries them
+  /// (`sequence_gather_bytes` an element).
+  constexpr bytes gathered_activations() const {
+    return activations() *
+           (sequence_gather_bytes(plan.setup) / plan.setup.precision.activation_bytes);
+  }
   /// What one tensor-parallel all-reduce moves, or one sequence-parallel pair of an all-gather
-  /// (in `sequence_gather_bytes`) and a reduce-scatter (in the activation bytes) as one
-  /// all-reduce of their mean bytes.
+  /// and a reduce-scatter (in the activation bytes) as one all-reduce of their mean bytes.
   constexpr bytes tensor_pair_activations() const {
-    const double e = plan.setup.precision.activation_bytes;
-    return activations() * ((sequence_gather_bytes(plan.setup) + e) / (2.0 * e));
+    return (activations() + gathered_activations()) * 0.5;
   }
 };
 
@@ -552,9 +556,7 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
                          (1.0 - static_cast<double>(moe_layer_count(m)) /
                                     static_cast<double>(m.layers));
     in.add(out, "tensor all-gather, recomputed", collective_kind::all_gather, axis,
-           2.0 * dense * in.compute.micro_batches,
-           in.activations() * (sequence_gather_bytes(t) / t.precision.activation_bytes),
-           0.0 * second, 0.0);
+           2.0 * dense * in.compute.micro_batches, in.gathered_activations(), 0.0 * second, 0.0);
   }
   if (method == tp_overlap_method::none) {
     in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,

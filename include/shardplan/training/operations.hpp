@@ -657,8 +657,7 @@ constexpr operation_list with_casts(const operation_list& forward, const precisi
 /// the attention-score GEMMs of eager attention, which have no weights but two data
 /// gradients); the attention kernel's backward; memory-bound operations at twice their forward
 /// bytes (the gradient read and written, the saved input read) or at their own
-/// `backward_traffic`. Counted FLOPs: twice the
-/// forward's.
+/// `backward_traffic`. Counted FLOPs: twice the forward's.
 constexpr operation_list backward_operations(const operation_list& forward,
                                              const precision_policy& p) {
   operation_list out;
@@ -824,8 +823,8 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 /// wq, wk, wv, w1 and w3 for their weight gradients: compile's partitioner takes
 /// PREFER_RECOMPUTE as MUST_RECOMPUTE (`must_recompute`, torch/_functorch/partitioners.py, lists
 /// both policies), and the memory model keeps no gathered activation (`sac_reruns_gathers`
-/// charges the collectives). MoE layers and MLA are not modelled op by op (as their memory is not):
-/// nothing is rerun there.
+/// charges the collectives). MoE layers and MLA are not modelled op by op (as their memory is
+/// not): nothing is rerun there.
 constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
   if (o.collective_copy) return o.name == "all-gather copy (dim 1)" ? 1.0 : 0.0;
   if (o.attention_core) return 0.0;
