@@ -44,13 +44,19 @@ using nvl72 = systems::gb200_nvl72<(Gpus + 71) / 72>;
 /// launcher_scripts/conf/config.yaml sets `NVTE_FUSED_ATTN: 0 # Disable cudnn FA until we've
 /// tested it more` at every tag from 24.01 to 24.07 (added in 562dcb45, 2024-02-13), so
 /// Transformer Engine's DotProductAttention, and its context-parallel `AttnFuncWithCP`, call the
-/// flash-attn 2 package (TE 1.3's setup.py: flash-attn <= 2.4.2) instead of cuDNN.
+/// flash-attn 2 package (TE 1.3's setup.py: flash-attn <= 2.4.2) instead of cuDNN. `Extra`: what
+/// a row's launcher recipe adds. At tag 24.07 (commit in RUNS.md rule 8)
+/// launcher_scripts/conf/training/llama/llama2_70b.yaml and llama3_70b.yaml set
+/// `ub_tp_comm_overlap: true` (Transformer Engine's userbuffers, `tp_comm_overlap`, with the
+/// tp_overlap/ub_cfg_h100_h8192_tp4_* method files: ring-exchange all-gathers, 4-way pipelined
+/// reduce-scatters, bulk backward, as `userbuffers` models them); gpt3/175b.yaml sets it False;
+/// the 7B, 8B and 13B recipes run at tensor parallelism 1.
 template <class Model, class System, std::int64_t Dp, std::int64_t Pp, std::int64_t Cp,
           std::int64_t Tp, class Schedule, std::int64_t Gbs, std::int64_t Seq, std::int64_t Mbs,
-          class Precision>
+          class Precision, class... Extra>
 using nemo_launcher_plan = nemo_plan<Model, System, Dp, Pp, Cp, Tp, Schedule, Gbs, Seq, Mbs,
                                      Precision, zero<1, "dp">,
-                                     attention_with<attention_kernel::flash2>>;
+                                     attention_with<attention_kernel::flash2>, Extra...>;
 
 // S06a NeMo 24.07 docs/source/performance/performance_summary.md (8e3d65d): "pre-training
 // performance ... at FP8 precision", DGX-H100; FP8 recipe unnamed: TransformerEngine delayed
@@ -114,12 +120,12 @@ inline void add_nvidia_runs(runs& v) {
                                  schedule::interleaved<10>, 128, 4096, 1, te_fp8>>(
       {"NEMO2407-L2-13B", s06, held}, tk(128, 4096, 8715, 16)));
   v.push_back(evaluate<nemo_launcher_plan<models::llama2_70b, dgx_h100<64>, 4, 4, 1, 4,
-                                 schedule::interleaved<20>, 128, 4096, 1, te_fp8>>(
+                                 schedule::interleaved<20>, 128, 4096, 1, te_fp8, tp_comm_overlap>>(
       {"NEMO2407-L2-70B", s06, held}, tk(128, 4096, 1728, 64)));
   v.push_back(evaluate<nemo_launcher_plan<models::llama3_8b, dgx_h100<8>, 4, 1, 2, 1, one_f, 128, 8192, 1,
                                  te_fp8>>({"NEMO2407-L3-8B", s06, held}, tk(128, 8192, 12273, 8)));
   v.push_back(evaluate<nemo_launcher_plan<models::llama3_70b, dgx_h100<64>, 2, 4, 2, 4,
-                                 schedule::interleaved<5>, 128, 8192, 1, te_fp8>>(
+                                 schedule::interleaved<5>, 128, 8192, 1, te_fp8, tp_comm_overlap>>(
       {"NEMO2407-L3-70B", s06, held}, tk(128, 8192, 1524, 64)));
 
   // S06b: "with CP" TFLOPS/GPU under NeMo's llama2 FLOP formula; s = K·1024 [I].
