@@ -61,10 +61,10 @@ int main() {
 // LLaMA-3 405B, 15.6T tokens within 90 days on 16384 chips
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
-// gb200_nvl72 (gb200)           16384  24.9       9.8 M  $19.6 M  20100      $1.61 M    91.8%  48.6%  compute  meets                        yes
+// gb200_nvl72 (gb200)           16384    25      9.81 M  $19.6 M  20100      $1.61 M    91.8%  48.6%  compute  meets                        yes
 // dgx_b200_superpod (b200)      16384  32.4      12.7 M  $25.5 M  20600      $1.65 M    93.9%  40.6%  compute  meets
 // dgx_h100_superpod (h100 sxm)  16384    62      24.4 M  $48.7 M  28800      $2.31 M    93.9%  48.3%  compute  meets
-// tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.67 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
+// tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.66 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
 // system             best plan                                                                                                                                                step
 // -----------------  -----------------------------------------------------------------------------------------------------------------------------------------------------  ------

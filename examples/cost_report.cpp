@@ -46,8 +46,8 @@ int main() {
 //
 // strategy               collective      axis  per step    array  sent forward  sent backward    time  exposed
 // ---------------------  --------------  ----  --------  -------  ------------  -------------  ------  -------
-// fsdp parameter gather  all-gather      fsdp         8  35.3 GB        141 GB         141 GB  627 ms      0 s
-// fsdp gradient scatter  reduce-scatter  fsdp         4  35.3 GB           0 B         141 GB  314 ms      0 s
+// fsdp parameter gather  all-gather      fsdp         8  35.3 GB        141 GB         141 GB  627 ms  3.92 ms
+// fsdp gradient scatter  reduce-scatter  fsdp         4  35.3 GB           0 B         141 GB  314 ms  3.92 ms
 // tensor all-reduce      all-reduce      tp        1920  67.1 MB       64.4 GB         129 GB  2.15 s   2.15 s
 //
 // time per step (estimate)                                                                        value
@@ -55,9 +55,9 @@ int main() {
 // compute (operations timed by the kernel model; matmuls at 79.7% of the compute format's peak)  6.98 s
 //   of which memory-bound operations                                                             539 ms
 // pipeline bubble                                                                                   0 s
-// communication not hidden                                                                       2.15 s
+// communication not hidden                                                                       2.16 s
 // optimizer update                                                                               349 us
 // step                                                                                           9.13 s
 // roofline lower bound (peak rates)                                                              5.13 s
-// MFU (of the bf16 peak)                                                                          42.4%
-// tokens per second per device                                                                    448.9
+// MFU (of the bf16 peak)                                                                          42.3%
+// tokens per second per device                                                                    448.5

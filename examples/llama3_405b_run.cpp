@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.96 s, MFU 37.5%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.98 s, MFU 37.4%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
@@ -119,7 +119,7 @@ int main() {
 // planned interruptions                   1.77e-05 per host-hour
 //
 // reliability                   value
-// ----------------------------  -------------------------------------------------------------------------------
+// ----------------------------  -----------------------------------------------------------------------------
 // chips / hosts                 16384 / 2048
 // unexpected interruptions      7.76 a day
 // planned interruptions         0.87 a day
@@ -127,9 +127,9 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           2 steps = 13.9 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           2 steps = 14 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  74.9 / 79.8
+// days without / with failures  75.1 / 80
 // goodput                       93.9%
 // effective MFU                 35.2%
 //
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)            2 steps, 13.9 s
+// interval used (Daly's optimum)              2 steps, 14 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    74.9           79.8
+// days                    75.1             80
 // chip-hours            29.5 M         31.4 M
-// cost                 $58.9 M        $62.8 M
+// cost                 $59.1 M        $62.9 M
 // goodput                 100%          93.9%
-// MFU                    37.5%          35.2%
+// MFU                    37.4%          35.2%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  74.9      93.9%
-// checkpoint stalls             0.0272    0.0341%
-// work redone after failures    0.0549    0.0688%
-// restarts and restores           4.79         6%
-// saves before planned stops  0.000563  0.000706%
-// total                           79.8       100%
+// training steps                  75.1      93.9%
+// checkpoint stalls             0.0272     0.034%
+// work redone after failures    0.0551    0.0689%
+// restarts and restores            4.8         6%
+// saves before planned stops  0.000565  0.000706%
+// total                             80       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   75.9    98.7%     29.9 M
-// restart in 10 min (above)          79.8    93.9%     31.4 M
-// restart in 30 min                  91.5    81.9%       36 M
-// synchronous checkpoints at 2 TB/s  81.5      92%       32 M
+// restart in 2 min                   76.1    98.7%     29.9 M
+// restart in 10 min (above)            80    93.9%     31.4 M
+// restart in 30 min                  91.7    81.9%       36 M
+// synchronous checkpoints at 2 TB/s  81.7      92%     32.1 M

@@ -58,6 +58,10 @@ struct axis_traffic {
   seconds time{};
   seconds exposed{};
   seconds hidden_under{};  ///< the compute window the collectives may overlap with
+  /// The part of `time` no compute window can hide, whatever its length: what the timeline of
+  /// the data-parallel stream puts before the first compute or after the last (the first layer's
+  /// gather of each micro-batch, the last gradient bucket's reduction; `data_parallel_traffic`).
+  seconds floor{};
   /// The share of the hidden time the compute loses to the collectives' kernels (the SMs they
   /// take), charged as exposed.
   double contention = 0.0;
@@ -350,7 +354,7 @@ constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
                            const placement_levels& levels, const collective_options& opts,
                            std::string_view strategy, collective_kind kind, std::size_t axis,
                            double count, bytes array, seconds hidden_under, double forward_share,
-                           seconds host_per_call = 0.0 * second) {
+                           seconds host_per_call = 0.0 * second, seconds floor = 0.0 * second) {
   if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
   const seconds one =
       collective_time(kind, array, network_of(levels, p, axis), opts) + host_per_call;
@@ -364,6 +368,7 @@ constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
   x.bytes_per_device = sent * count * byte;
   x.time = one * count;
   x.hidden_under = hidden_under;
+  x.floor = floor < x.time ? floor : x.time;
   x.contention = collective_overlap_contention(p.system.chip);
   if (out.count < max_traffic) out.items[out.count++] = x;
 }
@@ -378,9 +383,15 @@ struct traffic_inputs {
 
   constexpr void add(traffic_list& out, std::string_view strategy, collective_kind kind,
                      std::size_t axis, double count, bytes array, seconds hidden_under,
-                     double forward_share, seconds host_per_call = 0.0 * second) const {
+                     double forward_share, seconds host_per_call = 0.0 * second,
+                     seconds floor = 0.0 * second) const {
     add_traffic(out, plan, levels, options, strategy, kind, axis, count, array, hidden_under,
-                forward_share, host_per_call);
+                forward_share, host_per_call, floor);
+  }
+  /// The time of one collective of `kind` moving `array` on `axis` (0 on an absent axis).
+  constexpr seconds time_of(collective_kind kind, std::size_t axis, bytes array) const {
+    if (axis >= plan.axis_count || plan.axes[axis].size <= 1) return 0.0 * second;
+    return collective_time(kind, array, network_of(levels, plan, axis), options);
   }
   /// The layers of one pipeline stage.
   constexpr double stage_layers() const {
@@ -465,21 +476,81 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
          mb * buckets, params * bytes_each / buckets * byte, 0.0 * second, 0.0);
 }
 
+/// PyTorch DDP's gradient bucket: `bucket_cap_mb` 25 MiB (torch/nn/parallel/distributed.py,
+/// `DistributedDataParallel`: "bucket_cap_mb ... (default: 25)").
+inline constexpr double ddp_bucket_bytes = 25.0 * 1048576.0;
+
+/// The parameters of the last gradient bucket a framework reduces over a data axis of `ranks`
+/// devices, of the `layer_parameters` of one layer, holding `bytes_each` a gradient: the
+/// backward fills the buckets in turn and the last is full only when it ends, so its reduction
+/// hides under nothing (nor, with ZeRO-1/2, the gather of the first bucket's parameters, which
+/// the next forward waits for):
+/// - Megatron-Core: max(40,000,000, 1,000,000 · ranks) parameters
+///   (`DistributedDataParallel.__init__`, megatron/core/distributed/distributed_data_parallel.py
+///   at core_r0.8.0, baf94af3c667248865f23df73b9fb8e2395e6fd0: "If using very large dp_sizes,
+///   make buckets larger"); the first pipeline stage's, whose backward ends last;
+/// - DeepSpeed: `reduce_bucket_size`, 5e8 elements (`deepspeed_reduce_bucket_elements`);
+/// - torchtitan and torchtune: one layer, the transformer block FSDP2's `fully_shard` wraps;
+/// - MaxText: one layer, an assumption (XLA reduces each layer's gradients where the backward
+///   produces them);
+/// - generic: PyTorch DDP's 25 MiB (`ddp_bucket_bytes`).
+constexpr double gradient_bucket_parameters(training_framework f, double ranks,
+                                            double layer_parameters, double bytes_each) {
+  switch (f) {
+    case training_framework::megatron_core: return std::max(4e7, 1e6 * ranks);
+    case training_framework::deepspeed: return deepspeed_reduce_bucket_elements;
+    case training_framework::torchtitan:
+    case training_framework::torchtune:
+    case training_framework::maxtext: return layer_parameters;
+    case training_framework::generic: break;
+  }
+  return ddp_bucket_bytes / bytes_each;
+}
+
+/// DeepSpeed's pipeline engine reduces the data-parallel gradients only after the last
+/// micro-batch's backward pass: its `TrainSchedule` appends `ReduceTiedGrads`, `ReduceGrads` and
+/// `OptimizerStep` to the step's last command list (deepspeed/runtime/pipe/schedule.py), and
+/// `_exec_reduce_grads` (pipe/engine.py) all-reduces then, so nothing of it hides under compute
+/// (microsoft/DeepSpeed, read at 38327e07; the bf16 path since 56c52238, 2022-04-19).
+constexpr bool deepspeed_pipeline_reduces_after_backward(const training_setup& t) {
+  return t.framework == training_framework::deepspeed && t.degrees.pipeline > 1;
+}
+
+/// DeepSpeed picks its BF16_Optimizer for a bf16 model with fp32 gradient accumulation at ZeRO
+/// stage 1 (`_do_optimizer_sanity_check`, deepspeed/runtime/engine.py: `model_dtype ==
+/// torch.bfloat16 and grad_accum_dtype == torch.float32 and zero_optimization_stage() == 1`
+/// returns `BFLOAT16`); it keeps the fp32 gradients unsharded and all-reduces them
+/// (`_bf16_reduce_grads`, `buffered_allreduce_fallback`), as BLOOM's tr11 README describes it
+/// ("It doesn't shard the static fp32 buffer it reuses ... it saves on communications
+/// overhead"). Read here as ZeRO-1 with 2-byte parameters and 4-byte held gradients.
+constexpr bool deepspeed_bf16_optimizer(const training_setup& t) {
+  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 1 &&
+         t.precision.parameter_bytes == 2.0 && held_gradient_bytes(t.precision) == 4.0 &&
+         t.precision.master_bytes > 0.0;
+}
+
 /// Data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of
 /// gradients and an all-gather of parameters; ZeRO-3: per micro-batch two all-gathers of the
 /// parameters and a reduce-scatter of the gradients), over the data axes; expert gradients
 /// only over data axes that are not expert axes. Hidden under compute when overlapped (ZeRO-3
-/// behind each micro-batch, the others behind the last micro-batch's backward pass).
+/// behind each micro-batch, the others behind the last micro-batch's backward pass), but for
+/// what the data stream's timeline leaves before or after all compute (`axis_traffic::floor`):
+/// ZeRO-3 gathers the first layer's parameters before each micro-batch's forward can start and
+/// scatters the first layer's gradients after its backward ends (FSDP's units are layers); the
+/// other reductions leave their last bucket (`gradient_bucket_parameters`) after the backward,
+/// and ZeRO-1/2 the first bucket's parameter gather before the next forward.
 constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const training_plan_values& p = in.plan;
   const training_setup& t = p.setup;
   const parallel_degrees& d = t.degrees;
-  const bool overlap = in.assumptions.overlap_data_parallel;
+  const bool overlap =
+      in.assumptions.overlap_data_parallel && !deepspeed_pipeline_reduces_after_backward(t);
   const seconds micro_batch = in.compute.per_micro_batch();
   const double grad_b = held_gradient_bytes(t.precision);
   const double reduce_b = gradient_reduce_bytes(t);
   const double param_b = t.precision.parameter_bytes;
   const seconds backward_last = overlap ? micro_batch * (2.0 / 3.0) : 0.0 * second;
+  const double layers = std::max(1.0, in.stage_layers());
   for (std::size_t i = 0; i < p.axis_count; ++i) {
     if (!(p.axes[i].roles & (role_data | role_zero))) continue;
     // One collective over this axis carries the parameters of every data axis outside it
@@ -487,31 +558,55 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
     // book's per-axis model.
     const double params = data_axis_parameters(p, i);
     const bool zero_axis = (p.axes[i].roles & role_zero) != 0;
+    // The last bucket's parameters, in the bytes of the array it belongs to.
+    auto bucket = [&](double bytes_each) {
+      return std::min(params, gradient_bucket_parameters(t.framework, static_cast<double>(d.data),
+                                                         params / layers, bytes_each));
+    };
     if (d.zero_stage >= 3 && zero_axis && t.zero3_per_tensor &&
         t.framework == training_framework::deepspeed) {
       zero3_per_tensor_traffic(in, out, i, params);
     } else if (d.zero_stage >= 3 && zero_axis) {
       // Per micro-batch: the forward gather hides under the forward pass (a third of the
-      // compute), the backward gather and the gradient scatter under the backward pass.
+      // compute), the backward gather and the gradient scatter under the backward pass; the
+      // first layer's gather and scatter of each micro-batch under nothing.
       const double mb = in.compute.micro_batches;
       const seconds window = overlap ? micro_batch * mb : 0.0 * second;
+      const double unit = params / layers;
       in.add(out, "fsdp parameter gather", collective_kind::all_gather, i, 2.0 * mb,
-             params * param_b * byte, window * (2.0 / 3.0), 0.5);
+             params * param_b * byte, window * (2.0 / 3.0), 0.5, 0.0 * second,
+             in.time_of(collective_kind::all_gather, i, unit * param_b * byte) * mb);
       in.add(out, "fsdp gradient scatter", collective_kind::reduce_scatter, i, mb,
-             params * reduce_b * byte, window / 3.0, 0.0);
+             params * reduce_b * byte, window / 3.0, 0.0, 0.0 * second,
+             in.time_of(collective_kind::reduce_scatter, i, unit * reduce_b * byte) * mb);
     } else if (d.zero_stage >= 1 && !zero_axis) {
       // A plain data axis beside ZeRO axes (hybrid sharding) all-reduces the gradients the
       // ZeRO axes have already reduce-scattered, in their reduce dtype.
       in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-             params * reduce_b * byte, backward_last, 0.0);
+             params * reduce_b * byte, backward_last, 0.0, 0.0 * second,
+             in.time_of(collective_kind::all_reduce, i, bucket(reduce_b) * reduce_b * byte));
+    } else if (d.zero_stage >= 1 && deepspeed_bf16_optimizer(t)) {
+      // DeepSpeed's BF16_Optimizer all-reduces its fp32 gradients whole and shards only the
+      // optimizer step, whose parameters it then gathers.
+      in.add(out, "bf16 optimizer gradient all-reduce", collective_kind::all_reduce, i, 1.0,
+             params * grad_b * byte, backward_last, 0.0, 0.0 * second,
+             in.time_of(collective_kind::all_reduce, i, bucket(grad_b) * grad_b * byte));
+      in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
+             params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
+             0.0 * second,
+             in.time_of(collective_kind::all_gather, i, bucket(grad_b) * param_b * byte));
     } else if (d.zero_stage >= 1) {
       in.add(out, "zero gradient scatter", collective_kind::reduce_scatter, i, 1.0,
-             params * grad_b * byte, backward_last, 0.0);
+             params * grad_b * byte, backward_last, 0.0, 0.0 * second,
+             in.time_of(collective_kind::reduce_scatter, i, bucket(grad_b) * grad_b * byte));
       in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
-             params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0);
+             params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
+             0.0 * second,
+             in.time_of(collective_kind::all_gather, i, bucket(grad_b) * param_b * byte));
     } else {
       in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-             params * grad_b * byte, backward_last, 0.0);
+             params * grad_b * byte, backward_last, 0.0, 0.0 * second,
+             in.time_of(collective_kind::all_reduce, i, bucket(grad_b) * grad_b * byte));
     }
   }
 }
@@ -667,6 +762,33 @@ constexpr void pipeline_traffic(const traffic_inputs& in, traffic_list& out) {
          one * std::max(0.0, sends - critical), 0.5);
 }
 
+/// Tied embeddings on a pipeline: the first stage's input embedding and the last stage's output
+/// layer are one matrix, held twice; after the last backward pass the two stages all-reduce its
+/// gradient (Megatron-LM `_allreduce_word_embedding_grads` over the embedding group,
+/// megatron/core/distributed/finalize_model_grads.py at core_r0.8.0, baf94af3; DeepSpeed's
+/// `ReduceTiedGrads`, deepspeed/runtime/pipe/schedule.py), which nothing hides. A group of two
+/// ranks, the pipeline axis's first and last, in the gradients' bytes, split by tensor
+/// parallelism.
+constexpr void tied_embedding_traffic(const traffic_inputs& in, traffic_list& out) {
+  const training_plan_values& p = in.plan;
+  const model_shape& m = p.model;
+  const training_setup& t = p.setup;
+  const std::size_t axis = first_axis(p, role_pipeline);
+  if (!m.tied_embeddings || axis >= p.axis_count || p.axes[axis].size <= 1) return;
+  std::int64_t inner = 1;
+  for (std::size_t i = axis + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
+  const double params = static_cast<double>(m.vocab) * static_cast<double>(m.d_model) /
+                        static_cast<double>(t.degrees.tensor);
+  const bytes array = params * held_gradient_bytes(t.precision) * byte;
+  axis_traffic x{"tied embedding all-reduce", collective_kind::all_reduce, axis, 1.0, array};
+  x.bytes_per_device = array;  // a two-rank all-reduce: half sent in each of its two phases
+  x.time = collective_time(collective_kind::all_reduce, array,
+                           network_of(in.levels, inner * (p.axes[axis].size - 1), 2), in.options);
+  x.floor = x.time;
+  x.contention = collective_overlap_contention(p.system.chip);
+  if (out.count < max_traffic) out.items[out.count++] = x;
+}
+
 /// Expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
 /// forward and backward of the routed tokens, each token sent once to each distinct device its
 /// top-k experts live on (`expected_destinations`); on the critical path.
@@ -685,11 +807,14 @@ constexpr void expert_parallel_traffic(const traffic_inputs& in, traffic_list& o
 // ---------------------------------------------------------------------------------------------
 // Stage 3: overlap.
 
-/// Each collective's exposed time: what does not fit in the compute window it hides under.
+/// Each collective's exposed time: its `floor`, which nothing hides, and what of the rest does
+/// not fit in the compute window it hides under; the hidden part costs the compute beside it its
+/// `contention`.
 constexpr void overlap_stage(traffic_list& traffic) {
   for (std::size_t i = 0; i < traffic.count; ++i) {
     axis_traffic& x = traffic.items[i];
-    const seconds hidden = x.time > x.hidden_under ? x.hidden_under : x.time;
+    const seconds hideable = x.time - (x.floor < x.time ? x.floor : x.time);
+    const seconds hidden = hideable > x.hidden_under ? x.hidden_under : hideable;
     x.exposed = x.time - hidden + hidden * x.contention;
   }
 }
@@ -703,6 +828,7 @@ constexpr traffic_list communication_stage(const training_plan_values& p,
   tensor_parallel_traffic(in, out);
   context_parallel_traffic(in, out);
   pipeline_traffic(in, out);
+  tied_embedding_traffic(in, out);
   expert_parallel_traffic(in, out);
   overlap_stage(out);
   return out;
