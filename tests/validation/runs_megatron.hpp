@@ -219,7 +219,89 @@ using bloom =
                   mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
                   pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
                   batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>, recompute::full,
+                  precision::megatron_mixed_adam, eager_attention, eager_full,
+                  framework::deepspeed>;
+
+// BLOOM's batch-size ramp-up (same plan, fewer sequences): tr11's README, "the data comes from"
+// (GBS 16, MBS 2, one micro-batch per pipeline): "elapsed time per iteration (s): 15.23 | ...
+// global batch size: 16 | ... TFLOPs: 8.04"; its update: "the current setup starts with
+// GBS=192/MBS=1 @ 73 TFLOPs" (step [D] from Megatron-DeepSpeed's TFLOPs formula, `bloom_step`).
+template <std::int64_t Gbs, std::int64_t Mbs>
+using bloom_ramp =
+    training_plan<bloom_176b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
+                  mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
+                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
+                  batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>, recompute::full,
+                  precision::megatron_mixed_adam, eager_attention, eager_full,
+                  framework::deepspeed>;
+
+/// BLOOM's pre-training search (train/tr11-176B-ml/chronicles-prequel.md, "Batchsize Warmup",
+/// 2022-02-26): 48 nodes, NHIDDEN 13824, NLAYERS 78, NHEADS 96, TP 4, PP 12, DP 8, MBS 2, GBS
+/// 512 to 2048; otherwise tr11's settings (ALiBi, V 250880, tied, full recompute). Before the
+/// BF16 optimizer of 02-28 these ran fp16 ("compared to fp16 which grad accumulates in fp16").
+struct bloom_prequel_182b {
+  static constexpr model_shape shape = {.name = "bloom-prequel-182b",
+                                        .layers = 78,
+                                        .d_model = 13824,
+                                        .d_ff = 4 * 13824,
+                                        .heads = 96,
+                                        .kv_heads = 96,
+                                        .head_dim = 144,
+                                        .vocab = 250880,
+                                        .gated_mlp = false,
+                                        .tied_embeddings = true,
+                                        .biases = true,
+                                        .norm = norm_kind::layer_norm};
+};
+template <std::int64_t Gbs>
+using bloom_prequel =
+    training_plan<bloom_prequel_182b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
+                  mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
+                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
+                  batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<2>>, recompute::full,
                   precision::bf16_mixed_adam, eager_attention, eager_full, framework::deepspeed>;
+
+/// Seconds per iteration from the TFLOP/s Megatron-DeepSpeed printed for BLOOM
+/// (`throughput_calculator`, checkpoint factor 4): 24·4·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)).
+/// Checked against the README's own line: GBS 16 at 15.23 s gives 8.04 TFLOP/s on 384 GPUs.
+constexpr double bloom_step(double batch, double layers, double hidden, double vocab,
+                            double gpus, double tflops) {
+  const double s = 2048.0;
+  const double f = 96.0 * batch * s * layers * hidden * hidden *
+                   (1.0 + s / (6.0 * hidden) + vocab / (16.0 * layers * hidden));
+  return f / (gpus * tflops * 1e12);
+}
+
+// --- S13 Zero Bubble (Qi et al., ICLR 2024, "Zero Bubble (Almost) Pipeline Parallelism") -------
+// Sea AI Lab's Megatron-LM fork (sail-sg/zero-bubble-pipeline-parallelism) on up to 32 A100 SXM
+// 80GB, 4 nodes, RoCE. Table 3: GPT-3-like models, sequence 1024, pipeline = all GPUs (no data
+// or tensor parallelism), "both the initial and final pipeline stages possess one fewer
+// transformer layer" (22 = 2 + 6·3 + 2 on 8 stages: `uneven_stages` gives the same bottleneck).
+// fp16 and flash attention as the fork's examples/pretrain_zero_bubble.sh sets them [I: the
+// paper names neither]; vocabulary 51200 [I]. Throughput in samples per GPU per second:
+// step = m·b / (rate · GPUs).
+template <std::int64_t L, std::int64_t H, std::int64_t Heads, std::int64_t P, std::int64_t M,
+          std::int64_t B, class Schedule>
+using zb24_plan =
+    training_plan<models::megatron_gpt<L, H, Heads>,
+                  systems::nvlink_fat_tree<a100_fat, (P + 7) / 8>, mesh<axis<"pp", P>>,
+                  pipeline<"pp", Schedule, uneven_stages>,
+                  batch<global_sequences<M * B>, seq_len<1024>, micro_batch<B>>,
+                  recompute::selective, precision::megatron_mixed_adam, with_dropout,
+                  framework::megatron_core>;
+template <std::int64_t P, std::int64_t M, std::int64_t B, class S>
+using zb_1_5b = zb24_plan<22, 2304, 24, P, M, B, S>;
+template <std::int64_t P, std::int64_t M, std::int64_t B, class S>
+using zb_6_2b = zb24_plan<30, 4096, 32, P, M, B, S>;
+template <std::int64_t P, std::int64_t M, std::int64_t B, class S>
+using zb_14_6b = zb24_plan<46, 5120, 40, P, M, B, S>;
+template <std::int64_t P, std::int64_t M, std::int64_t B, class S>
+using zb_28_3b = zb24_plan<62, 6144, 48, P, M, B, S>;
+
+/// Seconds per step from samples per GPU per second.
+constexpr double zb_step(double m, double b, double gpus, double rate) {
+  return m * b / (rate * gpus);
+}
 
 inline void add_megatron_runs(runs& v) {
   using tp_sp = tensor<"tp", sequence_parallel>;
@@ -309,6 +391,83 @@ inline void add_megatron_runs(runs& v) {
   v.push_back(evaluate<bloom>({"BLOOM-176B", "BLOOM", cal, false,
                                "70 layers unevenly on 12 stages; OmniPath link rate assumed"},
                               104.70));
+  // The ramp-up's small batches: one micro-batch per pipeline (GBS 16), then 24 (GBS 192).
+  v.push_back(evaluate<bloom_ramp<16, 2>>(
+      {"BLOOM-176B-GBS16", "BLOOM", cal, false, "one micro-batch per pipeline of 12 stages"},
+      15.23));
+  v.push_back(evaluate<bloom_ramp<192, 1>>({"BLOOM-176B-GBS192", "BLOOM", cal, false,
+                                            "\"@ 73 TFLOPs\", two figures"},
+                                           bloom_step(192, 70, 14336, 250880, 384, 73)));
+  v.push_back(evaluate<bloom_prequel<512>>({"BLOOM-PRE-182B-GBS512", "BLOOM", cal}, 35.77));
+  v.push_back(evaluate<bloom_prequel<1024>>({"BLOOM-PRE-182B-GBS1024", "BLOOM", cal}, 59.65));
+  v.push_back(evaluate<bloom_prequel<1536>>({"BLOOM-PRE-182B-GBS1536", "BLOOM", cal}, 83.11));
+  v.push_back(evaluate<bloom_prequel<2048>>({"BLOOM-PRE-182B-GBS2048", "BLOOM", cal}, 107.12));
+
+  // S13 Zero Bubble, Table 9 (m <= p, 1F1B) and Table 4 (m = 3p, 4p, 8p: 1F1B and ZB-1p, whose
+  // bubble equals ZB-H1's in every setting of the paper's Table 5, run as `zero_bubble`).
+  constexpr std::string_view zb = "S13 Zero Bubble 2024";
+  using f1b = schedule::one_f_one_b;
+  using zbh1 = schedule::zero_bubble;
+  v.push_back(evaluate<zb_1_5b<8, 2, 6, f1b>>({"ZB24-1.5B-m2", zb, held}, zb_step(2, 6, 8, 3.56)));
+  v.push_back(evaluate<zb_1_5b<8, 4, 6, f1b>>({"ZB24-1.5B-m4", zb, held}, zb_step(4, 6, 8, 5.74)));
+  v.push_back(evaluate<zb_1_5b<8, 8, 6, f1b>>({"ZB24-1.5B-m8", zb, held}, zb_step(8, 6, 8, 8.26)));
+  v.push_back(evaluate<zb_6_2b<8, 2, 3, f1b>>({"ZB24-6.2B-m2", zb, held}, zb_step(2, 3, 8, 1.04)));
+  v.push_back(evaluate<zb_6_2b<8, 4, 3, f1b>>({"ZB24-6.2B-m4", zb, held}, zb_step(4, 3, 8, 1.69)));
+  v.push_back(evaluate<zb_6_2b<8, 8, 3, f1b>>({"ZB24-6.2B-m8", zb, held}, zb_step(8, 3, 8, 2.45)));
+  v.push_back(evaluate<zb_14_6b<16, 4, 1, f1b>>({"ZB24-14.6B-m4", zb, held},
+                                                zb_step(4, 1, 16, 0.39)));
+  v.push_back(evaluate<zb_14_6b<16, 8, 1, f1b>>({"ZB24-14.6B-m8", zb, held},
+                                                zb_step(8, 1, 16, 0.65)));
+  v.push_back(evaluate<zb_14_6b<16, 16, 1, f1b>>({"ZB24-14.6B-m16", zb, held},
+                                                 zb_step(16, 1, 16, 0.95)));
+  v.push_back(evaluate<zb_1_5b<8, 24, 6, f1b>>(
+      {"ZB24-1.5B-m24", zb, held}, zb_step(24, 6, 8, 11.80)));
+  v.push_back(evaluate<zb_1_5b<8, 32, 6, f1b>>(
+      {"ZB24-1.5B-m32", zb, held}, zb_step(32, 6, 8, 12.50)));
+  v.push_back(evaluate<zb_1_5b<8, 64, 6, f1b>>(
+      {"ZB24-1.5B-m64", zb, held}, zb_step(64, 6, 8, 13.60)));
+  v.push_back(evaluate<zb_1_5b<8, 24, 6, zbh1>>(
+      {"ZB24-1.5B-m24-ZB1p", zb, held}, zb_step(24, 6, 8, 12.90)));
+  v.push_back(evaluate<zb_1_5b<8, 32, 6, zbh1>>(
+      {"ZB24-1.5B-m32-ZB1p", zb, held}, zb_step(32, 6, 8, 13.40)));
+  v.push_back(evaluate<zb_1_5b<8, 64, 6, zbh1>>(
+      {"ZB24-1.5B-m64-ZB1p", zb, held}, zb_step(64, 6, 8, 14.20)));
+  v.push_back(evaluate<zb_6_2b<8, 24, 3, f1b>>(
+      {"ZB24-6.2B-m24", zb, held}, zb_step(24, 3, 8, 3.50)));
+  v.push_back(evaluate<zb_6_2b<8, 32, 3, f1b>>(
+      {"ZB24-6.2B-m32", zb, held}, zb_step(32, 3, 8, 3.70)));
+  v.push_back(evaluate<zb_6_2b<8, 64, 3, f1b>>(
+      {"ZB24-6.2B-m64", zb, held}, zb_step(64, 3, 8, 4.03)));
+  v.push_back(evaluate<zb_6_2b<8, 24, 3, zbh1>>(
+      {"ZB24-6.2B-m24-ZB1p", zb, held}, zb_step(24, 3, 8, 3.88)));
+  v.push_back(evaluate<zb_6_2b<8, 32, 3, zbh1>>(
+      {"ZB24-6.2B-m32-ZB1p", zb, held}, zb_step(32, 3, 8, 4.00)));
+  v.push_back(evaluate<zb_6_2b<8, 64, 3, zbh1>>(
+      {"ZB24-6.2B-m64-ZB1p", zb, held}, zb_step(64, 3, 8, 4.20)));
+  v.push_back(evaluate<zb_14_6b<16, 48, 1, f1b>>(
+      {"ZB24-14.6B-m48", zb, held}, zb_step(48, 1, 16, 1.40)));
+  v.push_back(evaluate<zb_14_6b<16, 64, 1, f1b>>(
+      {"ZB24-14.6B-m64", zb, held}, zb_step(64, 1, 16, 1.49)));
+  v.push_back(evaluate<zb_14_6b<16, 128, 1, f1b>>(
+      {"ZB24-14.6B-m128", zb, held}, zb_step(128, 1, 16, 1.64)));
+  v.push_back(evaluate<zb_14_6b<16, 48, 1, zbh1>>(
+      {"ZB24-14.6B-m48-ZB1p", zb, held}, zb_step(48, 1, 16, 1.61)));
+  v.push_back(evaluate<zb_14_6b<16, 64, 1, zbh1>>(
+      {"ZB24-14.6B-m64-ZB1p", zb, held}, zb_step(64, 1, 16, 1.67)));
+  v.push_back(evaluate<zb_14_6b<16, 128, 1, zbh1>>(
+      {"ZB24-14.6B-m128-ZB1p", zb, held}, zb_step(128, 1, 16, 1.76)));
+  v.push_back(evaluate<zb_28_3b<32, 96, 1, f1b>>(
+      {"ZB24-28.3B-m96", zb, held}, zb_step(96, 1, 32, 0.76)));
+  v.push_back(evaluate<zb_28_3b<32, 128, 1, f1b>>(
+      {"ZB24-28.3B-m128", zb, held}, zb_step(128, 1, 32, 0.80)));
+  v.push_back(evaluate<zb_28_3b<32, 256, 1, f1b>>(
+      {"ZB24-28.3B-m256", zb, held}, zb_step(256, 1, 32, 0.88)));
+  v.push_back(evaluate<zb_28_3b<32, 96, 1, zbh1>>(
+      {"ZB24-28.3B-m96-ZB1p", zb, held}, zb_step(96, 1, 32, 0.87)));
+  v.push_back(evaluate<zb_28_3b<32, 128, 1, zbh1>>(
+      {"ZB24-28.3B-m128-ZB1p", zb, held}, zb_step(128, 1, 32, 0.90)));
+  v.push_back(evaluate<zb_28_3b<32, 256, 1, zbh1>>(
+      {"ZB24-28.3B-m256-ZB1p", zb, held}, zb_step(256, 1, 32, 0.96)));
 }
 
 }  // namespace validation
