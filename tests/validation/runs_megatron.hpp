@@ -192,22 +192,28 @@ using mcore24_plan = training_plan<
 
 // --- BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm) ------------------------------
 
-/// BLOOM 176B (tr11-176B-ml.slurm): NLAYERS=70 NHIDDEN=14336 NHEADS=112, FFN 4h GeLU, ALiBi (no
-/// learned positions), tied embeddings, biases, LayerNorm, --pad-vocab-size-to 250880. The
-/// embedding LayerNorm (2h = 28,672 parameters) is not modelled.
+/// A BLOOM-family shape (bigscience train/tr11-176B-ml): FFN 4h GeLU, ALiBi (no learned
+/// positions), tied embeddings, biases, LayerNorm, --pad-vocab-size-to 250880. The embedding
+/// LayerNorm (2h parameters) is not modelled.
+constexpr model_shape bloom_shape(std::string_view name, std::int64_t layers, std::int64_t hidden,
+                                  std::int64_t heads) {
+  return {.name = name,
+          .layers = layers,
+          .d_model = hidden,
+          .d_ff = 4 * hidden,
+          .heads = heads,
+          .kv_heads = heads,
+          .head_dim = hidden / heads,
+          .vocab = 250880,
+          .gated_mlp = false,
+          .tied_embeddings = true,
+          .biases = true,
+          .norm = norm_kind::layer_norm};
+}
+
+/// BLOOM 176B (tr11-176B-ml.slurm): NLAYERS=70 NHIDDEN=14336 NHEADS=112.
 struct bloom_176b {
-  static constexpr model_shape shape = {.name = "bloom-176b",
-                                        .layers = 70,
-                                        .d_model = 14336,
-                                        .d_ff = 4 * 14336,
-                                        .heads = 112,
-                                        .kv_heads = 112,
-                                        .head_dim = 128,
-                                        .vocab = 250880,
-                                        .gated_mlp = false,
-                                        .tied_embeddings = true,
-                                        .biases = true,
-                                        .norm = norm_kind::layer_norm};
+  static constexpr model_shape shape = bloom_shape("bloom-176b", 70, 14336, 112);
 };
 // Published 176,247,271,424 parameters less the embedding LayerNorm.
 static_assert(model_parameters<bloom_176b>().total == 176'247'271'424 - 28'672);
@@ -237,21 +243,11 @@ using bloom_ramp =
 
 /// BLOOM's pre-training search (train/tr11-176B-ml/chronicles-prequel.md, "Batchsize Warmup",
 /// 2022-02-26): 48 nodes, NHIDDEN 13824, NLAYERS 78, NHEADS 96, TP 4, PP 12, DP 8, MBS 2, GBS
-/// 512 to 2048; otherwise tr11's settings (ALiBi, V 250880, tied, full recompute). Before the
-/// BF16 optimizer of 02-28 these ran fp16 ("compared to fp16 which grad accumulates in fp16").
+/// 512 to 2048 (`bloom_shape`; head dim 144); otherwise tr11's settings (full recompute).
+/// Before the BF16 optimizer of 02-28 these ran fp16 ("compared to fp16 which grad accumulates
+/// in fp16").
 struct bloom_prequel_182b {
-  static constexpr model_shape shape = {.name = "bloom-prequel-182b",
-                                        .layers = 78,
-                                        .d_model = 13824,
-                                        .d_ff = 4 * 13824,
-                                        .heads = 96,
-                                        .kv_heads = 96,
-                                        .head_dim = 144,
-                                        .vocab = 250880,
-                                        .gated_mlp = false,
-                                        .tied_embeddings = true,
-                                        .biases = true,
-                                        .norm = norm_kind::layer_norm};
+  static constexpr model_shape shape = bloom_shape("bloom-prequel-182b", 78, 13824, 96);
 };
 template <std::int64_t Gbs>
 using bloom_prequel =

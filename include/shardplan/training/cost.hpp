@@ -585,20 +585,15 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
       in.add(out, "gradient all-reduce", collective_kind::all_reduce, i, 1.0,
              params * reduce_b * byte, backward_last, 0.0, 0.0 * second,
              in.time_of(collective_kind::all_reduce, i, bucket(reduce_b) * reduce_b * byte));
-    } else if (d.zero_stage >= 1 && deepspeed_bf16_optimizer(t)) {
-      // DeepSpeed's BF16_Optimizer all-reduces its fp32 gradients whole and shards only the
-      // optimizer step, whose parameters it then gathers.
-      in.add(out, "bf16 optimizer gradient all-reduce", collective_kind::all_reduce, i, 1.0,
-             params * grad_b * byte, backward_last, 0.0, 0.0 * second,
-             in.time_of(collective_kind::all_reduce, i, bucket(grad_b) * grad_b * byte));
-      in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
-             params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
-             0.0 * second,
-             in.time_of(collective_kind::all_gather, i, bucket(grad_b) * param_b * byte));
     } else if (d.zero_stage >= 1) {
-      in.add(out, "zero gradient scatter", collective_kind::reduce_scatter, i, 1.0,
-             params * grad_b * byte, backward_last, 0.0, 0.0 * second,
-             in.time_of(collective_kind::reduce_scatter, i, bucket(grad_b) * grad_b * byte));
+      // ZeRO-1/2 reduce-scatter the gradients; DeepSpeed's BF16_Optimizer all-reduces its fp32
+      // gradients whole and shards only the optimizer step. Both then gather the parameters.
+      const bool whole = deepspeed_bf16_optimizer(t);
+      const collective_kind reduce =
+          whole ? collective_kind::all_reduce : collective_kind::reduce_scatter;
+      in.add(out, whole ? "bf16 optimizer gradient all-reduce" : "zero gradient scatter", reduce,
+             i, 1.0, params * grad_b * byte, backward_last, 0.0, 0.0 * second,
+             in.time_of(reduce, i, bucket(grad_b) * grad_b * byte));
       in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
              params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
              0.0 * second,
