@@ -192,23 +192,15 @@ using mcore24_plan = training_plan<
 
 // --- BLOOM 176B, bigscience train/tr11-176B-ml (README and slurm) ------------------------------
 
-/// A BLOOM-family shape (bigscience train/tr11-176B-ml): FFN 4h GeLU, ALiBi (no learned
-/// positions), tied embeddings, biases, LayerNorm, --pad-vocab-size-to 250880. The embedding
-/// LayerNorm (2h parameters) is not modelled.
+/// A BLOOM-family shape (bigscience train/tr11-176B-ml): Megatron's GPT (`megatron_gpt_shape`:
+/// FFN 4h GeLU, tied embeddings, biases, LayerNorm) with ALiBi instead of learned positions and
+/// --pad-vocab-size-to 250880. The embedding LayerNorm (2h parameters) is not modelled.
 constexpr model_shape bloom_shape(std::string_view name, std::int64_t layers, std::int64_t hidden,
                                   std::int64_t heads) {
-  return {.name = name,
-          .layers = layers,
-          .d_model = hidden,
-          .d_ff = 4 * hidden,
-          .heads = heads,
-          .kv_heads = heads,
-          .head_dim = hidden / heads,
-          .vocab = 250880,
-          .gated_mlp = false,
-          .tied_embeddings = true,
-          .biases = true,
-          .norm = norm_kind::layer_norm};
+  model_shape s = models::megatron_gpt_shape(name, layers, hidden, heads);
+  s.vocab = 250880;
+  s.position_embeddings = 0;
+  return s;
 }
 
 /// BLOOM 176B (tr11-176B-ml.slurm): NLAYERS=70 NHIDDEN=14336 NHEADS=112.

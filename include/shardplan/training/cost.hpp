@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 #include <shardplan/hardware/collectives.hpp>
@@ -102,12 +103,17 @@ struct step_cost {
   std::size_t traffic_count = 0;
 };
 
+/// The devices of the axes inside axis `a` (the stride between its ranks).
+constexpr std::int64_t inner_devices(const training_plan_values& p, std::size_t a) {
+  std::int64_t inner = 1;
+  for (std::size_t i = a + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
+  return inner;
+}
+
 /// The network the collectives of axis `a` use.
 constexpr axis_network network_of(const placement_levels& levels, const training_plan_values& p,
                                   std::size_t a) {
-  std::int64_t inner = 1;
-  for (std::size_t i = a + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
-  return network_of(levels, inner, p.axes[a].size);
+  return network_of(levels, inner_devices(p, a), p.axes[a].size);
 }
 constexpr axis_network network_of(const training_plan_values& p, std::size_t a) {
   return network_of(levels_of(p.system), p, a);
@@ -347,20 +353,20 @@ constexpr double collective_overlap_contention(const chip_figures& chip) {
   return chip.kind == chip_kind::gpu ? 0.189 / 1.189 : 0.0;
 }
 
-/// Appends `count` collectives of `kind` moving `array` on `axis` (nothing when the axis is
-/// absent or of size 1): the bytes one device sends, their time on the axis's links and the
-/// contention they cost the compute they hide under (`collective_overlap_contention`).
-constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
-                           const placement_levels& levels, const collective_options& opts,
-                           std::string_view strategy, collective_kind kind, std::size_t axis,
-                           double count, bytes array, seconds hidden_under, double forward_share,
-                           seconds host_per_call = 0.0 * second, seconds floor = 0.0 * second) {
-  if (axis >= p.axis_count || p.axes[axis].size <= 1 || count <= 0.0) return;
-  const seconds one =
-      collective_time(kind, array, network_of(levels, p, axis), opts) + host_per_call;
+/// Appends `count` collectives of `kind` moving `array` among the `net.size` ranks of `net`,
+/// reported on `axis` (nothing for a group of one): the bytes one device sends, their time on
+/// the group's links and the contention they cost the compute they hide under
+/// (`collective_overlap_contention`).
+constexpr void push_traffic(traffic_list& out, const chip_figures& chip, const axis_network& net,
+                            const collective_options& opts, std::string_view strategy,
+                            collective_kind kind, std::size_t axis, double count, bytes array,
+                            seconds hidden_under, double forward_share, seconds host_per_call,
+                            seconds floor) {
+  if (net.size <= 1 || count <= 0.0) return;
+  const seconds one = collective_time(kind, array, net, opts) + host_per_call;
   axis_traffic x{strategy, kind, axis, count, array};
   x.forward_share = forward_share;
-  const double n = static_cast<double>(p.axes[axis].size);
+  const double n = static_cast<double>(net.size);
   double sent = array.value() * (n - 1.0) / n;  // a ring's share of the array per device
   if (kind == collective_kind::all_reduce) sent *= 2.0;
   if (kind == collective_kind::all_to_all) sent = array.value() / n * (n - 1.0) / n;
@@ -369,8 +375,19 @@ constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
   x.time = one * count;
   x.hidden_under = hidden_under;
   x.floor = floor < x.time ? floor : x.time;
-  x.contention = collective_overlap_contention(p.system.chip);
+  x.contention = collective_overlap_contention(chip);
   if (out.count < max_traffic) out.items[out.count++] = x;
+}
+
+/// `push_traffic` over the ranks of the plan's `axis` (nothing when the axis is absent).
+constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
+                           const placement_levels& levels, const collective_options& opts,
+                           std::string_view strategy, collective_kind kind, std::size_t axis,
+                           double count, bytes array, seconds hidden_under, double forward_share,
+                           seconds host_per_call = 0.0 * second, seconds floor = 0.0 * second) {
+  if (axis >= p.axis_count) return;
+  push_traffic(out, p.system.chip, network_of(levels, p, axis), opts, strategy, kind, axis, count,
+               array, hidden_under, forward_share, host_per_call, floor);
 }
 
 /// What the traffic stages share: the plan, its links and the step's compute windows.
@@ -770,18 +787,15 @@ constexpr void tied_embedding_traffic(const traffic_inputs& in, traffic_list& ou
   const training_setup& t = p.setup;
   const std::size_t axis = first_axis(p, role_pipeline);
   if (!m.tied_embeddings || axis >= p.axis_count || p.axes[axis].size <= 1) return;
-  std::int64_t inner = 1;
-  for (std::size_t i = axis + 1; i < p.axis_count; ++i) inner *= p.axes[i].size;
   const double params = static_cast<double>(m.vocab) * static_cast<double>(m.d_model) /
                         static_cast<double>(t.degrees.tensor);
-  const bytes array = params * held_gradient_bytes(t.precision) * byte;
-  axis_traffic x{"tied embedding all-reduce", collective_kind::all_reduce, axis, 1.0, array};
-  x.bytes_per_device = array;  // a two-rank all-reduce: half sent in each of its two phases
-  x.time = collective_time(collective_kind::all_reduce, array,
-                           network_of(in.levels, inner * (p.axes[axis].size - 1), 2), in.options);
-  x.floor = x.time;
-  x.contention = collective_overlap_contention(p.system.chip);
-  if (out.count < max_traffic) out.items[out.count++] = x;
+  // Two ranks (p - 1) · inner apart; all of it a floor.
+  const axis_network ends =
+      network_of(in.levels, inner_devices(p, axis) * (p.axes[axis].size - 1), 2);
+  push_traffic(out, p.system.chip, ends, in.options, "tied embedding all-reduce",
+               collective_kind::all_reduce, axis, 1.0,
+               params * held_gradient_bytes(t.precision) * byte, 0.0 * second, 0.0, 0.0 * second,
+               std::numeric_limits<double>::infinity() * second);
 }
 
 /// Expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
