@@ -210,28 +210,26 @@ struct bloom_176b {
 // Published 176,247,271,424 parameters less the embedding LayerNorm.
 static_assert(model_parameters<bloom_176b>().total == 176'247'271'424 - 28'672);
 
-// 384 A100 80GB (48 nodes), TP=4 PP=12 DP=8, ZeRO-1, MBS 2, GBS 2048, seq 2048,
-// --checkpoint-activations, --bf16. "elapsed time per iteration (s): 104.70".
-using bloom =
-    training_plan<bloom_176b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
-                  mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
-                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
-                  batch<global_sequences<2048>, seq_len<2048>, micro_batch<2>>, recompute::full,
-                  precision::megatron_mixed_adam, eager_attention, eager_full,
-                  framework::deepspeed>;
-
-// BLOOM's batch-size ramp-up (same plan, fewer sequences): tr11's README, "the data comes from"
-// (GBS 16, MBS 2, one micro-batch per pipeline): "elapsed time per iteration (s): 15.23 | ...
-// global batch size: 16 | ... TFLOPs: 8.04"; its update: "the current setup starts with
-// GBS=192/MBS=1 @ 73 TFLOPs" (step [D] from Megatron-DeepSpeed's TFLOPs formula, `bloom_step`).
-template <std::int64_t Gbs, std::int64_t Mbs>
-using bloom_ramp =
-    training_plan<bloom_176b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
+/// BLOOM's layout on Jean Zay, for `Model`, a batch and a precision: 384 A100 80GB (48 nodes),
+/// TP=4 PP=12 DP=8, ZeRO-1, seq 2048, --checkpoint-activations, eager attention, DeepSpeed.
+template <class Model, std::int64_t Gbs, std::int64_t Mbs, class Precision>
+using bloom_plan =
+    training_plan<Model, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
                   mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
                   pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
                   batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>, recompute::full,
-                  precision::megatron_mixed_adam, eager_attention, eager_full,
-                  framework::deepspeed>;
+                  Precision, eager_attention, eager_full, framework::deepspeed>;
+
+// BLOOM 176B at a batch, --bf16 (BF16_Optimizer: fp32 gradients, `megatron_mixed_adam`'s 4
+// bytes). Its batch-size ramp-up (same plan, fewer sequences): tr11's README, "the data comes
+// from" (GBS 16, MBS 2, one micro-batch per pipeline): "elapsed time per iteration (s): 15.23
+// | ... global batch size: 16 | ... TFLOPs: 8.04"; its update: "the current setup starts with
+// GBS=192/MBS=1 @ 73 TFLOPs" (step [D] from Megatron-DeepSpeed's TFLOPs formula, `bloom_step`).
+template <std::int64_t Gbs, std::int64_t Mbs>
+using bloom_ramp = bloom_plan<bloom_176b, Gbs, Mbs, precision::megatron_mixed_adam>;
+
+// The full batch: MBS 2, GBS 2048. "elapsed time per iteration (s): 104.70".
+using bloom = bloom_ramp<2048, 2>;
 
 /// BLOOM's pre-training search (train/tr11-176B-ml/chronicles-prequel.md, "Batchsize Warmup",
 /// 2022-02-26): 48 nodes, NHIDDEN 13824, NLAYERS 78, NHEADS 96, TP 4, PP 12, DP 8, MBS 2, GBS
@@ -242,12 +240,7 @@ struct bloom_prequel_182b {
   static constexpr model_shape shape = bloom_shape("bloom-prequel-182b", 78, 13824, 96);
 };
 template <std::int64_t Gbs>
-using bloom_prequel =
-    training_plan<bloom_prequel_182b, systems::nvlink_fat_tree<a100_80gb_jean_zay, 48>,
-                  mesh<axis<"pp", 12>, axis<"dp", 8>, axis<"tp", 4>>, zero<1, "dp">,
-                  pipeline<"pp", schedule::one_f_one_b, uneven_stages>, tensor<"tp">,
-                  batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<2>>, recompute::full,
-                  precision::bf16_mixed_adam, eager_attention, eager_full, framework::deepspeed>;
+using bloom_prequel = bloom_plan<bloom_prequel_182b, Gbs, 2, precision::bf16_mixed_adam>;
 
 /// Seconds per iteration from the TFLOP/s Megatron-DeepSpeed printed for BLOOM
 /// (`throughput_calculator`, checkpoint factor 4): 24·4·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)).
