@@ -879,6 +879,19 @@ TEST_CASE("every export of a tensor-parallel overlapped plan parses and turns th
   CHECK(torchtitan_toml(no_sp).find("enable_async_tensor_parallel") == std::string::npos);
 }
 
+TEST_CASE("a synchronous input-gradient all-reduce becomes megatron's switch, without sp only") {
+  // arguments.py at 000c4ac: --no-async-tensor-model-parallel-allreduce; with
+  // --sequence-parallel validate_args turns the all-reduce off anyway.
+  training_plan_values p = plan_named("dense 70B, TP 8 overlapped").plan;
+  p.setup.tp_comm_overlap = false;
+  p.setup.sync_tp_backward = true;
+  p.setup.degrees.sequence_parallel = false;
+  const std::string flag = "--no-async-tensor-model-parallel-allreduce";
+  CHECK(megatron_arguments(p).find(flag) != std::string::npos);
+  p.setup.degrees.sequence_parallel = true;
+  CHECK(megatron_arguments(p).find(flag) == std::string::npos);
+}
+
 TEST_CASE("2-byte gradients become megatron's --grad-reduce-in-bf16") {
   // bf16_mixed_adam counts 2-byte gradients (the plan's generic framework).
   const options o = options_of(

@@ -319,6 +319,22 @@ TEST_CASE("megatron: --tp-comm-overlap is the plan's tensor-parallel overlap, wi
                  ": --tp-comm-overlap: needs --sequence-parallel (validate_args asserts it)"));
 }
 
+TEST_CASE("megatron: --no-async-tensor-model-parallel-allreduce is sync_tp_backward") {
+  const std::string args =
+      "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
+      "--seq-length 4096 --max-position-embeddings 4096\n"
+      "--micro-batch-size 1 --global-batch-size 64 --vocab-size 32000\n"
+      "--tensor-model-parallel-size 8\n";
+  const import_result sync =
+      run(import_format::megatron,
+          scratch("args_sync_tp.txt", args + "--no-async-tensor-model-parallel-allreduce\n"),
+          dgx_h100_1);
+  CHECK(read_back(sync).plan.setup.sync_tp_backward);
+  const import_result async =
+      run(import_format::megatron, scratch("args_async_tp.txt", args), dgx_h100_1);
+  CHECK_FALSE(read_back(async).plan.setup.sync_tp_backward);
+}
+
 TEST_CASE("megatron: an argument file, its degrees checked") {
   const std::string args =
       "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"

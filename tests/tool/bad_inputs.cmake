@@ -197,6 +197,8 @@ bad_plan("training.optimizer_in_backward: needs one micro-batch per step and no 
 # DeepSpeed's ZeRO-3 of 2021 needs DeepSpeed and ZeRO-3.
 bad_plan("training.zero3_per_tensor: is DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2: it needs \"framework\": \"deepspeed\"" training training zero3_per_tensor true)
 bad_plan("training.zero3_per_tensor: must be true or false" training training zero3_per_tensor [=["v0.3.16"]=])
+bad_plan("training.sync_tp_backward: is Megatron-LM's --no-async-tensor-model-parallel-allreduce: it needs \"framework\": \"megatron_core\"" training training sync_tp_backward true)
+bad_plan("training.sync_tp_backward: must be true or false" training training sync_tp_backward 1)
 bad_plan("training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3" training training [=[{"parallelism": {"data": 8, "zero_stage": 2}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "deepspeed", "zero3_per_tensor": true}]=])
 # Tensor-parallel overlap: Megatron-Core's or torchtitan's, with sequence parallelism, and under
 # torchtitan a compiled model.

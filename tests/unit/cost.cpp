@@ -692,7 +692,7 @@ TEST_CASE("userbuffers splits each tensor-parallel gemm as transformer engine's 
   // ring_exchange in tp_size splits; proj_fprop and fc2_fprop pipeline in 4; proj_dgrad and
   // fc2_dgrad ring_exchange; qkv_dgrad and fc1_dgrad bulk (not split).
   training_setup t = tp8_70b<framework::megatron_core, tp_comm_overlap>::values.setup;
-  const layer_shard s = shard_of(t, attention_flops::causal);
+  const layer_shard s = shard_of(t, chip_kind::gpu, attention_flops::causal);
   REQUIRE(s.tp_overlap == tp_overlap_method::userbuffers);
   const operation_list fwd = layer_forward_operations(models::llama3_70b::shape, s, false);
   auto op = [&](std::string_view name) -> const operation& {
@@ -716,7 +716,7 @@ TEST_CASE("userbuffers splits each tensor-parallel gemm as transformer engine's 
         doctest::Approx(8 * gemm_time(chip, qkv.format, chunk).value()));
   // Async TP splits the forward's GEMMs in tp_size and leaves the backward's whole.
   t.framework = training_framework::torchtitan;
-  const layer_shard a = shard_of(t, attention_flops::causal);
+  const layer_shard a = shard_of(t, chip_kind::gpu, attention_flops::causal);
   REQUIRE(a.tp_overlap == tp_overlap_method::symmetric_memory);
   const operation_list f2 = layer_forward_operations(models::llama3_70b::shape, a, false);
   for (std::size_t i = 0; i < f2.count; ++i)
@@ -726,7 +726,7 @@ TEST_CASE("userbuffers splits each tensor-parallel gemm as transformer engine's 
     }
   // Without sequence parallelism, or at TP 1, nothing overlaps.
   t.degrees.sequence_parallel = false;
-  CHECK(tp_overlap_of(t) == tp_overlap_method::none);
+  CHECK(tp_overlap_of(t, chip_kind::gpu) == tp_overlap_method::none);
 }
 
 TEST_CASE("overlapped tensor-parallel collectives expose their last chunks and their sms") {
@@ -752,6 +752,110 @@ TEST_CASE("overlapped tensor-parallel collectives expose their last chunks and t
   // Overlap shortens the step against exposed collectives.
   const step_cost plain = tp8_70b<framework::megatron_core>::step();
   CHECK(c.step.value() < plain.step.value());
+}
+
+namespace {
+// LLaMA-3 70B as `tp8_70b` without sequence parallelism.
+template <class... Extra>
+using tp8_70b_plain = training_plan<models::llama3_70b, systems::dgx_h100_superpod<8>,
+                                    mesh<axis<"dp", 8>, axis<"tp", 8>>, zero<1, "dp">, tensor<"tp">,
+                                    batch<global_sequences<64>, seq_len<8192>, micro_batch<1>>,
+                                    recompute::full, precision::bf16_mixed_adam,
+                                    framework::megatron_core, Extra...>;
+
+// The weight gradients of a LLaMA-3 70B layer's QKV and MLP-up GEMMs at TP 8 over 8192 tokens,
+// over the step (80 layers, 8 micro-batches), as the compute stage scales them: QKV's k x n
+// over m is 8192 x (64/8 + 2) x 128 over the tokens, MLP up's 8192 x 2 x 28672/8.
+double weight_gradient_window_70b() {
+  const chip_figures& chip = hardware::h100_sxm::figures;
+  const seconds qkv = gemm_time(chip, number_format::bf16, {8192.0, 10.0 * 128.0, 8192.0, 1.0});
+  const seconds up =
+      gemm_time(chip, number_format::bf16, {8192.0, 2.0 * 28672.0 / 8.0, 8192.0, 1.0});
+  return (qkv + up).value() * 80.0 * 8.0 / family_kernel_fractions(chip).sustained;
+}
+}  // namespace
+
+TEST_CASE("megatron-core reduces each input gradient beside its weight gradient") {
+  // LinearWithGradAccumulationAndAsyncCommunication.backward (megatron/core/tensor_parallel/
+  // layers.py at core_r0.8.0): the all-reduce of QKV's and MLP up's input gradients is launched
+  // before their weight gradients and waited for after. Full recomputation: 6 all-reduces a
+  // layer, the backward's 2 beside the weight gradients.
+  const step_cost c = tp8_70b_plain<>::step();
+  const axis_traffic* in_line = find(c, "tensor all-reduce");
+  const axis_traffic* beside = find(c, "tensor all-reduce, beside the weight gradients");
+  REQUIRE(in_line != nullptr);
+  REQUIRE(beside != nullptr);
+  CHECK(in_line->count == 4 * 80 * 8);
+  CHECK(beside->count == 2 * 80 * 8);
+  CHECK(beside->array.value() == doctest::Approx(8192.0 * 8192.0 * 2.0));
+  CHECK(beside->hidden_under.value() == doctest::Approx(weight_gradient_window_70b()));
+  // The forward's and the recomputed forward's four stay in line.
+  CHECK(in_line->forward_bytes().value() == doctest::Approx(in_line->bytes_per_device.value() / 2));
+  // Megatron-LM before 2022-02 (--no-async-tensor-model-parallel-allreduce): all six in line.
+  const step_cost sync = tp8_70b_plain<sync_tp_backward>::step();
+  CHECK(find(sync, "tensor all-reduce, beside the weight gradients") == nullptr);
+  CHECK(find(sync, "tensor all-reduce")->count == 6 * 80 * 8);
+  CHECK(sync.step.value() > c.step.value());
+  // Frameworks that do not: generic (the papers' accounting) and torchtitan.
+  training_setup t = tp8_70b_plain<>::values.setup;
+  CHECK(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
+  t.framework = training_framework::generic;
+  CHECK_FALSE(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
+  t.framework = training_framework::torchtitan;
+  CHECK_FALSE(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
+}
+
+TEST_CASE("with sequence parallelism only the backward's reduce-scatters run beside") {
+  // The row-parallel GEMMs' output gradients are all-gathered before their data gradients:
+  // one all-gather and reduce-scatter pair a layer stays in line, 5 of the 6 with full
+  // recomputation; the two reduce-scatters of [s, h] run beside the weight gradients, whatever
+  // --no-async-tensor-model-parallel-allreduce says (validate_args turns it off with SP).
+  const step_cost c = tp8_70b<framework::megatron_core>::step();
+  const axis_traffic* beside = find(c, "tensor reduce-scatter, beside the weight gradients");
+  REQUIRE(beside != nullptr);
+  CHECK(beside->collective == collective_kind::reduce_scatter);
+  CHECK(beside->count == 2 * 80 * 8);
+  CHECK(beside->array.value() == doctest::Approx(8192.0 * 8192.0 * 2.0));
+  CHECK(beside->hidden_under.value() == doctest::Approx(weight_gradient_window_70b()));
+  CHECK(find(c, "tensor all-reduce")->count == 5 * 80 * 8);
+  const step_cost sync = tp8_70b<framework::megatron_core, sync_tp_backward>::step();
+  CHECK(sync.step.value() == doctest::Approx(c.step.value()));
+}
+
+TEST_CASE("maxtext on a tpu windows every tensor-parallel einsum") {
+  // XLA's collective matmul (on by default on TPU; MaxText's DISABLE_COLLECTIVE_MATMUL raises
+  // its threshold): LLaMA-3 70B at FSDP 16 x TP 4 on a v5p 4x4x4 slice, 2 sequences of 8192 a
+  // TP group, full recomputation.
+  using plan = training_plan<models::llama3_70b, systems::tpu_v5p_slice<4, 4, 4>,
+                             mesh<axis<"fsdp", 16>, axis<"tp", 4>>, fsdp<"fsdp">,
+                             tensor<"tp", sequence_parallel>,
+                             batch<global_sequences<32>, seq_len<8192>, micro_batch<2>>,
+                             recompute::full, precision::bf16_mixed_adam, framework::maxtext>;
+  const training_setup& t = plan::values.setup;
+  CHECK(tp_overlap_of(t, chip_kind::tpu) == tp_overlap_method::windowed_einsum);
+  CHECK(tp_overlap_of(t, chip_kind::gpu) == tp_overlap_method::none);
+  CHECK(tp_backward_beside_weight_gradient(t, chip_kind::gpu));  // XLA's scheduler on a GPU
+  const layer_shard s = shard_of(t, chip_kind::tpu, attention_flops::causal);
+  const operation_list fwd = layer_forward_operations(models::llama3_70b::shape, s, false);
+  for (std::size_t i = 0; i < fwd.count; ++i)
+    if (fwd.items[i].tp_window) {
+      CHECK(fwd.items[i].chunks == 4);
+      CHECK(fwd.items[i].backward_chunks == 4);
+      CHECK(fwd.items[i].backward_tp_window);
+    }
+  const step_cost c = plan::step();
+  const axis_traffic* hidden = find(c, "tensor all-gather and reduce-scatter, overlapped");
+  const axis_traffic* tail = find(c, "tensor reduce-scatter, last chunks");
+  REQUIRE(hidden != nullptr);
+  REQUIRE(tail != nullptr);
+  // 80 layers x 1 micro-batch: 6 pairs a layer hide; the forward's, the recomputed forward's
+  // and the backward's reduce-scatters (2 + 2 + 2) each end with a quarter of the 2 x 8192 x
+  // 8192 x 2-byte activations left; the TPU loses no compute to the overlap.
+  CHECK(hidden->count == 6 * 80);
+  CHECK(hidden->contention == 0.0);
+  CHECK(tail->count == 6 * 80);
+  CHECK(tail->array.value() == doctest::Approx(2.0 * 8192.0 * 8192.0 * 2.0 / 4.0));
+  CHECK(tail->forward_share == doctest::Approx(4.0 / 6.0));
 }
 
 namespace {

@@ -577,6 +577,22 @@ TEST_CASE("tp_comm_overlap is megatron-core's or torchtitan's and needs sequence
             .plan.setup.tp_comm_overlap);
 }
 
+TEST_CASE("sync_tp_backward is Megatron-LM's synchronous input-gradient all-reduce") {
+  std::string text =
+      small_plan_with("\"framework\": \"megatron_core\", \"sync_tp_backward\": true,");
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.sync_tp_backward);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.sync_tp_backward);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(error_of(small_plan_with("\"sync_tp_backward\": true,")) ==
+        "training.sync_tp_backward: is Megatron-LM's --no-async-tensor-model-parallel-allreduce: "
+        "it needs \"framework\": \"megatron_core\"");
+  training_plan_values p = f.values();
+  p.setup.framework = training_framework::maxtext;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
 TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed and ZeRO-3") {
   std::string text = small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,");
   const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";

@@ -9,7 +9,8 @@ namespace validation {
 // --- S01 Narayanan et al. 2021 (arXiv:2104.04473), Table 1, with the settings of
 // NVIDIA/Megatron-LM examples/sc21/run_table_1.sh (parent of f2e72c8): --fp16, full recompute
 // (--activations-checkpoint-method uniform), eager attention, dropout. DDP=torch overlaps the
-// gradient all-reduce; DDP=local (39.1B and up) does not. ----------------------------------------
+// gradient all-reduce; DDP=local (39.1B and up) does not. The Megatron-LM of 2021 all-reduced
+// each input gradient before its weight gradient (`sync_tp_backward`). -----------------------
 
 /// A Table 1 row: `Nodes` DGX A100 (superpod up to its 140 nodes, else a fat tree of A100s),
 /// DP x PP x TP, GBS, MBS, schedule, overlap.
@@ -20,7 +21,7 @@ using meg21_plan = training_plan<
     pipeline<"pp", Schedule>, tensor<"tp">,
     batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<Mbs>>, recompute::full,
     precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
-    framework::megatron_core, Extra...>;
+    framework::megatron_core, sync_tp_backward, Extra...>;
 
 using a100_fat = hardware::a100_80gb;
 template <std::int64_t Nodes>
@@ -40,21 +41,21 @@ using meg21_3_6b =
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
                   precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
-                  framework::megatron_core>;
+                  framework::megatron_core, sync_tp_backward>;
 // row 7.5B: TP=4, 128 GPUs, MBS 16, GBS 512, DDP=torch. "142".
 using meg21_7_5b =
     training_plan<models::megatron_gpt_7_5b, selene<16>, mesh<axis<"dp", 32>, axis<"tp", 4>>,
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<512>, seq_len<2048>, micro_batch<16>>, recompute::full,
                   precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
-                  framework::megatron_core>;
+                  framework::megatron_core, sync_tp_backward>;
 // row 18.4B: TP=8, 256 GPUs, MBS 8, GBS 1024, DDP=torch. "135".
 using meg21_18b =
     training_plan<models::megatron_gpt_18b, selene<32>, mesh<axis<"dp", 32>, axis<"tp", 8>>,
                   data<"dp">, tensor<"tp">,
                   batch<global_sequences<1024>, seq_len<2048>, micro_batch<8>>, recompute::full,
                   precision::megatron_mixed_adam, with_dropout, eager_attention, eager_full,
-                  framework::megatron_core>;
+                  framework::megatron_core, sync_tp_backward>;
 // row 39.1B: TP8 PP2, 512 GPUs, MBS 4, GBS 1536, no virtual stages set (1F1B), DDP=local. "138".
 using meg21_39b = meg21_plan<models::megatron_gpt_39b, selene<64>, 32, 2, 8, 1536, 4,
                              schedule::one_f_one_b, no_overlap>;

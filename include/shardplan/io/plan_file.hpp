@@ -374,7 +374,9 @@ inline constexpr framework_flag framework_flags[] = {
      "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"},
     {"tp_comm_overlap", &training_setup::tp_comm_overlap,
      {training_framework::megatron_core, training_framework::torchtitan}, 2,
-     "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"}};
+     "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"},
+    {"sync_tp_backward", &training_setup::sync_tp_backward, {training_framework::megatron_core},
+     1, "Megatron-LM's --no-async-tensor-model-parallel-allreduce"}};
 
 /// The frameworks that have `f`, as a plan file names them: `"framework": "torchtitan" or
 /// "torchtune"`.
@@ -1205,7 +1207,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
                             "attention_kernel", "dropout", "framework",
                             "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
                             "chunked_loss", "optimizer_in_backward", "zero3_per_tensor",
-                            "tp_comm_overlap", "memory_policy",
+                            "tp_comm_overlap", "sync_tp_backward", "memory_policy",
                             "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(

@@ -194,6 +194,7 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.optimizer_in_backward", s.optimizer_in_backward, t.optimizer_in_backward);
   d("training.zero3_per_tensor", s.zero3_per_tensor, t.zero3_per_tensor);
   d("training.tp_comm_overlap", s.tp_comm_overlap, t.tp_comm_overlap);
+  d("training.sync_tp_backward", s.sync_tp_backward, t.sync_tp_backward);
   d("training.memory_policy", s.memory_policy, t.memory_policy);
   d("training.memory_margin_percent", s.memory_margin, t.memory_margin);
   const step_assumptions& e = a.assumptions;

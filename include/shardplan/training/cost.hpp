@@ -167,6 +167,10 @@ struct step_compute {
   /// The GEMMs of the slowest stage that tensor-parallel collectives overlap, every
   /// micro-batch (`layer_time::tp_window`; 0 without `tp_comm_overlap`).
   seconds tp_window{};
+  /// The weight gradients beside which the backward's tensor-parallel reductions of the input
+  /// gradients run, over the step (`layer_time::weight_gradient_window`; 0 unless
+  /// `tp_backward_beside_weight_gradient`).
+  seconds weight_gradient_window{};
   double micro_batches = 1.0;    ///< micro-batches per step on one pipeline
   number_format mfu_format = number_format::bf16;
 
@@ -191,7 +195,7 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
   const model_shape& m = p.model;
   const training_setup& t = p.setup;
   const chip_figures& chip = p.system.chip;
-  const layer_shard shard = shard_of(t, a.attention);
+  const layer_shard shard = shard_of(t, chip.kind, a.attention);
   const bool dense = m.layers > moe_layer_count(m);
   const bool moe = moe_layer_count(m) > 0;
   layer_times x;
@@ -292,6 +296,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   seconds per_mb = average_mb;
   seconds memory_mb = average_memory_mb;
   double stage_dense_layers = dense_layers;
+  double stage_moe_layers = moe_layers;
   if (t.degrees.pipeline > 1) {
     // The slowest stage, its layers of the model's mix of kinds: a full stage, or the last one
     // with the output.
@@ -309,6 +314,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     const seconds last = stage_time(b.last_layers, layers.ends);
     const bool last_slowest = last > full;
     stage_dense_layers = (last_slowest ? b.last_layers : b.layers) * dense_share;
+    stage_moe_layers = (last_slowest ? b.last_layers : b.layers) * (1.0 - dense_share);
     per_mb = last_slowest ? last : full;
     memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
                              : stage_memory(b.layers, layer_time{});
@@ -318,6 +324,9 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   c.total = (per_mb + copies) * c.micro_batches / sustained;
   c.elementwise = (memory_mb + copies) * c.micro_batches / sustained;
   c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
+  c.weight_gradient_window = (layers.dense.weight_gradient_window * stage_dense_layers +
+                              layers.moe.weight_gradient_window * stage_moe_layers) *
+                             c.micro_batches / sustained;
   const seconds average = (average_mb + copies) * c.micro_batches / sustained;
   const seconds average_elementwise = (average_memory_mb + copies) * c.micro_batches / sustained;
   c.efficiency = average > average_elementwise
@@ -635,20 +644,24 @@ constexpr double userbuffers_contention(const chip_figures& chip) {
 /// Tensor parallelism: per layer and micro-batch two all-reduces forward and two backward of
 /// the [b, s, h] activations (sequence parallelism swaps each for an all-gather and a
 /// reduce-scatter, the same bytes), two more with full recomputation, one more when the MLP is
-/// recomputed (its forward's); on the critical path.
+/// recomputed (its forward's); on the critical path, except the backward's reductions of the
+/// input gradients where they run beside the weight gradients
+/// (`tp_backward_beside_weight_gradient`, `step_compute::weight_gradient_window`): both
+/// all-reduces, or with sequence parallelism the two reduce-scatters.
 ///
-/// With `tp_comm_overlap` (`tp_overlap_method`) they hide under the GEMMs they feed or drain
+/// With a `tp_overlap_method` they hide under the GEMMs they feed or drain
 /// (`step_compute::tp_window`, those GEMMs already timed in their chunks), less:
 /// - under torchtitan's op-level selective checkpointing, the all-gathers its backward reruns
 ///   (`sac_reruns_gathers`), two a dense layer, exposed with or without overlap;
 /// - the last chunk of each reduce-scatter that follows its GEMM, which has nothing left to hide
-///   under: the forward's two (and a recomputed forward's); the backward has none, userbuffers'
-///   bulk reduce-scatter hiding whole beside the weight gradient;
+///   under: the forward's two (and a recomputed forward's), and under `windowed_einsum` the
+///   backward's two; userbuffers' bulk backward reduce-scatter hides whole beside the weight
+///   gradient;
 /// - under `symmetric_memory`, the backward's collectives, which it does not overlap;
 /// - under `userbuffers`, the SMs its kernels take from the GEMMs while hidden: half of the
 ///   collectives (the pipelined and bulk ones) on 16 SMs, half (ring exchange) on 1
 ///   (`userbuffers_contention`); under `symmetric_memory` none, its copies running on the copy
-///   engines (`tp_overlap_method`).
+///   engines, and under `windowed_einsum` none, a TPU's (`tp_overlap_method`).
 constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const training_setup& t = in.plan.setup;
   const recompute_kind r = t.recompute.kind;
@@ -656,7 +669,7 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   const double per_layer = full ? 6.0 : r == recompute_kind::mlp ? 5.0 : 4.0;
   const std::size_t axis = first_axis(in.plan, role_tensor);
   const double calls = in.stage_layers() * in.compute.micro_batches;
-  const tp_overlap_method method = tp_overlap_of(t);
+  const tp_overlap_method method = tp_overlap_of(t, in.plan.system.chip.kind);
   if (sac_reruns_gathers(t) && in.plan.model.mla.kv_lora_rank == 0) {
     const model_shape& m = in.plan.model;
     const double dense = in.stage_layers() *
@@ -666,8 +679,25 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
            2.0 * dense * in.compute.micro_batches, in.gathered_activations(), 0.0 * second, 0.0);
   }
   if (method == tp_overlap_method::none) {
-    in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
-           in.tensor_pair_activations(), 0.0 * second, 2.0 / per_layer);
+    if (!tp_backward_beside_weight_gradient(t, in.plan.system.chip.kind)) {
+      in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
+             in.tensor_pair_activations(), 0.0 * second, 2.0 / per_layer);
+      return;
+    }
+    // The backward's two all-reduces run beside the QKV and MLP-up weight gradients; with
+    // sequence parallelism only its two reduce-scatters, the all-gathers before the output
+    // projection's and MLP down's data gradients staying in line (one pair's worth).
+    const bool sp = t.degrees.sequence_parallel;
+    const double in_line = per_layer - (sp ? 1.0 : 2.0);
+    in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, in_line * calls,
+           in.tensor_pair_activations(), 0.0 * second, 2.0 / in_line);
+    if (sp)
+      in.add(out, "tensor reduce-scatter, beside the weight gradients",
+             collective_kind::reduce_scatter, axis, 2.0 * calls, in.activations(),
+             in.compute.weight_gradient_window, 0.0);
+    else
+      in.add(out, "tensor all-reduce, beside the weight gradients", collective_kind::all_reduce,
+             axis, 2.0 * calls, in.activations(), in.compute.weight_gradient_window, 0.0);
     return;
   }
   const bool backward = tp_overlaps_backward(method);
@@ -684,8 +714,12 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
                                                tp_side::row, false);
   // The last chunks belong to the collectives above: their bytes are counted there once.
   const std::size_t tails = out.count;
+  // Windowed einsums also end the backward's two reduce-scatters so.
+  const double forward_tails = full ? 4.0 : 2.0;
+  const double backward_tails = method == tp_overlap_method::windowed_einsum ? 2.0 : 0.0;
   in.add(out, "tensor reduce-scatter, last chunks", collective_kind::reduce_scatter, axis,
-         (full ? 4.0 : 2.0) * calls, in.activations() / tail_chunks, 0.0 * second, 1.0);
+         (forward_tails + backward_tails) * calls, in.activations() / tail_chunks, 0.0 * second,
+         forward_tails / (forward_tails + backward_tails));
   if (out.count > tails) out.items[tails].bytes_per_device = 0.0 * byte;
   if (!backward)
     in.add(out, "tensor all-reduce, backward", collective_kind::all_reduce, axis, 2.0 * calls,

@@ -173,6 +173,13 @@ struct training_setup {
   /// `enable_async_tensor_parallel` (PyTorch's symmetric-memory async TP). Read under those two
   /// frameworks with tensor and sequence parallelism.
   bool tp_comm_overlap = false;
+  /// Megatron-LM's `--no-async-tensor-model-parallel-allreduce`: without sequence parallelism,
+  /// each column-parallel GEMM's input-gradient all-reduce finishes before its weight gradient
+  /// starts, as all Megatron-LM before 83b1e42f (2022-02-13, which made it asynchronous) ran it
+  /// (`tp_backward_beside_weight_gradient`, operations.hpp). Read only under `megatron_core`
+  /// without sequence parallelism: with it Megatron-LM reduce-scatters asynchronously whatever
+  /// the flag says (`LinearWithGradAccumulationAndAsyncCommunication.backward`).
+  bool sync_tp_backward = false;
   /// Which transients are charged (`training_memory_policy`).
   training_memory_policy memory_policy = training_memory_policy::framework;
   /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the

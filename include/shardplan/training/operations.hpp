@@ -53,7 +53,22 @@ constexpr std::string_view pass_name(operation_pass p) {
 ///   speedup in Llama3 7B" (the forward a third of the step, 29% of it is 7% of the step, so
 ///   the backward gained nothing; "[Distributed w/ TorchTitan] Introducing Async Tensor
 ///   Parallelism in PyTorch", discuss.pytorch.org/t/209487, 2024).
-enum class tp_overlap_method : std::uint8_t { none, userbuffers, symmetric_memory };
+/// - `windowed_einsum`: XLA's collective matmul on TPU (Wang et al., "Overlap Communication with
+///   Dependent Computation via Decomposition in Large Deep Learning Models", ASPLOS 2023): the
+///   SPMD partitioner turns an all-gather before an einsum, or a reduce-scatter after one, into
+///   a loop of `tp_size` steps, each a collective permute to the next rank beside 1/tp of the
+///   einsum, forward and backward, when the operand is over a size threshold
+///   (`--xla_jf_spmd_threshold_for_windowed_einsum_mib`). It is on by default: MaxText's
+///   benchmark library turns it off by raising that threshold to 1000000 MiB
+///   (`DISABLE_COLLECTIVE_MATMUL`, benchmarks/xla_flags_library.py at e591f30). The threshold's
+///   default is not published; every MaxText activation we model is hundreds of MiB a shard. A
+///   TPU's collectives take no compute from the matrix units (`collective_overlap_contention`).
+enum class tp_overlap_method : std::uint8_t {
+  none,
+  userbuffers,
+  symmetric_memory,
+  windowed_einsum
+};
 
 /// Which tensor-parallel collective a linear GEMM sits next to: `column` (its input all-gathered
 /// in the forward, its input gradient reduce-scattered in the backward: QKV, MLP up) or `row`
@@ -94,6 +109,10 @@ struct operation {
   bool tp_window = false;
   /// kind gemm: one overlaps its data gradient (and, with `bulk`, its weight gradient).
   bool backward_tp_window = false;
+  /// kind gemm, a column-parallel linear: the backward's tensor-parallel reduction of its input
+  /// gradient runs beside its weight gradient (`tp_backward_beside_weight_gradient`), which is
+  /// then that reduction's window (`weight_gradient_window` adds it up).
+  bool weight_gradient_window = false;
 };
 
 inline constexpr std::size_t max_operations = 96;
@@ -135,6 +154,9 @@ struct layer_shard {
   bool op_sac = false;
   /// How the tensor-parallel collectives overlap their GEMMs (`none`: they do not).
   tp_overlap_method tp_overlap = tp_overlap_method::none;
+  /// The backward's reduction of each column-parallel GEMM's input gradient runs beside its
+  /// weight gradient (`tp_backward_beside_weight_gradient`).
+  bool reduce_beside_weight_gradient = false;
   /// The sequence-parallel collectives copy their activations on the compute stream
   /// (`dtensor_collective_copies`).
   bool dtensor_copies = false;
@@ -160,17 +182,53 @@ constexpr bool eager_modules_of(const training_setup& t) {
          !t.compiled_layers;
 }
 
-/// The plan's tensor-parallel overlap: `userbuffers` under Megatron-Core, `symmetric_memory`
-/// under torchtitan, when `tp_comm_overlap` is set with tensor and sequence parallelism (both
-/// implementations overlap the all-gathers and reduce-scatters of sequence parallelism only);
-/// `none` otherwise.
-constexpr tp_overlap_method tp_overlap_of(const training_setup& t) {
-  if (!t.tp_comm_overlap || t.degrees.tensor <= 1 || !t.degrees.sequence_parallel)
-    return tp_overlap_method::none;
+/// The plan's tensor-parallel overlap on a chip of `kind`: `userbuffers` under Megatron-Core,
+/// `symmetric_memory` under torchtitan, when `tp_comm_overlap` is set with tensor and sequence
+/// parallelism (both implementations overlap the all-gathers and reduce-scatters of sequence
+/// parallelism only); `windowed_einsum` under MaxText on a TPU with tensor and sequence
+/// parallelism (MaxText shards the activations between its layers over the tensor axis,
+/// base.yml's `activation_embed`, which a plan states as sequence parallelism), XLA's default
+/// there; `none` otherwise.
+constexpr tp_overlap_method tp_overlap_of(const training_setup& t, chip_kind kind) {
+  if (t.degrees.tensor <= 1 || !t.degrees.sequence_parallel) return tp_overlap_method::none;
+  if (t.framework == training_framework::maxtext && kind == chip_kind::tpu)
+    return tp_overlap_method::windowed_einsum;
+  if (!t.tp_comm_overlap) return tp_overlap_method::none;
   switch (t.framework) {
     case training_framework::megatron_core: return tp_overlap_method::userbuffers;
     case training_framework::torchtitan: return tp_overlap_method::symmetric_memory;
     default: return tp_overlap_method::none;
+  }
+}
+
+/// Whether the backward's tensor-parallel reduction of each column-parallel GEMM's input
+/// gradient (QKV, MLP up) runs beside that GEMM's weight gradient, which does not need it, when
+/// no `tp_overlap_method` chunks the GEMMs:
+/// - Megatron-Core: `LinearWithGradAccumulationAndAsyncCommunication.backward`
+///   (megatron/core/tensor_parallel/layers.py at core_r0.8.0, baf94af3) launches
+///   `all_reduce(grad_input, async_op=True)`, with sequence parallelism
+///   `_reduce_scatter_base(..., async_op=True)`, before the weight-gradient GEMM and waits after
+///   it; `CUDA_DEVICE_MAX_CONNECTIONS=1`, which validate_args requires with tensor parallelism,
+///   keeps that launch order on the GPU. Megatron-LM does so from 83b1e42f (2022-02-13);
+///   `sync_tp_backward` is what it did before (`--no-async-tensor-model-parallel-allreduce`).
+/// - MaxText where XLA does not window its einsums (a GPU, or no sequence parallelism): XLA's
+///   latency-hiding scheduler runs an asynchronous collective beside compute that does not
+///   depend on it (MaxText's TPU scripts of 76bd53b, configs/v5p/*.sh, turn asynchronous
+///   collectives on: `--xla_tpu_enable_async_collective_fusion=true`; XLA's GPU backend has its
+///   latency-hiding scheduler on by default).
+/// Not torchtitan (DTensor redistributes the input gradient after the autograd node has
+/// computed both gradients), DeepSpeed (its Megatron-DeepSpeed forks are of many Megatron-LM
+/// dates; not read) or `generic` (the papers' accounting, every collective exposed).
+/// Without sequence parallelism both backward all-reduces of a layer hide so; with it only the
+/// reduce-scatters, the all-gathers of the row-parallel GEMMs' output gradients still preceding
+/// their data gradients.
+constexpr bool tp_backward_beside_weight_gradient(const training_setup& t, chip_kind kind) {
+  if (t.degrees.tensor <= 1 || tp_overlap_of(t, kind) != tp_overlap_method::none) return false;
+  switch (t.framework) {
+    case training_framework::megatron_core:
+      return t.degrees.sequence_parallel || !t.sync_tp_backward;
+    case training_framework::maxtext: return true;
+    default: return false;
   }
 }
 
@@ -243,7 +301,8 @@ constexpr double activation_bytes_per_element(double e, bool gated, bool eager) 
 }
 
 /// The shard of a plan's setup.
-constexpr layer_shard shard_of(const training_setup& t, attention_flops convention) {
+constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
+                               attention_flops convention) {
   layer_shard s;
   s.micro_batch = static_cast<double>(t.batch.micro_batch);
   s.seq_len = static_cast<double>(t.batch.seq_len);
@@ -258,7 +317,8 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
   s.precision = t.precision;
   s.eager_modules = eager_modules_of(t);
   s.op_sac = t.framework == training_framework::torchtitan;
-  s.tp_overlap = tp_overlap_of(t);
+  s.tp_overlap = tp_overlap_of(t, kind);
+  s.reduce_beside_weight_gradient = tp_backward_beside_weight_gradient(t, kind);
   s.dtensor_copies = dtensor_collective_copies(t);
   s.gather_bytes = sequence_gather_bytes(t);
   return s;
@@ -266,7 +326,7 @@ constexpr layer_shard shard_of(const training_setup& t, attention_flops conventi
 
 /// Whether `method` overlaps the backward's tensor-parallel collectives too.
 constexpr bool tp_overlaps_backward(tp_overlap_method method) {
-  return method == tp_overlap_method::userbuffers;
+  return method == tp_overlap_method::userbuffers || method == tp_overlap_method::windowed_einsum;
 }
 
 /// The chunks a linear GEMM next to a tensor-parallel collective runs in under `method` at
@@ -283,6 +343,7 @@ constexpr double tp_overlap_chunks(tp_overlap_method method, double tp, tp_side 
       if (side == tp_side::column) return backward ? 1.0 : tp;
       return backward ? tp : 4.0;
     case tp_overlap_method::symmetric_memory: return backward ? 1.0 : tp;
+    case tp_overlap_method::windowed_einsum: return tp;
   }
   return 1.0;
 }
@@ -318,8 +379,12 @@ constexpr void add_linear(operation_list& out, std::string_view name, const laye
 /// Marks the last operation of `out`, a linear GEMM next to a tensor-parallel collective on
 /// `side`, with the chunks the plan's overlap splits it and its data gradient into.
 constexpr void mark_tp_overlap(operation_list& out, const layer_shard& s, tp_side side) {
-  if (s.tp_overlap == tp_overlap_method::none || out.count == 0) return;
+  if (out.count == 0) return;
   operation& o = out.items[out.count - 1];
+  if (s.tp_overlap == tp_overlap_method::none) {
+    o.weight_gradient_window = side == tp_side::column && s.reduce_beside_weight_gradient;
+    return;
+  }
   o.chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, false);
   o.backward_chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, true);
   o.tp_window = true;
@@ -680,11 +745,13 @@ constexpr operation_list backward_operations(const operation_list& forward,
         b.traffic = gemm_bytes(b.gemm, b.format);
         b.chunks = o.backward_chunks;
         b.tp_window = o.backward_tp_window;
+        b.weight_gradient_window = false;
         out.add(b);
         // The weight gradient is never split (its reduction runs over the tokens); it is the
         // window of a bulk overlap, counted with the data gradient's.
         b.chunks = 1.0;
         b.tp_window = false;
+        b.weight_gradient_window = o.weight_gradient_window;
         b.name = o.linear ? "weight gradient" : "score gradient";
         b.gemm = o.linear ? gemm_shape{o.gemm.k, o.gemm.n, o.gemm.m, o.gemm.groups}
                           : gemm_shape{o.gemm.n, o.gemm.k, o.gemm.m, o.gemm.groups};
@@ -754,6 +821,9 @@ struct operations_time {
   seconds total{};
   seconds memory{};
   seconds tp_window{};  ///< the part of it that tensor-parallel collectives overlap
+  /// The weight gradients beside which the input gradients' reductions run
+  /// (`operation::weight_gradient_window`).
+  seconds weight_gradient_window{};
 };
 
 constexpr operations_time time_of(const chip_figures& chip, const operation_list& ops,
@@ -765,6 +835,7 @@ constexpr operations_time time_of(const chip_figures& chip, const operation_list
     r.total += x;
     if (o.kind == operation_kind::memory) r.memory += x;
     if (o.tp_window) r.tp_window += x;
+    if (o.weight_gradient_window) r.weight_gradient_window += x;
   }
   return r;
 }
@@ -781,6 +852,9 @@ struct layer_time {
   seconds memory{};  ///< the memory-bound part of the three
   /// The GEMMs of the three that tensor-parallel collectives overlap (`tp_overlap_method`).
   seconds tp_window{};
+  /// The backward's weight gradients that the input gradients' tensor-parallel reductions run
+  /// beside (`tp_backward_beside_weight_gradient`).
+  seconds weight_gradient_window{};
   constexpr seconds total() const { return forward + backward + recompute; }
 };
 
@@ -795,6 +869,7 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
   t.backward = b.total;
   t.memory = f.memory + b.memory;
   t.tp_window = f.tp_window + b.tp_window;
+  t.weight_gradient_window = b.weight_gradient_window;
   return t;
 }
 

@@ -395,6 +395,14 @@ struct tp_comm_overlap {
   static constexpr void apply(training_plan_values& p) { p.setup.tp_comm_overlap = true; }
 };
 
+/// Megatron-LM's `--no-async-tensor-model-parallel-allreduce`, what Megatron-LM did before
+/// 2022-02: the backward's tensor-parallel all-reduce of each input gradient waits before the
+/// weight gradient (read only with `framework::megatron_core` without sequence parallelism;
+/// `tp_backward_beside_weight_gradient` in operations.hpp).
+struct sync_tp_backward {
+  static constexpr void apply(training_plan_values& p) { p.setup.sync_tp_backward = true; }
+};
+
 // --- the plan ----------------------------------------------------------------------------------
 
 /// A type that can be a plan option: it applies itself to the plan's values, or names a precision.

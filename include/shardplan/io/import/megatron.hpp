@@ -859,6 +859,8 @@ inline outcome import_megatron(const source& src) {
         "preset's bytes (an approximation)");
   }
   p.grad_reduce_in_bf16 = a.on("--grad-reduce-in-bf16");
+  // arguments.py at 000c4ac: a store_false switch into async_tensor_model_parallel_allreduce.
+  p.sync_tp_backward = a.on("--no-async-tensor-model-parallel-allreduce");
   // validate_args asserts --sequence-parallel with --tp-comm-overlap, after switching sequence
   // parallelism off at TP 1 (megatron/training/arguments.py).
   if (a.on("--tp-comm-overlap")) {

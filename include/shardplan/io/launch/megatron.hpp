@@ -221,6 +221,10 @@ inline std::string megatron_arguments(const training_plan_values& p) {
   // validate_args (megatron/training/arguments.py) asserts --sequence-parallel with it, and
   // switches sequence parallelism off at TP 1 first, so TP 1 gets neither.
   if (p.setup.tp_comm_overlap && f.tensor > 1 && f.sequence_parallel) flag("--tp-comm-overlap");
+  // arguments.py at 000c4ac has the switch; with --sequence-parallel validate_args turns the
+  // all-reduce off anyway (the reduce-scatter stays asynchronous), so only without it.
+  if (p.setup.sync_tp_backward && f.tensor > 1 && !f.sequence_parallel)
+    flag("--no-async-tensor-model-parallel-allreduce");
   flag("--pipeline-model-parallel-size", n(f.pipeline));
   const megatron_split split = megatron_layers(m.layers, f.pipeline, f.virtual_stages);
   if (f.pipeline > 1 && !split.layout.empty()) {
