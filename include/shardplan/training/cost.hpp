@@ -679,25 +679,22 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
            2.0 * dense * in.compute.micro_batches, in.gathered_activations(), 0.0 * second, 0.0);
   }
   if (method == tp_overlap_method::none) {
-    if (!tp_backward_beside_weight_gradient(t, in.plan.system.chip.kind)) {
-      in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, per_layer * calls,
-             in.tensor_pair_activations(), 0.0 * second, 2.0 / per_layer);
-      return;
-    }
-    // The backward's two all-reduces run beside the QKV and MLP-up weight gradients; with
-    // sequence parallelism only its two reduce-scatters, the all-gathers before the output
-    // projection's and MLP down's data gradients staying in line (one pair's worth).
+    // Where the framework runs them beside the QKV and MLP-up weight gradients, the backward's
+    // two all-reduces leave the line; with sequence parallelism only its two reduce-scatters,
+    // the all-gathers before the output projection's and MLP down's data gradients staying in
+    // line (one pair's worth).
     const bool sp = t.degrees.sequence_parallel;
-    const double in_line = per_layer - (sp ? 1.0 : 2.0);
+    const double beside =
+        tp_backward_beside_weight_gradient(t, in.plan.system.chip.kind) ? (sp ? 1.0 : 2.0) : 0.0;
+    const double in_line = per_layer - beside;
     in.add(out, "tensor all-reduce", collective_kind::all_reduce, axis, in_line * calls,
            in.tensor_pair_activations(), 0.0 * second, 2.0 / in_line);
-    if (sp)
-      in.add(out, "tensor reduce-scatter, beside the weight gradients",
-             collective_kind::reduce_scatter, axis, 2.0 * calls, in.activations(),
-             in.compute.weight_gradient_window, 0.0);
-    else
-      in.add(out, "tensor all-reduce, beside the weight gradients", collective_kind::all_reduce,
-             axis, 2.0 * calls, in.activations(), in.compute.weight_gradient_window, 0.0);
+    if (beside > 0.0)
+      in.add(out,
+             sp ? "tensor reduce-scatter, beside the weight gradients"
+                : "tensor all-reduce, beside the weight gradients",
+             sp ? collective_kind::reduce_scatter : collective_kind::all_reduce, axis,
+             2.0 * calls, in.activations(), in.compute.weight_gradient_window, 0.0);
     return;
   }
   const bool backward = tp_overlaps_backward(method);

@@ -377,14 +377,13 @@ constexpr void add_linear(operation_list& out, std::string_view name, const laye
 }
 
 /// Marks the last operation of `out`, a linear GEMM next to a tensor-parallel collective on
-/// `side`, with the chunks the plan's overlap splits it and its data gradient into.
+/// `side`, with the chunks the plan's overlap splits it and its data gradient into, or, without
+/// one, as the window of its input gradient's reduction (`weight_gradient_window`).
 constexpr void mark_tp_overlap(operation_list& out, const layer_shard& s, tp_side side) {
   if (out.count == 0) return;
   operation& o = out.items[out.count - 1];
-  if (s.tp_overlap == tp_overlap_method::none) {
-    o.weight_gradient_window = side == tp_side::column && s.reduce_beside_weight_gradient;
-    return;
-  }
+  o.weight_gradient_window = side == tp_side::column && s.reduce_beside_weight_gradient;
+  if (s.tp_overlap == tp_overlap_method::none) return;
   o.chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, false);
   o.backward_chunks = tp_overlap_chunks(s.tp_overlap, s.tensor, side, true);
   o.tp_window = true;
