@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.98 s, MFU 37.4%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.99 s, MFU 37.4%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
@@ -129,9 +129,9 @@ int main() {
 // checkpoint write / restore    696 ms / 696 ms
 // checkpoint interval           2 steps = 14 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  75.1 / 80
+// days without / with failures  75.2 / 80.1
 // goodput                       93.9%
-// effective MFU                 35.2%
+// effective MFU                 35.1%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -158,24 +158,24 @@ int main() {
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    75.1             80
-// chip-hours            29.5 M         31.4 M
-// cost                 $59.1 M        $62.9 M
+// days                    75.2           80.1
+// chip-hours            29.6 M         31.5 M
+// cost                 $59.2 M          $63 M
 // goodput                 100%          93.9%
-// MFU                    37.4%          35.2%
+// MFU                    37.4%          35.1%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  75.1      93.9%
+// training steps                  75.2      93.9%
 // checkpoint stalls             0.0272     0.034%
-// work redone after failures    0.0551    0.0689%
-// restarts and restores            4.8         6%
-// saves before planned stops  0.000565  0.000706%
-// total                             80       100%
+// work redone after failures    0.0553     0.069%
+// restarts and restores           4.81         6%
+// saves before planned stops  0.000566  0.000706%
+// total                           80.1       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   76.1    98.7%     29.9 M
-// restart in 10 min (above)            80    93.9%     31.4 M
-// restart in 30 min                  91.7    81.9%       36 M
-// synchronous checkpoints at 2 TB/s  81.7      92%     32.1 M
+// restart in 2 min                   76.2    98.7%       30 M
+// restart in 10 min (above)          80.1    93.9%     31.5 M
+// restart in 30 min                  91.8    81.9%     36.1 M
+// synchronous checkpoints at 2 TB/s  81.8      92%     32.2 M

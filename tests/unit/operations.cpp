@@ -452,3 +452,69 @@ TEST_CASE("torchtitan's sequence-parallel collectives copy the whole activation 
   for (const operation& o : copies_of(backward_operations(fused, s.precision)))
     CHECK(o.traffic == 2.0 * 2.0 * whole);
 }
+
+TEST_CASE("torchtitan repeats k and v to every query head before sdpa") {
+  const model_shape& m = models::llama3_8b::shape;  // 32 heads, 8 kv heads of 128
+  layer_shard s = llama8b_tp2();                    // 16 heads and 4 kv heads a rank
+  auto find = [](const operation_list& l, std::string_view name) {
+    for (std::size_t i = 0; i < l.count; ++i)
+      if (l.items[i].name == name) return l.items[i];
+    return operation{};
+  };
+  CHECK(find(layer_forward_operations(m, s, false), "repeat kv").name.empty());
+  s.repeated_kv = true;
+  const operation_list fwd = layer_forward_operations(m, s, false);
+  const operation repeat = find(fwd, "repeat kv");
+  REQUIRE(repeat.name == "repeat kv");
+  // K and V read at 4 heads and written at 16: 2 bytes x 8192 tokens x 128 x 2 x (4 + 16).
+  CHECK(repeat.traffic == 2.0 * 8192 * 128 * 2.0 * (4.0 + 16.0));
+  // The backward sums the 4 copies of each gradient back: the same bytes, not twice.
+  CHECK(find(backward_operations(fwd, s.precision), "repeat kv").traffic == repeat.traffic);
+  // The fused kernel reads K and V at the query heads' width: 2 bytes x 8192 x 16 x 256 each.
+  const operation a = find(fwd, "attention");
+  CHECK(a.traffic == 2.0 * (8192.0 * 16 * 256 + 8192.0 * 16 * 256));
+  // Which frameworks: torchtitan's Llama (`repeat_kv`), no other.
+  training_setup t;
+  CHECK_FALSE(repeats_kv(t));
+  t.framework = training_framework::megatron_core;
+  CHECK_FALSE(repeats_kv(t));
+  t.framework = training_framework::torchtitan;
+  CHECK(repeats_kv(t));
+}
+
+TEST_CASE("pytorch's ring attention: its eager merges and copies, step by step") {
+  // Derived from `_templated_ring_attention` and its backward for cp 4, bf16, with q query
+  // elements and kv = 2q key and value elements (K and V repeated to the query heads):
+  // forward: contiguous K, V (2·2·kv); 3 send buffers (3·2·2·kv); the first output to fp32
+  // (6q) and the result back (6q); 3 merges, on average half over all queries (2 + 36 = 38 a
+  // query element) and half over half of them with a `torch.cat` (1 + 26 = 27): 3·32.5q.
+  const double q = 1000.0;
+  const double kv = 2.0 * q;
+  const detail::forward_backward_bytes b = detail::pytorch_ring_bytes(q, kv, 4.0, 2.0);
+  CHECK(b.forward == doctest::Approx(4.0 * kv + 12.0 * kv + 12.0 * q + 3.0 * 32.5 * q));
+  // backward: fp32 zeros (4, q + kv); contiguous K, V (4 kv) and 3 send buffers (12 kv); the
+  // first step's gradients added (10, q + kv); 3 later steps, on average half added in place
+  // (10) and half into one chunk then concatenated (5 + 8): 3·11.5 (q + kv); dK and dV
+  // concatenated in fp32 every step (4·8 kv); the three cast back to bf16 (6, q + kv).
+  CHECK(b.backward == doctest::Approx((q + kv) * (4.0 + 10.0 + 3.0 * 11.5 + 6.0) + kv * 4.0 +
+                                      kv * 12.0 + 32.0 * kv));
+  // In a layer: one operation after the ring's calls, in place of the generic merge.
+  layer_shard s = shard(1, 32768, 1, attention_flops::causal);
+  s.context = 4.0;
+  s.repeated_kv = true;
+  s.pytorch_ring = true;
+  const operation_list fwd = layer_forward_operations(models::llama3_8b::shape, s, false);
+  bool found = false;
+  for (std::size_t i = 0; i < fwd.count; ++i) {
+    CHECK(fwd.items[i].name != "ring attention output merge");
+    if (fwd.items[i].name != "ring attention merges and copies (PyTorch)") continue;
+    found = true;
+    // 8192 queries a rank (32768 / 4) x 32 heads x 128; K and V at 32 heads too.
+    const detail::forward_backward_bytes x =
+        detail::pytorch_ring_bytes(8192.0 * 32 * 128, 8192.0 * 32 * 256, 4.0, 2.0);
+    CHECK(fwd.items[i].traffic == doctest::Approx(x.forward));
+    CHECK(fwd.items[i].backward_traffic == doctest::Approx(x.backward));
+    CHECK(fwd.items[i].attention_core);
+  }
+  CHECK(found);
+}

@@ -162,6 +162,10 @@ struct layer_shard {
   bool dtensor_copies = false;
   /// Bytes per element of a sequence-parallel all-gather (`sequence_gather_bytes`).
   double gather_bytes = 2.0;
+  /// K and V reach attention repeated to every query head (`repeats_kv`).
+  bool repeated_kv = false;
+  /// The context-parallel ring is PyTorch's (`pytorch_ring_bytes`).
+  bool pytorch_ring = false;
 
   /// Tokens through the GEMMs of one device: b·s/cp (tensor parallelism splits the weights).
   constexpr double tokens() const { return micro_batch * seq_len / context; }
@@ -300,6 +304,15 @@ constexpr double activation_bytes_per_element(double e, bool gated, bool eager) 
   return eager ? 5.0 * e : 3.0 * e;
 }
 
+/// Whether the plan's attention gets K and V repeated to every query head: torchtitan's Llama
+/// calls `repeat_kv` on both before SDPA (`keys = repeat_kv(xk, self.n_rep)`,
+/// torchtitan/models/llama/model.py at 9dec370, llama3/model.py at 820504e and e7c0cae), which
+/// writes them at the query heads' width; the fused kernels of the other frameworks read the
+/// grouped heads in place.
+constexpr bool repeats_kv(const training_setup& t) {
+  return t.framework == training_framework::torchtitan;
+}
+
 /// The shard of a plan's setup.
 constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
                                attention_flops convention) {
@@ -321,6 +334,8 @@ constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
   s.reduce_beside_weight_gradient = tp_backward_beside_weight_gradient(t, kind);
   s.dtensor_copies = dtensor_collective_copies(t);
   s.gather_bytes = sequence_gather_bytes(t);
+  s.repeated_kv = repeats_kv(t);
+  s.pytorch_ring = t.framework == training_framework::torchtitan;
   return s;
 }
 
@@ -444,12 +459,45 @@ constexpr void add_scatter_copy(operation_list& out, const layer_shard& s, doubl
                       e * t * h * (1.0 + 1.0 / s.tensor));
 }
 
+/// Bytes PyTorch's ring attention moves besides its SDPA calls, forward and backward, as eager
+/// tensor operations (torchtitan's context parallelism): `q` query (and output) elements and
+/// `kv` key and value elements on the rank, `cp` ranks, `e` bytes an activation. Read off
+/// `_templated_ring_attention`, its backward and `_SDPAMerger` (torch/distributed/tensor/
+/// experimental/_attention.py, the copies read at 0123248a and in `context_exchange`, with
+/// `convert_to_f32` and `enable_load_balance` on, their defaults):
+/// - forward: K and V made contiguous once (2e a kv element); K and V concatenated into the
+///   send buffer before every step but the last (2e, cp - 1 times); the first step's output cast
+///   to fp32 and the result cast back (e + 4 each, q); each later step's output cast to fp32 and
+///   merged in three fp32 operations, `out - sigmoid(lse_b - lse) * (out - out_b)` (12 + 8 + 12),
+///   over all queries (e + 36 a q element) or, on the steps with half of them, over that half
+///   with the running output rebuilt by `torch.cat` (e/2 + 26): 0.75e + 31 on average;
+/// - backward: fp32 zeros for the three gradients (4, q + kv); K and V made contiguous (2e) and
+///   concatenated before every step but the last (2e, cp - 1 times); the first step's gradients
+///   added into them (8 + e, q + kv); each later step's added in place or, on the steps with
+///   half of them, into half with the whole rebuilt by `torch.cat` (8 + e and (8 + e)/2 + 8:
+///   10 + 0.75e on average, q + kv); dK and dV concatenated in fp32 for the next rank every
+///   step (8, kv, cp times); the results cast back (4 + e, q + kv).
+/// The SDPA calls' own reads and writes are their kernels'.
+struct forward_backward_bytes {
+  double forward = 0.0;
+  double backward = 0.0;
+};
+constexpr forward_backward_bytes pytorch_ring_bytes(double q, double kv, double cp, double e) {
+  const double later = cp - 1.0;
+  forward_backward_bytes b;
+  b.forward = 2.0 * e * kv + later * 2.0 * e * kv + 2.0 * (e + 4.0) * q +
+              later * (0.75 * e + 31.0) * q;
+  b.backward = (q + kv) * (4.0 + (8.0 + e) + later * (10.0 + 0.75 * e) + (4.0 + e)) +
+               kv * (2.0 * e + later * 2.0 * e + cp * 8.0);
+  return b;
+}
+
 /// The attention core: a fused kernel, or with eager attention the two batched GEMMs and the
 /// softmax (and dropout) over the materialised s x s scores.
 constexpr void add_attention(operation_list& out, const model_shape& m, const layer_shard& s) {
   const double heads = static_cast<double>(m.heads) / s.tensor;
-  const double kv = kv_heads_per_rank(m, s.tensor);
   const bool mla = m.mla.kv_lora_rank > 0;
+  const double kv = s.repeated_kv && !mla ? heads : kv_heads_per_rank(m, s.tensor);
   const double qk = mla ? static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim)
                         : static_cast<double>(m.head_dim);
   const double v = mla ? static_cast<double>(m.mla.v_head_dim) : static_cast<double>(m.head_dim);
@@ -511,6 +559,16 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
   a.model_flops = counted * steps / s.context;
   a.traffic = steps * e * s.micro_batch * (q_len * heads * (qk + v) + 0.5 * q_len * kv * (qk + v));
   out.add(a);
+  if (s.pytorch_ring) {
+    const forward_backward_bytes b =
+        pytorch_ring_bytes(s.micro_batch * q_len * heads * v,
+                           s.micro_batch * q_len * kv * (qk + v), s.context, e);
+    operation merge = memory_operation("ring attention merges and copies (PyTorch)", b.forward);
+    merge.backward_traffic = b.backward;
+    merge.attention_core = true;
+    out.add(merge);
+    return;
+  }
   // After each of those steps the partial output is merged into the running one by the two
   // softmax denominators (the online-softmax rescale): the step's output read (bf16) and the
   // running output read and written in fp32 (an assumption: 10 bytes an element), over all of
@@ -617,6 +675,15 @@ constexpr operation_list layer_forward_operations(const model_shape& m, const la
     detail::add_memory(out, "rotary", m.position_embeddings > 0
                                           ? 0.0
                                           : rotary * t * (heads / tp + kv_per_rank) * hd);
+    if (s.repeated_kv && kv_per_rank < heads / tp) {
+      // `repeat_kv` reads K and V and writes them at the query heads' width; its backward sums
+      // the repeated gradients back (the same bytes). A compiled block may fuse K's copy into
+      // its rotary kernel, which saves one read of K: not modelled.
+      operation repeat =
+          detail::memory_operation("repeat kv", e * t * hd * 2.0 * (kv_per_rank + heads / tp));
+      repeat.backward_traffic = repeat.traffic;
+      out.add(repeat);
+    }
   }
   detail::add_attention(out, m, s);
   const double v_dim = mla ? static_cast<double>(m.mla.v_head_dim) : hd;
