@@ -735,8 +735,8 @@ enum class context_exchange : std::uint8_t {
   /// (`--experimental.context_parallel_rotate_method`, default "allgather"):
   /// - per layer K and V are all-gathered once for the forward, once for a recomputed forward
   ///   and once for the backward, overlapping the first ring step only (PR 132820);
-  /// - torchtitan's Llama repeats K and V to every query head before SDPA (`repeat_kv`), so
-  ///   the gathered arrays are the query heads' width;
+  /// - torchtitan's Llama repeats K and V to every query head before SDPA (`repeats_kv`,
+  ///   training/operations.hpp), so the gathered arrays are the query heads' width;
   /// - the backward passes dK and dV, in fp32, one rank on per step (`permute_tensor`), cp
   ///   times per layer, each waited on before the next step: under `torch.compile` a
   ///   collective's wait follows it (an inference from the code, not a profile).
@@ -745,8 +745,7 @@ enum class context_exchange : std::uint8_t {
 
 /// The context exchange of the plan's framework.
 constexpr context_exchange context_exchange_of(const training_setup& t) {
-  return t.framework == training_framework::torchtitan ? context_exchange::all_gather
-                                                       : context_exchange::ring;
+  return runs_pytorch_ring(t) ? context_exchange::all_gather : context_exchange::ring;
 }
 
 /// Context parallelism (`context_exchange`): by default per layer and micro-batch the ring
@@ -759,7 +758,8 @@ constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& 
   // The keys and values of the device's heads: tensor parallelism splits the heads.
   const double tp = static_cast<double>(t.degrees.tensor);
   const bool gathered = context_exchange_of(t) == context_exchange::all_gather;
-  const double kv_heads = gathered ? static_cast<double>(m.heads) / tp : kv_heads_per_rank(m, tp);
+  const double kv_heads =
+      repeats_kv(t) ? static_cast<double>(m.heads) / tp : kv_heads_per_rank(m, tp);
   const double kv_width = m.mla.kv_lora_rank > 0
                               ? static_cast<double>(m.heads) / tp *
                                     static_cast<double>(m.mla.qk_nope_head_dim +

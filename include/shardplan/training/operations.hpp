@@ -313,6 +313,14 @@ constexpr bool repeats_kv(const training_setup& t) {
   return t.framework == training_framework::torchtitan;
 }
 
+/// Whether the plan's context parallelism is PyTorch's ring attention
+/// (`torch.distributed.tensor.experimental.context_parallel`), as torchtitan runs it: its
+/// merges and copies (`pytorch_ring_bytes`) and its all-gathered K and V
+/// (`context_exchange::all_gather`, training/cost.hpp).
+constexpr bool runs_pytorch_ring(const training_setup& t) {
+  return t.framework == training_framework::torchtitan;
+}
+
 /// The shard of a plan's setup.
 constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
                                attention_flops convention) {
@@ -335,7 +343,7 @@ constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
   s.dtensor_copies = dtensor_collective_copies(t);
   s.gather_bytes = sequence_gather_bytes(t);
   s.repeated_kv = repeats_kv(t);
-  s.pytorch_ring = t.framework == training_framework::torchtitan;
+  s.pytorch_ring = runs_pytorch_ring(t);
   return s;
 }
 
