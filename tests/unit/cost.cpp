@@ -371,6 +371,38 @@ TEST_CASE("deepspeed's pipeline engine reduces gradients after the last micro-ba
   CHECK(!deepspeed_bf16_optimizer(mc::values.setup));
 }
 
+TEST_CASE("deepspeed's bf16 optimizer adds each micro-batch's bf16 gradients into fp32") {
+  // deepspeed/runtime/bf16_optimizer.py (56c52238), update_hp_grads after every backward pass:
+  // hp_grad.add_(lp_grad.to(float32)): the bf16 gradient read (2), the fp32 temporary written
+  // and read (4 + 4), the fp32 gradient read and written (4 + 4): 18 bytes a parameter.
+  using ds = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                           pipeline<"pp">, tensor<"tp">,
+                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                           recompute::full, precision::megatron_mixed_adam, framework::deepspeed>;
+  using mc = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                           pipeline<"pp">, tensor<"tp">,
+                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                           recompute::full, precision::megatron_mixed_adam,
+                           framework::megatron_core>;
+  CHECK(bf16_optimizer_accumulation_bytes_per_parameter(ds::values.setup) == 18.0);
+  // Megatron accumulates into fp32 inside the weight-gradient GEMM: nothing extra.
+  CHECK(bf16_optimizer_accumulation_bytes_per_parameter(mc::values.setup) == 0.0);
+  // Megatron GPT 7.5B: 36 layers of 12 h^2 + 13 h (h = 4096) and a tied 51,200 x 4096
+  // embedding; the first of 2 stages holds 18 layers and the embedding, over TP 4.
+  const double h = 4096.0;
+  const double first = (18.0 * (12.0 * h * h + 13.0 * h) + 51200.0 * h) / 4.0;
+  // 64 sequences over DP 4 in micro-batches of 2: 8 a step, each adding 18 bytes a parameter at
+  // 0.85 of the A100's 2.039 TB/s, divided by Ampere's sustained share 0.83; the bubble grows
+  // by the same (p - 1)/m = 1/8 of it.
+  const double per_step = 8.0 * 18.0 * first / (0.85 * 2.039e12) / 0.83;
+  const step_cost d = ds::step();
+  const step_cost m = mc::step();
+  CHECK(d.compute.value() - m.compute.value() == doctest::Approx(per_step).epsilon(0.01));
+  CHECK(d.bubble.value() - m.bubble.value() == doctest::Approx(per_step / 8.0).epsilon(0.01));
+}
+
 TEST_CASE("tied embeddings on a pipeline all-reduce their gradient between the ends") {
   // Megatron GPT 7.5B ties its 51,200 x 4096 embedding; on 2 stages with TP 4 the first and
   // last stage each hold 51,200 x 4096 / 4 = 52.4 M of it and all-reduce its fp32 gradient

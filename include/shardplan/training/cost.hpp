@@ -233,6 +233,19 @@ constexpr double gradient_reduce_bytes(const training_setup& t) {
   return t.framework == training_framework::torchtitan ? 4.0 : held_gradient_bytes(t.precision);
 }
 
+/// DeepSpeed picks its BF16_Optimizer for a bf16 model with fp32 gradient accumulation at ZeRO
+/// stage 1 (`_do_optimizer_sanity_check`, deepspeed/runtime/engine.py: `model_dtype ==
+/// torch.bfloat16 and grad_accum_dtype == torch.float32 and zero_optimization_stage() == 1`
+/// returns `BFLOAT16`); it keeps the fp32 gradients unsharded and all-reduces them
+/// (`_bf16_reduce_grads`, `buffered_allreduce_fallback`), as BLOOM's tr11 README describes it
+/// ("It doesn't shard the static fp32 buffer it reuses ... it saves on communications
+/// overhead"). Read here as ZeRO-1 with 2-byte parameters and 4-byte held gradients.
+constexpr bool deepspeed_bf16_optimizer(const training_setup& t) {
+  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 1 &&
+         t.precision.parameter_bytes == 2.0 && held_gradient_bytes(t.precision) == 4.0 &&
+         t.precision.master_bytes > 0.0;
+}
+
 /// HBM bytes of FSDP2's copies on the compute stream for each parameter a device gathers, per
 /// micro-batch (torchtitan's `fully_shard` with ZeRO-3; 0 otherwise), read off
 /// torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py: each all-gather's output is split
@@ -249,10 +262,29 @@ constexpr double fsdp2_copy_bytes_per_parameter(const training_setup& t) {
          gradient_reduce_bytes(t);
 }
 
-/// The time of FSDP2's copies for one micro-batch (`fsdp2_copy_bytes_per_parameter`) over the
-/// parameters of the device's first stage, at the chip's memory-bound rate.
-constexpr seconds fsdp2_copy_time(const training_plan_values& p) {
-  const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup);
+/// HBM bytes DeepSpeed's BF16_Optimizer (`deepspeed_bf16_optimizer`) moves for each parameter a
+/// device holds after every micro-batch's backward pass: `update_hp_grads` adds the bf16
+/// gradient into the fp32 gradient it keeps, `hp_grad.data.add_(lp.grad.data.to(hp_grad.dtype))`
+/// (deepspeed/runtime/bf16_optimizer.py at 56c52238, 2022-04-19, "bf16+pipeline parallelism";
+/// the pipeline engine calls it after each `_exec_backward_pass` on every stage but the last,
+/// whose `optimizer.backward` calls it itself, and the plain engine's `backward` the same way):
+/// the bf16 gradient read (2) into a temporary fp32 tensor (written 4, read 4), and the fp32
+/// gradient read and written (4 + 4): 18. 0 for every other setup: Megatron accumulates into its
+/// fp32 gradients inside the weight-gradient GEMM, FSDP2's reduce-scatter output is the shard.
+constexpr double bf16_optimizer_accumulation_bytes_per_parameter(const training_setup& t) {
+  if (!deepspeed_bf16_optimizer(t)) return 0.0;
+  const double low = t.precision.parameter_bytes;
+  const double high = held_gradient_bytes(t.precision);
+  return low + 2.0 * high + 2.0 * high;
+}
+
+/// The time of the framework's copies for one micro-batch, FSDP2's
+/// (`fsdp2_copy_bytes_per_parameter`) and DeepSpeed BF16_Optimizer's gradient accumulation
+/// (`bf16_optimizer_accumulation_bytes_per_parameter`), over the parameters of the device's
+/// first stage, at the chip's memory-bound rate: both run on the compute stream.
+constexpr seconds framework_copy_time(const training_plan_values& p) {
+  const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup) +
+                               bf16_optimizer_accumulation_bytes_per_parameter(p.setup);
   if (per_parameter <= 0.0) return 0.0 * second;
   const device_parameters held =
       parameters_on_device(p.model, p.setup.degrees, stage_position::first);
@@ -320,7 +352,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
                              : stage_memory(b.layers, layer_time{});
   }
   // FSDP2's copies run on the compute stream beside every stage's layers, memory-bound work.
-  const seconds copies = fsdp2_copy_time(p);
+  const seconds copies = framework_copy_time(p);
   c.total = (per_mb + copies) * c.micro_batches / sustained;
   c.elementwise = (memory_mb + copies) * c.micro_batches / sustained;
   c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
@@ -540,19 +572,6 @@ constexpr double gradient_bucket_parameters(training_framework f, double ranks,
 /// (microsoft/DeepSpeed, read at 38327e07; the bf16 path since 56c52238, 2022-04-19).
 constexpr bool deepspeed_pipeline_reduces_after_backward(const training_setup& t) {
   return t.framework == training_framework::deepspeed && t.degrees.pipeline > 1;
-}
-
-/// DeepSpeed picks its BF16_Optimizer for a bf16 model with fp32 gradient accumulation at ZeRO
-/// stage 1 (`_do_optimizer_sanity_check`, deepspeed/runtime/engine.py: `model_dtype ==
-/// torch.bfloat16 and grad_accum_dtype == torch.float32 and zero_optimization_stage() == 1`
-/// returns `BFLOAT16`); it keeps the fp32 gradients unsharded and all-reduces them
-/// (`_bf16_reduce_grads`, `buffered_allreduce_fallback`), as BLOOM's tr11 README describes it
-/// ("It doesn't shard the static fp32 buffer it reuses ... it saves on communications
-/// overhead"). Read here as ZeRO-1 with 2-byte parameters and 4-byte held gradients.
-constexpr bool deepspeed_bf16_optimizer(const training_setup& t) {
-  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 1 &&
-         t.precision.parameter_bytes == 2.0 && held_gradient_bytes(t.precision) == 4.0 &&
-         t.precision.master_bytes > 0.0;
 }
 
 /// Data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of
