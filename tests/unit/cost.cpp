@@ -700,6 +700,29 @@ TEST_CASE("zero3_per_tensor gathers each tensor on its own, three times, and hid
   CHECK(reduce->exposed.value() == doctest::Approx(reduce->time.value()));
 }
 
+TEST_CASE("zero3_per_tensor pays deepspeed's buffer copies on every gathered parameter") {
+  // DeepSpeed v0.3.16: each of the 3 gathers of a micro-batch (full recomputation) zero-fills the
+  // whole 2-byte tensor (torch.zeros: 2) and ProcessGroupNCCL copies the gathered list out of its
+  // flat buffer (read 2, write 2): 6 bytes; the 2-byte gradients are flattened into a bucket (4),
+  // divided in place (4) and copied back (4): 12. 3 x 6 + 12 = 30 bytes a parameter.
+  using old = zero3_2021<48, zero3_per_tensor>;
+  using flat = zero3_2021<48>;
+  CHECK(zero3_per_tensor_copy_bytes_per_parameter(old::values.setup) == 30.0);
+  CHECK(zero3_per_tensor_copy_bytes_per_parameter(flat::values.setup) == 0.0);
+  // Selective recomputation gathers twice: 2 x 6 + 12 = 24.
+  using selective = training_plan<
+      models::megatron_gpt<96, 12288, 96>, systems::nvlink_fat_tree<hardware::a100_80gb, 48>,
+      mesh<axis<"dp", 384>>, fsdp<"dp">, batch<global_sequences<1536>, seq_len<2048>, micro_batch<4>>,
+      recompute::selective, framework::deepspeed, zero3_per_tensor>;
+  CHECK(zero3_per_tensor_copy_bytes_per_parameter(selective::values.setup) == 24.0);
+  // Every device gathers all 174.6 B parameters once a step (one micro-batch), at 0.85 of the
+  // A100's 2.039 TB/s, divided by Ampere's sustained share 0.83.
+  const double params = static_cast<double>(parameters(old::values.model).total);
+  const double copies = 30.0 * params / (0.85 * 2.039e12) / 0.83;
+  CHECK(old::step().compute.value() - flat::step().compute.value() ==
+        doctest::Approx(copies).epsilon(0.001));
+}
+
 TEST_CASE("zero3_per_tensor loses throughput per gpu as the gpus double at a fixed batch") {
   // Narayanan et al. 2021, Table 2: 144, 88 and 44 TFLOP/s per GPU on 384, 768 and 1536 GPUs.
   // Hidden gathers keep the throughput per GPU within 10%; DeepSpeed's of 2021 make it fall.

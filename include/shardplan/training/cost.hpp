@@ -278,13 +278,47 @@ constexpr double bf16_optimizer_accumulation_bytes_per_parameter(const training_
   return low + 2.0 * high + 2.0 * high;
 }
 
+/// How many times DeepSpeed's per-tensor ZeRO-3 gathers each parameter a micro-batch: for the
+/// forward, for the backward, and under full recomputation again for the recomputed forward
+/// (its post-forward hook released it).
+constexpr double zero3_gathers_per_micro_batch(recompute_kind r) {
+  return r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
+}
+
+/// Whether a setup runs ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 did (`zero3_per_tensor_traffic`).
+constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
+  return t.framework == training_framework::deepspeed && t.zero3_per_tensor &&
+         t.degrees.zero_stage >= 3;
+}
+
+/// HBM bytes of DeepSpeed's per-tensor ZeRO-3 (`deepspeed_zero3_per_tensor`) for each parameter
+/// a device gathers, per micro-batch, read off v0.3.16 (0 for every other setup):
+/// - each gather (`zero3_gathers_per_micro_batch`) allocates the whole tensor with `torch.zeros`
+///   (`_allgather_param`, deepspeed/runtime/zero/partition_parameters.py: written, p bytes) and
+///   hands `torch.distributed.all_gather` a list of views of it, which ProcessGroupNCCL gathers
+///   into a flat buffer of its own and copies out rank by rank (read and written, 2p): 3p;
+/// - the gradients are reduced by `buffered_reduce_fallback` (deepspeed/runtime/zero/stage3.py:
+///   `allreduce_bucket` flattens them into a bucket, read and written, 2g; divides it in place by
+///   the ranks, 2g; `allreduce_and_copy` copies the result back into each gradient, 2g): 6g.
+/// The gradients are the parameters' dtype, as `zero3_per_tensor_traffic` reduces them: p = g, 2
+/// bytes in fp16, 30 bytes under full recomputation. The reduction stream's copies wait on its
+/// all-reduce, which hides under nothing, so they are charged with the compute stream's.
+constexpr double zero3_per_tensor_copy_bytes_per_parameter(const training_setup& t) {
+  if (!deepspeed_zero3_per_tensor(t)) return 0.0;
+  const double gathers = zero3_gathers_per_micro_batch(t.recompute.kind);
+  const double p = t.precision.parameter_bytes;
+  return gathers * 3.0 * p + 6.0 * p;
+}
+
 /// The time of the framework's copies for one micro-batch, FSDP2's
-/// (`fsdp2_copy_bytes_per_parameter`) and DeepSpeed BF16_Optimizer's gradient accumulation
-/// (`bf16_optimizer_accumulation_bytes_per_parameter`), over the parameters of the device's
-/// first stage, at the chip's memory-bound rate: both run on the compute stream.
+/// (`fsdp2_copy_bytes_per_parameter`), DeepSpeed BF16_Optimizer's gradient accumulation
+/// (`bf16_optimizer_accumulation_bytes_per_parameter`) and DeepSpeed's per-tensor ZeRO-3
+/// buffers (`zero3_per_tensor_copy_bytes_per_parameter`), over the parameters of the device's
+/// first stage (all of them, gathered, under ZeRO-3), at the chip's memory-bound rate.
 constexpr seconds framework_copy_time(const training_plan_values& p) {
   const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup) +
-                               bf16_optimizer_accumulation_bytes_per_parameter(p.setup);
+                               bf16_optimizer_accumulation_bytes_per_parameter(p.setup) +
+                               zero3_per_tensor_copy_bytes_per_parameter(p.setup);
   if (per_parameter <= 0.0) return 0.0 * second;
   const device_parameters held =
       parameters_on_device(p.model, p.setup.degrees, stage_position::first);
@@ -522,8 +556,7 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
   const double tensors = static_cast<double>(parameter_tensors(p.model));
   const double mb = in.compute.micro_batches;
   const recompute_kind r = t.recompute.kind;
-  const double gathers =
-      r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
+  const double gathers = zero3_gathers_per_micro_batch(r);
   const double bytes_each = t.precision.parameter_bytes;
   const double buckets = std::max(1.0, detail::ceil_div(params, deepspeed_reduce_bucket_elements));
   const seconds host = list_collective_rank_overhead * static_cast<double>(p.axes[axis].size);
@@ -608,8 +641,7 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
       return std::min(params, gradient_bucket_parameters(t.framework, static_cast<double>(d.data),
                                                          params / layers, bytes_each));
     };
-    if (d.zero_stage >= 3 && zero_axis && t.zero3_per_tensor &&
-        t.framework == training_framework::deepspeed) {
+    if (zero_axis && deepspeed_zero3_per_tensor(t)) {
       zero3_per_tensor_traffic(in, out, i, params);
     } else if (d.zero_stage >= 3 && zero_axis) {
       // Per micro-batch: the forward gather hides under the forward pass (a third of the
