@@ -403,6 +403,39 @@ TEST_CASE("deepspeed's bf16 optimizer adds each micro-batch's bf16 gradients int
   CHECK(d.bubble.value() - m.bubble.value() == doctest::Approx(per_step / 8.0).epsilon(0.01));
 }
 
+TEST_CASE("deepspeed at zero-1 lets autograd add each micro-batch's gradients in place") {
+  // 64 sequences over DP 4 in micro-batches of 2: 8 a step. After the first, AccumulateGrad adds
+  // each 2-byte gradient into the held one (read 2, read 2, write 2): 6 x 7/8 = 5.25 bytes a
+  // parameter and micro-batch on average.
+  using fp16 = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                             mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                             pipeline<"pp">, tensor<"tp">,
+                             batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                             recompute::full, precision::bf16_mixed_adam, framework::deepspeed>;
+  CHECK(autograd_accumulation_bytes_per_parameter(fp16::values.setup) == 5.25);
+  // One micro-batch a step: nothing to add to.
+  using one = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                            mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                            pipeline<"pp">, tensor<"tp">,
+                            batch<global_sequences<8>, seq_len<2048>, micro_batch<2>>,
+                            recompute::full, precision::bf16_mixed_adam, framework::deepspeed>;
+  CHECK(autograd_accumulation_bytes_per_parameter(one::values.setup) == 0.0);
+  // BF16_Optimizer clears the bf16 gradients every micro-batch; Megatron-Core fuses.
+  using bf16 = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                             mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                             pipeline<"pp">, tensor<"tp">,
+                             batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                             recompute::full, precision::megatron_mixed_adam,
+                             framework::deepspeed>;
+  using mc = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                           pipeline<"pp">, tensor<"tp">,
+                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                           recompute::full, precision::bf16_mixed_adam, framework::megatron_core>;
+  CHECK(autograd_accumulation_bytes_per_parameter(bf16::values.setup) == 0.0);
+  CHECK(autograd_accumulation_bytes_per_parameter(mc::values.setup) == 0.0);
+}
+
 TEST_CASE("tied embeddings on a pipeline all-reduce their gradient between the ends") {
   // Megatron GPT 7.5B ties its 51,200 x 4096 embedding; on 2 stages with TP 4 the first and
   // last stage each hold 51,200 x 4096 / 4 = 52.4 M of it and all-reduce its fp32 gradient

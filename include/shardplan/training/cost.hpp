@@ -278,6 +278,27 @@ constexpr double bf16_optimizer_accumulation_bytes_per_parameter(const training_
   return low + 2.0 * high + 2.0 * high;
 }
 
+/// HBM bytes PyTorch's autograd moves for each parameter a device holds, per micro-batch, where a
+/// framework lets the gradients of its micro-batches add up in `param.grad`: every micro-batch
+/// after the first finds the gradient defined and `AccumulateGrad` adds the new one in place
+/// (`variable_grad += new_grad`, torch/csrc/autograd/functions/accumulate_grad.h: the held
+/// gradient read and written, the new one read, 3 g in the parameters' dtype), (m - 1)/m of the
+/// micro-batches of a step. DeepSpeed at ZeRO-0/1 outside its BF16_Optimizer does so: its engine
+/// and pipeline engine run `backward` without hooks (stage_1_and_2.py registers
+/// `create_reduce_and_remove_grad_hooks` only with `partition_gradients` or `overlap_comm`, at
+/// v0.6.0 as at 38327e07) and reduce after the last micro-batch, and its optimizers set the
+/// gradients to None each step. 0 elsewhere: Megatron-Core accumulates inside the
+/// weight-gradient GEMM, FSDP reduce-scatters each micro-batch's gradients, BF16_Optimizer
+/// (`bf16_optimizer_accumulation_bytes_per_parameter`) clears them every micro-batch, ZeRO-2 and
+/// -3 copy them into their buckets.
+constexpr double autograd_accumulation_bytes_per_parameter(const training_setup& t) {
+  if (t.framework != training_framework::deepspeed || t.degrees.zero_stage > 1 ||
+      deepspeed_bf16_optimizer(t))
+    return 0.0;
+  const double m = static_cast<double>(micro_batches(t));
+  return 3.0 * t.precision.parameter_bytes * (m - 1.0) / m;
+}
+
 /// How many times DeepSpeed's per-tensor ZeRO-3 gathers each parameter a micro-batch: for the
 /// forward, for the backward, and under full recomputation again for the recomputed forward
 /// (its post-forward hook released it).
@@ -312,13 +333,15 @@ constexpr double zero3_per_tensor_copy_bytes_per_parameter(const training_setup&
 
 /// The time of the framework's copies for one micro-batch, FSDP2's
 /// (`fsdp2_copy_bytes_per_parameter`), DeepSpeed BF16_Optimizer's gradient accumulation
-/// (`bf16_optimizer_accumulation_bytes_per_parameter`) and DeepSpeed's per-tensor ZeRO-3
-/// buffers (`zero3_per_tensor_copy_bytes_per_parameter`), over the parameters of the device's
+/// (`bf16_optimizer_accumulation_bytes_per_parameter`), DeepSpeed's per-tensor ZeRO-3 buffers
+/// (`zero3_per_tensor_copy_bytes_per_parameter`) and autograd's accumulation of micro-batches'
+/// gradients (`autograd_accumulation_bytes_per_parameter`), over the parameters of the device's
 /// first stage (all of them, gathered, under ZeRO-3), at the chip's memory-bound rate.
 constexpr seconds framework_copy_time(const training_plan_values& p) {
   const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup) +
                                bf16_optimizer_accumulation_bytes_per_parameter(p.setup) +
-                               zero3_per_tensor_copy_bytes_per_parameter(p.setup);
+                               zero3_per_tensor_copy_bytes_per_parameter(p.setup) +
+                               autograd_accumulation_bytes_per_parameter(p.setup);
   if (per_parameter <= 0.0) return 0.0 * second;
   const device_parameters held =
       parameters_on_device(p.model, p.setup.degrees, stage_position::first);
