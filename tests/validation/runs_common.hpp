@@ -94,8 +94,11 @@ struct h100_a3_high {
 };
 
 /// Jean Zay A100 80 GB nodes (BLOOM): "8 GPUs per node Using NVLink 4 inter-gpu connects, 4
-/// OmniPath links". The OmniPath rate is not stated; 100 Gb/s per link (400 Gb/s per node, 50
-/// Gb/s per GPU) is our assumption.
+/// OmniPath links" (tr11's README), 400 Gb/s a node ("Intel OPA full bandwidth. Which is
+/// supposed to be 400Gbps max", bigscience experiments/bandwidth/README.md): 50 Gb/s a GPU. The
+/// same page measures NCCL's all-reduce far below it before the run (4 A100 nodes, NCCL 2.10.3:
+/// 1.52 s for 4 GB over 32 GPUs, 41 Gb/s of bus bandwidth); that rate would make BLOOM's gradient
+/// all-reduce alone longer than its GBS 16 step, so it is not the run's and the line rate stays.
 struct a100_80gb_jean_zay {
   static constexpr chip_figures figures =
       with_node_nics(hardware::a100_80gb::figures, "a100 sxm4 80gb (jean zay)", 4.0 * 100.0);
