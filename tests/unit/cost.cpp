@@ -336,23 +336,25 @@ TEST_CASE("megatron-core reduces its last gradient bucket after the backward pas
   CHECK(gradient_bucket_parameters(training_framework::torchtitan, 64.0, 1e8, 4.0) == 1e8);
 }
 
+namespace {
+// Megatron GPT 7.5B on 4 DGX A100: pp 2 x dp 4 x tp 4 at ZeRO-1, `Gbs` sequences of 2048 in
+// micro-batches of 2 (Gbs / 8 a step), full recomputation, under `Framework` and `Precision`.
+template <class Framework, class Precision, std::int64_t Gbs = 64>
+using zero1_7_5b = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                                 mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
+                                 pipeline<"pp">, tensor<"tp">,
+                                 batch<global_sequences<Gbs>, seq_len<2048>, micro_batch<2>>,
+                                 recompute::full, Precision, Framework>;
+}  // namespace
+
 TEST_CASE("deepspeed's pipeline engine reduces gradients after the last micro-batch") {
   // DeepSpeed's TrainSchedule appends ReduceTiedGrads, ReduceGrads and OptimizerStep to the
   // step's last commands: the data-parallel reduction of a pipelined DeepSpeed plan hides under
   // nothing. The same plan under Megatron-Core overlaps it with the last backward pass. bf16
   // weights with fp32 gradients at ZeRO-1 are DeepSpeed's BF16_Optimizer, which all-reduces the
   // fp32 gradients whole (twice a reduce-scatter's traffic) before it gathers the parameters.
-  using ds = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                           pipeline<"pp">, tensor<"tp">,
-                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                           recompute::full, precision::megatron_mixed_adam, framework::deepspeed>;
-  using mc = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                           pipeline<"pp">, tensor<"tp">,
-                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                           recompute::full, precision::megatron_mixed_adam,
-                           framework::megatron_core>;
+  using ds = zero1_7_5b<framework::deepspeed, precision::megatron_mixed_adam>;
+  using mc = zero1_7_5b<framework::megatron_core, precision::megatron_mixed_adam>;
   const step_cost d = ds::step();
   const step_cost m = mc::step();
   const axis_traffic* all_reduce = find(d, "bf16 optimizer gradient all-reduce");
@@ -375,17 +377,8 @@ TEST_CASE("deepspeed's bf16 optimizer adds each micro-batch's bf16 gradients int
   // deepspeed/runtime/bf16_optimizer.py (56c52238), update_hp_grads after every backward pass:
   // hp_grad.add_(lp_grad.to(float32)): the bf16 gradient read (2), the fp32 temporary written
   // and read (4 + 4), the fp32 gradient read and written (4 + 4): 18 bytes a parameter.
-  using ds = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                           pipeline<"pp">, tensor<"tp">,
-                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                           recompute::full, precision::megatron_mixed_adam, framework::deepspeed>;
-  using mc = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                           pipeline<"pp">, tensor<"tp">,
-                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                           recompute::full, precision::megatron_mixed_adam,
-                           framework::megatron_core>;
+  using ds = zero1_7_5b<framework::deepspeed, precision::megatron_mixed_adam>;
+  using mc = zero1_7_5b<framework::megatron_core, precision::megatron_mixed_adam>;
   CHECK(bf16_optimizer_accumulation_bytes_per_parameter(ds::values.setup) == 18.0);
   // Megatron accumulates into fp32 inside the weight-gradient GEMM: nothing extra.
   CHECK(bf16_optimizer_accumulation_bytes_per_parameter(mc::values.setup) == 0.0);
@@ -407,31 +400,14 @@ TEST_CASE("deepspeed at zero-1 lets autograd add each micro-batch's gradients in
   // 64 sequences over DP 4 in micro-batches of 2: 8 a step. After the first, AccumulateGrad adds
   // each 2-byte gradient into the held one (read 2, read 2, write 2): 6 x 7/8 = 5.25 bytes a
   // parameter and micro-batch on average.
-  using fp16 = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                             mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                             pipeline<"pp">, tensor<"tp">,
-                             batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                             recompute::full, precision::bf16_mixed_adam, framework::deepspeed>;
+  using fp16 = zero1_7_5b<framework::deepspeed, precision::bf16_mixed_adam>;
   CHECK(autograd_accumulation_bytes_per_parameter(fp16::values.setup) == 5.25);
   // One micro-batch a step: nothing to add to.
-  using one = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                            mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                            pipeline<"pp">, tensor<"tp">,
-                            batch<global_sequences<8>, seq_len<2048>, micro_batch<2>>,
-                            recompute::full, precision::bf16_mixed_adam, framework::deepspeed>;
+  using one = zero1_7_5b<framework::deepspeed, precision::bf16_mixed_adam, 8>;
   CHECK(autograd_accumulation_bytes_per_parameter(one::values.setup) == 0.0);
   // BF16_Optimizer clears the bf16 gradients every micro-batch; Megatron-Core fuses.
-  using bf16 = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                             mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                             pipeline<"pp">, tensor<"tp">,
-                             batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                             recompute::full, precision::megatron_mixed_adam,
-                             framework::deepspeed>;
-  using mc = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
-                           mesh<axis<"pp", 2>, axis<"dp", 4>, axis<"tp", 4>>, zero<1, "dp">,
-                           pipeline<"pp">, tensor<"tp">,
-                           batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
-                           recompute::full, precision::bf16_mixed_adam, framework::megatron_core>;
+  using bf16 = zero1_7_5b<framework::deepspeed, precision::megatron_mixed_adam>;
+  using mc = zero1_7_5b<framework::megatron_core, precision::bf16_mixed_adam>;
   CHECK(autograd_accumulation_bytes_per_parameter(bf16::values.setup) == 0.0);
   CHECK(autograd_accumulation_bytes_per_parameter(mc::values.setup) == 0.0);
 }
