@@ -706,10 +706,12 @@ TEST_CASE("deepspeed: DeepSpeed's and DeepSpeedExamples' configs") {
   CHECK(f.plan.setup.framework == training_framework::deepspeed);
   CHECK(listed(r.unused, "zero_optimization.reduce_bucket_size = 7000000"));
   CHECK(listed(r.unused, "fp16.loss_scale_window = 1000"));
+  CHECK_FALSE(f.plan.setup.overlap_comm);  // not given: DeepSpeed's default below stage 3
 
   const import_result z3 = run(import_format::deepspeed, sample("deepspeed/ds_config_zero3.json"),
                                dgx_a100_1, "llama3-8b", 0, {"seq_len=4096"});
   CHECK(degrees_of(read_back(z3)).zero_stage == 3);                         // line 27
+  CHECK_FALSE(read_back(z3).plan.setup.overlap_comm);  // line 30: ZeRO-3's own default
   CHECK(read_back(z3).plan.setup.batch.global_tokens == 1 * 1 * 8 * 4096);  // lines 2-3
 
   const import_result bf16 = run(import_format::deepspeed, sample("deepspeed/bf16_full.json"),
@@ -740,6 +742,29 @@ TEST_CASE("deepspeed: comments, repeated keys and a batch that does not divide")
       run(import_format::deepspeed, commented, dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
   CHECK(read_back(r).plan.setup.batch.global_tokens == 64 * 2048);
   CHECK(listed(r.notes, "gradient_accumulation_steps: 4"));
+  // overlap_comm: read at ZeRO-1 and -2, a note where shardplan cannot follow it.
+  const import_result overlapped = run(
+      import_format::deepspeed,
+      scratch("ds_overlap.json", R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
+  "zero_optimization": {"stage": 2, "overlap_comm": true}})x"),
+      dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+  CHECK(read_back(overlapped).plan.setup.overlap_comm);
+  CHECK(read_back(overlapped).plan.setup.framework == training_framework::deepspeed);
+  const import_result z3_plain = run(
+      import_format::deepspeed,
+      scratch("ds_z3_no_overlap.json", R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
+  "zero_optimization": {"stage": 3, "overlap_comm": false}})x"),
+      dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+  CHECK_FALSE(read_back(z3_plain).plan.setup.overlap_comm);
+  CHECK(listed(z3_plain.notes, "zero_optimization.overlap_comm false at stage 3"));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::deepspeed,
+                             scratch("ds_overlap_bad.json",
+                                     R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
+  "zero_optimization": {"stage": 2, "overlap_comm": "yes"}})x"),
+                             dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+                 }),
+                 "zero_optimization.overlap_comm: must be true or false"));
   CHECK(contains(refusal([&] {
                    (void)run(import_format::deepspeed,
                              scratch("ds_twice.json",

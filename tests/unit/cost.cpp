@@ -412,6 +412,57 @@ TEST_CASE("deepspeed at zero-1 lets autograd add each micro-batch's gradients in
   CHECK(autograd_accumulation_bytes_per_parameter(mc::values.setup) == 0.0);
 }
 
+namespace {
+// Megatron GPT 7.5B on 4 DGX A100 without a pipeline: dp 8 x tp 4 at ZeRO-`Stage`, 128
+// sequences of 2048 in micro-batches of 2 (8 a step), under `Framework`.
+template <int Stage, class Framework, class... Extra>
+using dp8_7_5b = training_plan<models::megatron_gpt_7_5b, systems::dgx_a100_superpod<4>,
+                               mesh<axis<"dp", 8>, axis<"tp", 4>>, zero<Stage, "dp">,
+                               tensor<"tp">,
+                               batch<global_sequences<128>, seq_len<2048>, micro_batch<2>>,
+                               recompute::full, precision::bf16_mixed_adam, Framework, Extra...>;
+}  // namespace
+
+TEST_CASE("deepspeed reduces zero-1 and -2 gradients on the compute stream unless overlap_comm") {
+  // deepspeed/runtime/zero/config.py (38327e07): overlap_comm defaults to false below stage 3,
+  // and stage_1_and_2.py then reduces on the compute stream: nothing hides. ZeRO-2's hooks
+  // reduce on every backward pass (8 micro-batches here), ZeRO-1's after the last.
+  using base = dp8_7_5b<1, framework::deepspeed>;
+  using overlapped = dp8_7_5b<1, framework::deepspeed, overlap_comm>;
+  using z2 = dp8_7_5b<2, framework::deepspeed>;
+  using z2_overlapped = dp8_7_5b<2, framework::deepspeed, overlap_comm>;
+  using mc = dp8_7_5b<1, framework::megatron_core>;
+  const step_cost c_plain = base::step();
+  const step_cost c_hidden = overlapped::step();
+  const step_cost c_megatron = mc::step();
+  const step_cost c_each = z2::step();
+  const step_cost c_each_hidden = z2_overlapped::step();
+  const axis_traffic* plain = find(c_plain, "zero gradient scatter");
+  const axis_traffic* hidden = find(c_hidden, "zero gradient scatter");
+  const axis_traffic* megatron = find(c_megatron, "zero gradient scatter");
+  const axis_traffic* each = find(c_each, "zero gradient scatter");
+  const axis_traffic* each_hidden = find(c_each_hidden, "zero gradient scatter");
+  REQUIRE(plain != nullptr);
+  REQUIRE(hidden != nullptr);
+  REQUIRE(megatron != nullptr);
+  REQUIRE(each != nullptr);
+  REQUIRE(each_hidden != nullptr);
+  CHECK(plain->hidden_under.value() == 0.0);
+  CHECK(plain->exposed.value() == doctest::Approx(plain->time.value()));
+  CHECK(hidden->hidden_under.value() > 0.0);
+  CHECK(hidden->exposed.value() < plain->exposed.value());
+  CHECK(megatron->hidden_under.value() > 0.0);
+  // 128 sequences over DP 8 in micro-batches of 2: 8 reductions a step at ZeRO-2, one at ZeRO-1.
+  CHECK(plain->count == 1.0);
+  CHECK(each->count == 8.0);
+  CHECK(each->bytes_per_device.value() == doctest::Approx(8.0 * plain->bytes_per_device.value()));
+  CHECK(each->hidden_under.value() == 0.0);
+  CHECK(each_hidden->hidden_under.value() > hidden->hidden_under.value());
+  CHECK(deepspeed_reduction_overlaps(overlapped::values.setup));
+  CHECK(!deepspeed_reduction_overlaps(base::values.setup));
+  CHECK(deepspeed_reduction_overlaps(mc::values.setup));
+}
+
 TEST_CASE("tied embeddings on a pipeline all-reduce their gradient between the ends") {
   // Megatron GPT 7.5B ties its 51,200 x 4096 embedding; on 2 stages with TP 4 the first and
   // last stage each hold 51,200 x 4096 / 4 = 52.4 M of it and all-reduce its fp32 gradient

@@ -423,6 +423,23 @@ TEST_CASE("an fsdp plan becomes torchtitan's shard degree and deepspeed's zero s
   CHECK(integer(yaml_value(maxtext, "gradient_accumulation_steps")) == 8);
 }
 
+TEST_CASE("deepspeed's overlap_comm is written where a plan sets it") {
+  using plain = training_plan<models::llama3_8b, systems::dgx_a100_superpod<1>,
+                              mesh<axis<"dp", 8>>, zero<2, "dp">,
+                              batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                              recompute::full, precision::bf16_mixed_adam, framework::deepspeed>;
+  using overlapped = training_plan<models::llama3_8b, systems::dgx_a100_superpod<1>,
+                                   mesh<axis<"dp", 8>>, zero<2, "dp">,
+                                   batch<global_sequences<64>, seq_len<2048>, micro_batch<2>>,
+                                   recompute::full, precision::bf16_mixed_adam,
+                                   framework::deepspeed, overlap_comm>;
+  // DeepSpeed's own default below stage 3 is false: left out unless set.
+  CHECK(!json_value(deepspeed_json(plain::values), "overlap_comm", "zero_optimization").has_value());
+  CHECK(json_value(deepspeed_json(overlapped::values), "overlap_comm", "zero_optimization") ==
+        "true");
+  CHECK(integer(json_value(deepspeed_json(overlapped::values), "stage", "zero_optimization")) == 2);
+}
+
 TEST_CASE("plain data axes beside zero-3 axes export as hybrid sharding") {
   const training_plan_values& p = hsdp_plan::values;
   REQUIRE(hsdp_plan::fits);

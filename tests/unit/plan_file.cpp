@@ -593,6 +593,27 @@ TEST_CASE("sync_tp_backward is Megatron-LM's synchronous input-gradient all-redu
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
+TEST_CASE("overlap_comm is DeepSpeed's switch at zero-1 and -2") {
+  std::string text = small_plan_with("\"framework\": \"deepspeed\", \"overlap_comm\": true,");
+  const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";
+  text.replace(text.find(tp), tp.size(), "\"data\": 8, \"zero_stage\": 2");
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.overlap_comm);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(back.plan.setup.overlap_comm);
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  // The small plan has no ZeRO stage; other frameworks have no such switch.
+  CHECK(error_of(small_plan_with("\"framework\": \"deepspeed\", \"overlap_comm\": true,")) ==
+        "training.overlap_comm: is DeepSpeed's switch at ZeRO-1 and -2: it needs \"zero_stage\": "
+        "1 or 2 (ZeRO-3 overlaps by default)");
+  CHECK(error_of(small_plan_with("\"overlap_comm\": true,")) ==
+        "training.overlap_comm: is DeepSpeed's zero_optimization.overlap_comm: it needs "
+        "\"framework\": \"deepspeed\"");
+  training_plan_values p = f.values();
+  p.setup.degrees.zero_stage = 3;
+  CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
+}
+
 TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed and ZeRO-3") {
   std::string text = small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,");
   const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";

@@ -372,6 +372,8 @@ inline constexpr framework_flag framework_flags[] = {
      {training_framework::torchtune}, 1, "torchtune's optimizer_in_bwd"},
     {"zero3_per_tensor", &training_setup::zero3_per_tensor, {training_framework::deepspeed}, 1,
      "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"},
+    {"overlap_comm", &training_setup::overlap_comm, {training_framework::deepspeed}, 1,
+     "DeepSpeed's zero_optimization.overlap_comm"},
     {"tp_comm_overlap", &training_setup::tp_comm_overlap,
      {training_framework::megatron_core, training_framework::torchtitan}, 2,
      "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"},
@@ -1206,7 +1208,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
                             "attention", "efficiency_percent", "mfu_format", "eager_attention",
                             "attention_kernel", "dropout", "framework",
                             "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
-                            "chunked_loss", "optimizer_in_backward", "zero3_per_tensor",
+                            "chunked_loss", "optimizer_in_backward", "zero3_per_tensor", "overlap_comm",
                             "tp_comm_overlap", "sync_tp_backward", "memory_policy",
                             "memory_margin_percent"});
   if (!t.contains("batch")) fail("training.batch", "missing");
@@ -1281,6 +1283,10 @@ inline plan_file read_plan_file(const std::string& text_in) {
   if (setup.zero3_per_tensor && c.zero_stage != 3)
     fail(tp + ".zero3_per_tensor",
          "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");
+  if (setup.overlap_comm && (c.zero_stage < 1 || c.zero_stage > 2))
+    fail(tp + ".overlap_comm",
+         "is DeepSpeed's switch at ZeRO-1 and -2: it needs \"zero_stage\": 1 or 2 (ZeRO-3 "
+         "overlaps by default)");
 
   out.plan = make_training_plan(model, system, c, setup);
   // The framework limits a flag of this section breaks (`broken_framework_limit`, the rule the

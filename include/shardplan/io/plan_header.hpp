@@ -273,6 +273,7 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.field("chunked_loss", s.chunked_loss);
   w.field("optimizer_in_backward", s.optimizer_in_backward);
   w.field("zero3_per_tensor", s.zero3_per_tensor);
+  w.field("overlap_comm", s.overlap_comm);
   w.field("tp_comm_overlap", s.tp_comm_overlap);
   w.field("sync_tp_backward", s.sync_tp_backward);
   w.enumerator("memory_policy", "training_memory_policy", s.memory_policy);

@@ -193,6 +193,7 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.chunked_loss", s.chunked_loss, t.chunked_loss);
   d("training.optimizer_in_backward", s.optimizer_in_backward, t.optimizer_in_backward);
   d("training.zero3_per_tensor", s.zero3_per_tensor, t.zero3_per_tensor);
+  d("training.overlap_comm", s.overlap_comm, t.overlap_comm);
   d("training.tp_comm_overlap", s.tp_comm_overlap, t.tp_comm_overlap);
   d("training.sync_tp_backward", s.sync_tp_backward, t.sync_tp_backward);
   d("training.memory_policy", s.memory_policy, t.memory_policy);
@@ -518,6 +519,8 @@ inline ordered_json training_json(const training_plan_values& p) {
   }
   if (t.zero3_per_tensor && t.degrees.zero_stage != 3)
     unwritable("training.zero3_per_tensor", "a plan file gives it only with \"zero_stage\": 3");
+  if (t.overlap_comm && (t.degrees.zero_stage < 1 || t.degrees.zero_stage > 2))
+    unwritable("training.overlap_comm", "a plan file gives it only with \"zero_stage\": 1 or 2");
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);
   if (t.memory_margin != memory_error_band)

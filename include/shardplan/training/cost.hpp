@@ -233,6 +233,29 @@ constexpr double gradient_reduce_bytes(const training_setup& t) {
   return t.framework == training_framework::torchtitan ? 4.0 : held_gradient_bytes(t.precision);
 }
 
+/// Whether DeepSpeed's gradient reduction overlaps the backward pass: at ZeRO-3 by default, at
+/// ZeRO-1 and -2 only with `overlap_comm` (DeepSpeed's `zero_optimization.overlap_comm`, false
+/// below stage 3 by default: `overlap_comm_valid`, deepspeed/runtime/zero/config.py at
+/// 38327e07), and never without ZeRO (the engine's `allreduce_gradients` runs
+/// `buffered_allreduce_fallback` after the backward pass). Without it stage_1_and_2.py reduces
+/// on the compute stream (`reduction_stream` only `if self.overlap_comm`), ZeRO-1 after the last
+/// micro-batch (its hooks exist only with `partition_gradients` or `overlap_comm`). True for
+/// every other framework (their overlap is `step_assumptions::overlap_data_parallel`'s).
+constexpr bool deepspeed_reduction_overlaps(const training_setup& t) {
+  if (t.framework != training_framework::deepspeed) return true;
+  if (t.degrees.zero_stage >= 3) return true;
+  return t.degrees.zero_stage >= 1 && t.overlap_comm;
+}
+
+/// Whether DeepSpeed reduces the gradients of every micro-batch: ZeRO-2 partitions the
+/// gradients, so its backward hooks reduce each bucket as it fills on every backward pass
+/// (`reduce_ready_partitions_and_remove_grads`: `if self.partition_gradients or
+/// self.is_gradient_accumulation_boundary`, stage_1_and_2.py at v0.6.0 and 38327e07); ZeRO-1
+/// only at the step's last micro-batch.
+constexpr bool deepspeed_reduces_each_micro_batch(const training_setup& t) {
+  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 2;
+}
+
 /// DeepSpeed picks its BF16_Optimizer for a bf16 model with fp32 gradient accumulation at ZeRO
 /// stage 1 (`_do_optimizer_sanity_check`, deepspeed/runtime/engine.py: `model_dtype ==
 /// torch.bfloat16 and grad_accum_dtype == torch.float32 and zero_optimization_stage() == 1`
@@ -644,8 +667,9 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
   const training_plan_values& p = in.plan;
   const training_setup& t = p.setup;
   const parallel_degrees& d = t.degrees;
-  const bool overlap =
-      in.assumptions.overlap_data_parallel && !deepspeed_pipeline_reduces_after_backward(t);
+  const bool overlap = in.assumptions.overlap_data_parallel &&
+                       !deepspeed_pipeline_reduces_after_backward(t) &&
+                       deepspeed_reduction_overlaps(t);
   const seconds micro_batch = in.compute.per_micro_batch();
   const double grad_b = held_gradient_bytes(t.precision);
   const double reduce_b = gradient_reduce_bytes(t);
@@ -688,12 +712,17 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
     } else if (d.zero_stage >= 1) {
       // ZeRO-1/2 reduce-scatter the gradients; DeepSpeed's BF16_Optimizer all-reduces its fp32
       // gradients whole and shards only the optimizer step. Both then gather the parameters.
+      // DeepSpeed's ZeRO-2 reduces every micro-batch's gradients, each under its own backward.
       const bool whole = deepspeed_bf16_optimizer(t);
       const collective_kind reduce =
           whole ? collective_kind::all_reduce : collective_kind::reduce_scatter;
+      const double reductions =
+          deepspeed_reduces_each_micro_batch(t) ? in.compute.micro_batches : 1.0;
+      const seconds reduce_window =
+          reductions > 1.0 && overlap ? micro_batch * (2.0 / 3.0) * reductions : backward_last;
       in.add(out, whole ? "bf16 optimizer gradient all-reduce" : "zero gradient scatter", reduce,
-             i, 1.0, params * grad_b * byte, backward_last, 0.0, 0.0 * second,
-             in.time_of(reduce, i, bucket(grad_b) * grad_b * byte));
+             i, reductions, params * grad_b * byte, reduce_window, 0.0, 0.0 * second,
+             in.time_of(reduce, i, bucket(grad_b) * grad_b * byte) * reductions);
       in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
              params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
              0.0 * second,

@@ -167,6 +167,13 @@ struct training_setup {
   /// (`zero3_per_tensor_traffic`, cost.hpp). v0.4.3 reduce-scattered contiguous gradients by
   /// default and v0.5.5 coalesced the gathers. Only read under `deepspeed` with ZeRO-3.
   bool zero3_per_tensor = false;
+  /// DeepSpeed's `zero_optimization.overlap_comm` at ZeRO-1 and -2: the gradient reduction runs
+  /// on a side stream as the backward pass frees each bucket. Its default is false below stage 3
+  /// (`overlap_comm_valid`, deepspeed/runtime/zero/config.py at 38327e07: `self.stage ==
+  /// ZeroStageEnum.weights`), and then the reduction runs on the compute stream, hidden under
+  /// nothing (`deepspeed_reduction_overlaps`, cost.hpp). Only read under `deepspeed` at ZeRO-1
+  /// or -2.
+  bool overlap_comm = false;
   /// Tensor-parallel collectives overlapped with the GEMMs they feed or drain, each GEMM split
   /// into chunks along its tokens (`tp_overlap_of`, operations.hpp): Megatron-Core's
   /// `--tp-comm-overlap` (Transformer Engine's userbuffers) or torchtitan's

@@ -387,6 +387,13 @@ struct zero3_per_tensor {
   static constexpr void apply(training_plan_values& p) { p.setup.zero3_per_tensor = true; }
 };
 
+/// DeepSpeed's `zero_optimization.overlap_comm: true` at ZeRO-1 or -2: the gradient reduction
+/// overlaps the backward pass (read only with `framework::deepspeed` at ZeRO-1 or -2, where
+/// DeepSpeed's default is false; `deepspeed_reduction_overlaps` in cost.hpp).
+struct overlap_comm {
+  static constexpr void apply(training_plan_values& p) { p.setup.overlap_comm = true; }
+};
+
 /// Tensor-parallel collectives overlapped with their GEMMs: Megatron-Core's `--tp-comm-overlap`
 /// or torchtitan's async TP (read only with `framework::megatron_core` or
 /// `framework::torchtitan` and `tensor<..., sequence_parallel>`; `tp_overlap_method` in

@@ -253,6 +253,7 @@ struct plan_parts {
   bool compiled_loss = false;    ///< and "loss"
   bool tp_comm_overlap = false;  ///< Megatron's --tp-comm-overlap, torchtitan's async TP
   bool sync_tp_backward = false;  ///< Megatron's --no-async-tensor-model-parallel-allreduce
+  bool overlap_comm = false;      ///< DeepSpeed's zero_optimization.overlap_comm at ZeRO-1/2
   bool dropout = false;
   bool eager_attention = false;
   std::string attention_kernel;  ///< a name of `attention_kernel_choices`; empty: automatic
@@ -335,6 +336,7 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
   if (p.compiled_loss) training["compiled_loss"] = true;
   if (p.tp_comm_overlap) training["tp_comm_overlap"] = true;
   if (p.sync_tp_backward) training["sync_tp_backward"] = true;
+  if (p.overlap_comm) training["overlap_comm"] = true;
   training["dropout"] = p.dropout;
   training["eager_attention"] = p.eager_attention;
   if (!p.attention_kernel.empty() && !p.eager_attention)

@@ -15,7 +15,9 @@
 //   - deepspeed/runtime/precision_config.py: "bf16" (or the old "bfloat16") and "fp16", each
 //     {"enabled": ...}; bf16_master_weights_and_grads and bf16_optimizer_states.
 //   - deepspeed/runtime/zero/config.py: zero_optimization.stage (0 when absent; a bare true is
-//     the deprecated spelling of stage 1, read_zero_config_deprecated), mics_shard_size.
+//     the deprecated spelling of stage 1, read_zero_config_deprecated), overlap_comm (None
+//     becomes true at stage 3 and false below it, overlap_comm_valid; read at 38327e07),
+//     mics_shard_size.
 //   - deepspeed/runtime/tensor_parallel/config.py: tensor_parallel.autotp_size (AutoTP).
 //   - "auto" values are filled by the Hugging Face Trainer integration before DeepSpeed sees
 //     them; the importer takes them as not given.
@@ -172,6 +174,18 @@ inline outcome import_deepspeed(const source& src) {
              ", DeepSpeed's deprecated spelling of stage " + std::to_string(p.zero_stage));
     } else if (z.is_object()) {
       p.zero_stage = t.integer("zero_optimization.stage", 0, 0, 3);
+      // DeepSpeedZeroConfig.overlap_comm: None means true at stage 3 and false below it
+      // (overlap_comm_valid); shardplan models ZeRO-3 overlapped and stage 0 never.
+      const bool overlap = t.boolean("zero_optimization.overlap_comm", p.zero_stage == 3);
+      if (p.zero_stage == 1 || p.zero_stage == 2) {
+        p.overlap_comm = overlap;
+      } else if (p.zero_stage == 3 && !overlap) {
+        c.note("zero_optimization.overlap_comm false at stage 3: shardplan models ZeRO-3's "
+               "gathers and reductions overlapped (an approximation)");
+      } else if (p.zero_stage == 0 && overlap) {
+        c.note("zero_optimization.overlap_comm true at stage 0: DeepSpeed reads it only with "
+               "ZeRO; the gradient all-reduce runs after the backward pass");
+      }
       const std::int64_t mics = t.integer("zero_optimization.mics_shard_size", -1, -1, max_world);
       if (mics > 0)
         c.note("zero_optimization.mics_shard_size " + std::to_string(mics) +
