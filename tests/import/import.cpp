@@ -743,28 +743,23 @@ TEST_CASE("deepspeed: comments, repeated keys and a batch that does not divide")
   CHECK(read_back(r).plan.setup.batch.global_tokens == 64 * 2048);
   CHECK(listed(r.notes, "gradient_accumulation_steps: 4"));
   // overlap_comm: read at ZeRO-1 and -2, a note where shardplan cannot follow it.
-  const import_result overlapped = run(
-      import_format::deepspeed,
-      scratch("ds_overlap.json", R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
-  "zero_optimization": {"stage": 2, "overlap_comm": true}})x"),
-      dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+  auto with_zero = [](const std::string& name, const std::string& zero) {
+    return run(import_format::deepspeed,
+               scratch(name, R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2, )"
+                             R"("zero_optimization": )" + zero + "}"),
+               dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+  };
+  const import_result overlapped =
+      with_zero("ds_overlap.json", R"({"stage": 2, "overlap_comm": true})");
   CHECK(read_back(overlapped).plan.setup.overlap_comm);
   CHECK(read_back(overlapped).plan.setup.framework == training_framework::deepspeed);
-  const import_result z3_plain = run(
-      import_format::deepspeed,
-      scratch("ds_z3_no_overlap.json", R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
-  "zero_optimization": {"stage": 3, "overlap_comm": false}})x"),
-      dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
+  const import_result z3_plain =
+      with_zero("ds_z3_no_overlap.json", R"({"stage": 3, "overlap_comm": false})");
   CHECK_FALSE(read_back(z3_plain).plan.setup.overlap_comm);
   CHECK(listed(z3_plain.notes, "zero_optimization.overlap_comm false at stage 3"));
-  CHECK(contains(refusal([&] {
-                   (void)run(import_format::deepspeed,
-                             scratch("ds_overlap_bad.json",
-                                     R"x({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2,
-  "zero_optimization": {"stage": 2, "overlap_comm": "yes"}})x"),
-                             dgx_a100_1, "llama3-8b", 0, {"seq_len=2048"});
-                 }),
-                 "zero_optimization.overlap_comm: must be true or false"));
+  CHECK(contains(
+      refusal([&] { (void)with_zero("ds_overlap_bad.json", R"({"stage": 2, "overlap_comm": "yes"})"); }),
+      "zero_optimization.overlap_comm: must be true or false"));
   CHECK(contains(refusal([&] {
                    (void)run(import_format::deepspeed,
                              scratch("ds_twice.json",

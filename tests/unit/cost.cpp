@@ -432,21 +432,22 @@ TEST_CASE("deepspeed reduces zero-1 and -2 gradients on the compute stream unles
   using z2 = dp8_7_5b<2, framework::deepspeed>;
   using z2_overlapped = dp8_7_5b<2, framework::deepspeed, overlap_comm>;
   using mc = dp8_7_5b<1, framework::megatron_core>;
-  const step_cost c_plain = base::step();
-  const step_cost c_hidden = overlapped::step();
-  const step_cost c_megatron = mc::step();
-  const step_cost c_each = z2::step();
-  const step_cost c_each_hidden = z2_overlapped::step();
-  const axis_traffic* plain = find(c_plain, "zero gradient scatter");
-  const axis_traffic* hidden = find(c_hidden, "zero gradient scatter");
-  const axis_traffic* megatron = find(c_megatron, "zero gradient scatter");
-  const axis_traffic* each = find(c_each, "zero gradient scatter");
-  const axis_traffic* each_hidden = find(c_each_hidden, "zero gradient scatter");
-  REQUIRE(plain != nullptr);
-  REQUIRE(hidden != nullptr);
-  REQUIRE(megatron != nullptr);
-  REQUIRE(each != nullptr);
-  REQUIRE(each_hidden != nullptr);
+  // Each plan's gradient reduce-scatter (copied out of its step).
+  auto scatter = [](const step_cost& c) {
+    const axis_traffic* x = find(c, "zero gradient scatter");
+    REQUIRE(x != nullptr);
+    return *x;
+  };
+  const axis_traffic plain_x = scatter(base::step());
+  const axis_traffic hidden_x = scatter(overlapped::step());
+  const axis_traffic megatron_x = scatter(mc::step());
+  const axis_traffic each_x = scatter(z2::step());
+  const axis_traffic each_hidden_x = scatter(z2_overlapped::step());
+  const axis_traffic* plain = &plain_x;
+  const axis_traffic* hidden = &hidden_x;
+  const axis_traffic* megatron = &megatron_x;
+  const axis_traffic* each = &each_x;
+  const axis_traffic* each_hidden = &each_hidden_x;
   CHECK(plain->hidden_under.value() == 0.0);
   CHECK(plain->exposed.value() == doctest::Approx(plain->time.value()));
   CHECK(hidden->hidden_under.value() > 0.0);
