@@ -593,11 +593,20 @@ TEST_CASE("sync_tp_backward is Megatron-LM's synchronous input-gradient all-redu
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
-TEST_CASE("overlap_comm is DeepSpeed's switch at zero-1 and -2") {
-  std::string text = small_plan_with("\"framework\": \"deepspeed\", \"overlap_comm\": true,");
+namespace {
+// The small plan under DeepSpeed with `flag` set, its tensor parallelism replaced by 8-way data
+// parallelism at ZeRO stage `stage`.
+std::string deepspeed_plan_with(const std::string& flag, int stage) {
+  std::string text = small_plan_with("\"framework\": \"deepspeed\", \"" + flag + "\": true,");
   const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";
-  text.replace(text.find(tp), tp.size(), "\"data\": 8, \"zero_stage\": 2");
-  const io::plan_file f = io::read_plan_file(text);
+  text.replace(text.find(tp), tp.size(),
+               "\"data\": 8, \"zero_stage\": " + std::to_string(stage));
+  return text;
+}
+}  // namespace
+
+TEST_CASE("overlap_comm is DeepSpeed's switch at zero-1 and -2") {
+  const io::plan_file f = io::read_plan_file(deepspeed_plan_with("overlap_comm", 2));
   CHECK(f.plan.setup.overlap_comm);
   const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
   CHECK(back.plan.setup.overlap_comm);
@@ -615,10 +624,7 @@ TEST_CASE("overlap_comm is DeepSpeed's switch at zero-1 and -2") {
 }
 
 TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed and ZeRO-3") {
-  std::string text = small_plan_with("\"framework\": \"deepspeed\", \"zero3_per_tensor\": true,");
-  const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";
-  text.replace(text.find(tp), tp.size(), "\"data\": 8, \"zero_stage\": 3");
-  const io::plan_file f = io::read_plan_file(text);
+  const io::plan_file f = io::read_plan_file(deepspeed_plan_with("zero3_per_tensor", 3));
   CHECK(f.plan.setup.zero3_per_tensor);
   const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
   CHECK(back.plan.setup.zero3_per_tensor);

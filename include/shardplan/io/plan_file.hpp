@@ -1283,7 +1283,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
   if (setup.zero3_per_tensor && c.zero_stage != 3)
     fail(tp + ".zero3_per_tensor",
          "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");
-  if (setup.overlap_comm && (c.zero_stage < 1 || c.zero_stage > 2))
+  if (setup.overlap_comm && !deepspeed_reads_overlap_comm(c.zero_stage))
     fail(tp + ".overlap_comm",
          "is DeepSpeed's switch at ZeRO-1 and -2: it needs \"zero_stage\": 1 or 2 (ZeRO-3 "
          "overlaps by default)");

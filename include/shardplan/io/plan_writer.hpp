@@ -519,7 +519,7 @@ inline ordered_json training_json(const training_plan_values& p) {
   }
   if (t.zero3_per_tensor && t.degrees.zero_stage != 3)
     unwritable("training.zero3_per_tensor", "a plan file gives it only with \"zero_stage\": 3");
-  if (t.overlap_comm && (t.degrees.zero_stage < 1 || t.degrees.zero_stage > 2))
+  if (t.overlap_comm && !deepspeed_reads_overlap_comm(t.degrees.zero_stage))
     unwritable("training.overlap_comm", "a plan file gives it only with \"zero_stage\": 1 or 2");
   // Always written: the reader takes a given "reserve" for the `reserve` policy unless told.
   j["memory_policy"] = choice_name("training.memory_policy", memory_policy_choices, t.memory_policy);

@@ -22,6 +22,19 @@ enum class recompute_kind : std::uint8_t {
                 ///< theirs: "mlp" is the dense MLP submodule, transformer_layer.py@d98e8a64)
 };
 
+/// Whether `r` runs each layer's whole forward pass again in the backward (`full`, and
+/// `checkpoints`, which keeps only tensors between layers' pieces).
+constexpr bool recomputes_layer_forward(recompute_kind r) {
+  return r == recompute_kind::full || r == recompute_kind::checkpoints;
+}
+
+/// The passes a micro-batch runs through each layer: the forward and the backward, and the
+/// recomputed forward where `r` reruns it. What is fetched anew for every pass (a ZeRO-3
+/// gather, context parallelism's K/V) is fetched this many times.
+constexpr double layer_passes_per_micro_batch(recompute_kind r) {
+  return recomputes_layer_forward(r) ? 3.0 : 2.0;
+}
+
 /// A recomputation policy.
 struct recompute_policy {
   recompute_kind kind = recompute_kind::selective;

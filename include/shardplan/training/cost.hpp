@@ -244,7 +244,7 @@ constexpr double gradient_reduce_bytes(const training_setup& t) {
 constexpr bool deepspeed_reduction_overlaps(const training_setup& t) {
   if (t.framework != training_framework::deepspeed) return true;
   if (t.degrees.zero_stage >= 3) return true;
-  return t.degrees.zero_stage >= 1 && t.overlap_comm;
+  return deepspeed_reads_overlap_comm(t.degrees.zero_stage) && t.overlap_comm;
 }
 
 /// Whether DeepSpeed reduces the gradients of every micro-batch: ZeRO-2 partitions the
@@ -322,13 +322,6 @@ constexpr double autograd_accumulation_bytes_per_parameter(const training_setup&
   return 3.0 * t.precision.parameter_bytes * (m - 1.0) / m;
 }
 
-/// How many times DeepSpeed's per-tensor ZeRO-3 gathers each parameter a micro-batch: for the
-/// forward, for the backward, and under full recomputation again for the recomputed forward
-/// (its post-forward hook released it).
-constexpr double zero3_gathers_per_micro_batch(recompute_kind r) {
-  return r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
-}
-
 /// Whether a setup runs ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 did (`zero3_per_tensor_traffic`).
 constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
   return t.framework == training_framework::deepspeed && t.zero3_per_tensor &&
@@ -337,7 +330,8 @@ constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
 
 /// HBM bytes of DeepSpeed's per-tensor ZeRO-3 (`deepspeed_zero3_per_tensor`) for each parameter
 /// a device gathers, per micro-batch, read off v0.3.16 (0 for every other setup):
-/// - each gather (`zero3_gathers_per_micro_batch`) allocates the whole tensor with `torch.zeros`
+/// - each gather (one a layer pass, `layer_passes_per_micro_batch`: the post-forward hook
+///   releases the parameters, so the recomputed forward gathers them again) allocates the whole tensor with `torch.zeros`
 ///   (`_allgather_param`, deepspeed/runtime/zero/partition_parameters.py: written, p bytes) and
 ///   hands `torch.distributed.all_gather` a list of views of it, which ProcessGroupNCCL gathers
 ///   into a flat buffer of its own and copies out rank by rank (read and written, 2p): 3p;
@@ -349,7 +343,7 @@ constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
 /// all-reduce, which hides under nothing, so they are charged with the compute stream's.
 constexpr double zero3_per_tensor_copy_bytes_per_parameter(const training_setup& t) {
   if (!deepspeed_zero3_per_tensor(t)) return 0.0;
-  const double gathers = zero3_gathers_per_micro_batch(t.recompute.kind);
+  const double gathers = layer_passes_per_micro_batch(t.recompute.kind);
   const double p = t.precision.parameter_bytes;
   return gathers * 3.0 * p + 6.0 * p;
 }
@@ -431,7 +425,8 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
                              : stage_memory(b.layers, layer_time{});
   }
-  // FSDP2's copies run on the compute stream beside every stage's layers, memory-bound work.
+  // The framework's copies (`framework_copy_time`) run on the compute stream beside every
+  // stage's layers, memory-bound work.
   const seconds copies = framework_copy_time(p);
   c.total = (per_mb + copies) * c.micro_batches / sustained;
   c.elementwise = (memory_mb + copies) * c.micro_batches / sustained;
@@ -602,7 +597,7 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
   const double tensors = static_cast<double>(parameter_tensors(p.model));
   const double mb = in.compute.micro_batches;
   const recompute_kind r = t.recompute.kind;
-  const double gathers = zero3_gathers_per_micro_batch(r);
+  const double gathers = layer_passes_per_micro_batch(r);
   const double bytes_each = t.precision.parameter_bytes;
   const double buckets = std::max(1.0, detail::ceil_div(params, deepspeed_reduce_bucket_elements));
   const seconds host = list_collective_rank_overhead * static_cast<double>(p.axes[axis].size);
@@ -718,10 +713,8 @@ constexpr void data_parallel_traffic(const traffic_inputs& in, traffic_list& out
           whole ? collective_kind::all_reduce : collective_kind::reduce_scatter;
       const double reductions =
           deepspeed_reduces_each_micro_batch(t) ? in.compute.micro_batches : 1.0;
-      const seconds reduce_window =
-          reductions > 1.0 && overlap ? micro_batch * (2.0 / 3.0) * reductions : backward_last;
       in.add(out, whole ? "bf16 optimizer gradient all-reduce" : "zero gradient scatter", reduce,
-             i, reductions, params * grad_b * byte, reduce_window, 0.0, 0.0 * second,
+             i, reductions, params * grad_b * byte, backward_last * reductions, 0.0, 0.0 * second,
              in.time_of(reduce, i, bucket(grad_b) * grad_b * byte) * reductions);
       in.add(out, "zero parameter gather", collective_kind::all_gather, i, 1.0,
              params * param_b * byte, overlap ? micro_batch / 3.0 : 0.0 * second, 1.0,
@@ -768,7 +761,7 @@ constexpr double userbuffers_contention(const chip_figures& chip) {
 constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const training_setup& t = in.plan.setup;
   const recompute_kind r = t.recompute.kind;
-  const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
+  const bool full = recomputes_layer_forward(r);
   const double per_layer = full ? 6.0 : r == recompute_kind::mlp ? 5.0 : 4.0;
   const std::size_t axis = first_axis(in.plan, role_tensor);
   const double calls = in.stage_layers() * in.compute.micro_batches;
@@ -880,7 +873,7 @@ constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& 
     return;
   }
   const recompute_kind r = t.recompute.kind;
-  const double gathers = r == recompute_kind::full || r == recompute_kind::checkpoints ? 3.0 : 2.0;
+  const double gathers = layer_passes_per_micro_batch(r);
   const double cp = static_cast<double>(t.degrees.context);
   in.add(out, "context kv all-gather", collective_kind::all_gather, axis, gathers * calls,
          tokens * kv_width * t.precision.activation_bytes * byte, window / cp,

@@ -194,6 +194,12 @@ struct training_setup {
   double memory_margin = memory_error_band;
 };
 
+/// Whether DeepSpeed reads `overlap_comm` at this ZeRO stage: stages 1 and 2 (stage 3 overlaps
+/// by default, stage 0 never; `training_setup::overlap_comm`).
+constexpr bool deepspeed_reads_overlap_comm(std::int64_t zero_stage) {
+  return zero_stage == 1 || zero_stage == 2;
+}
+
 /// Sequences per step that one data-parallel replica processes.
 constexpr std::int64_t sequences_per_replica(const training_setup& t) {
   return t.batch.global_tokens / t.batch.seq_len / t.degrees.data;

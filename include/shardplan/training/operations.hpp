@@ -995,7 +995,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
                                 double override_fraction = 0.0) {
   const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
   layer_time t = time_passes(chip, fwd, s, override_fraction);
-  const bool full = r == recompute_kind::full || r == recompute_kind::checkpoints;
+  const bool full = recomputes_layer_forward(r);
   const bool selective = r == recompute_kind::selective && s.eager_attention;
   const bool mlp = r == recompute_kind::mlp;
   if (r == recompute_kind::selective && s.op_sac && !moe_layer && m.mla.kv_lora_rank == 0) {

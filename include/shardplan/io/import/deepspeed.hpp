@@ -177,7 +177,7 @@ inline outcome import_deepspeed(const source& src) {
       // DeepSpeedZeroConfig.overlap_comm: None means true at stage 3 and false below it
       // (overlap_comm_valid); shardplan models ZeRO-3 overlapped and stage 0 never.
       const bool overlap = t.boolean("zero_optimization.overlap_comm", p.zero_stage == 3);
-      if (p.zero_stage == 1 || p.zero_stage == 2) {
+      if (deepspeed_reads_overlap_comm(p.zero_stage)) {
         p.overlap_comm = overlap;
       } else if (p.zero_stage == 3 && !overlap) {
         c.note("zero_optimization.overlap_comm false at stage 3: shardplan models ZeRO-3's "

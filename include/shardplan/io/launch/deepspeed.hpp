@@ -211,7 +211,7 @@ inline std::string deepspeed_json(const training_plan_values& p) {
   std::vector<std::pair<std::string, std::string>> zero = {{"stage", n(f.zero_stage)}};
   if (f.zero_stage >= 3 && f.replicas > 1) zero.emplace_back("mics_shard_size", n(f.zero));
   // DeepSpeed's default below stage 3 is false (overlap_comm_valid): written only when set.
-  if (p.setup.overlap_comm && (f.zero_stage == 1 || f.zero_stage == 2))
+  if (p.setup.overlap_comm && deepspeed_reads_overlap_comm(f.zero_stage))
     zero.emplace_back("overlap_comm", "true");
   top.emplace_back("zero_optimization", json_object(zero, 2));
   if (p.setup.recompute.kind == recompute_kind::full ||
