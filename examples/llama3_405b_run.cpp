@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 6.99 s, MFU 37.4%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.25 s, MFU 36%, memory per GPU 79.7 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
@@ -119,7 +119,7 @@ int main() {
 // planned interruptions                   1.77e-05 per host-hour
 //
 // reliability                   value
-// ----------------------------  -----------------------------------------------------------------------------
+// ----------------------------  ------------------------------------------------------------------------------
 // chips / hosts                 16384 / 2048
 // unexpected interruptions      7.76 a day
 // planned interruptions         0.87 a day
@@ -127,11 +127,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           2 steps = 14 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           1 step = 7.25 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  75.2 / 80.1
+// days without / with failures  78.1 / 83.1
 // goodput                       93.9%
-// effective MFU                 35.1%
+// effective MFU                 33.8%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)              2 steps, 14 s
+// interval used (Daly's optimum)             1 step, 7.25 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    75.2           80.1
-// chip-hours            29.6 M         31.5 M
-// cost                 $59.2 M          $63 M
+// days                    78.1           83.1
+// chip-hours            30.7 M         32.7 M
+// cost                 $61.4 M        $65.4 M
 // goodput                 100%          93.9%
-// MFU                    37.4%          35.1%
+// MFU                      36%          33.8%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  75.2      93.9%
-// checkpoint stalls             0.0272     0.034%
-// work redone after failures    0.0553     0.069%
-// restarts and restores           4.81         6%
-// saves before planned stops  0.000566  0.000706%
-// total                           80.1       100%
+// training steps                  78.1      93.9%
+// checkpoint stalls             0.0544    0.0654%
+// work redone after failures    0.0323    0.0388%
+// restarts and restores           4.99         6%
+// saves before planned stops  0.000587  0.000706%
+// total                           83.1       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   76.2    98.7%       30 M
-// restart in 10 min (above)          80.1    93.9%     31.5 M
-// restart in 30 min                  91.8    81.9%     36.1 M
-// synchronous checkpoints at 2 TB/s  81.8      92%     32.2 M
+// restart in 2 min                   79.1    98.7%     31.1 M
+// restart in 10 min (above)          83.1    93.9%     32.7 M
+// restart in 30 min                  95.3    81.9%     37.5 M
+// synchronous checkpoints at 2 TB/s  84.9      92%     33.4 M

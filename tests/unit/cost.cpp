@@ -29,6 +29,15 @@ using plan_3d = training_plan<models::llama3_8b, systems::dgx_h100_superpod<4>,
                               batch<global_sequences<64>, seq_len<4096>, micro_batch<2>>,
                               recompute::selective, precision::bf16_mixed_adam>;
 
+// Four stages of tensor-parallel 8 with two one-sequence micro-batches: a pipeline mostly
+// filling and draining.
+using plan_deep_pipe =
+    training_plan<models::llama3_8b, systems::dgx_h100_superpod<4>,
+                  mesh<axis<"pp", 4>, axis<"tp", 8>>, pipeline<"pp">,
+                  tensor<"tp", sequence_parallel>,
+                  batch<global_sequences<2>, seq_len<4096>, micro_batch<1>>, recompute::selective,
+                  precision::bf16_mixed_adam>;
+
 }  // namespace
 
 TEST_CASE("data parallelism all-reduces the device's gradients once a step") {
@@ -64,9 +73,14 @@ TEST_CASE("pipeline sends carry a micro-batch's activations split over tensor ra
   CHECK(x->exposed.value() == doctest::Approx(x->time.value()));
 }
 
-TEST_CASE("the 1f1b bubble is (p-1)/m of the compute") {
+TEST_CASE("the 1f1b bubble is (p-1)/m of the compute and the collectives inside it") {
   const step_cost c = plan_3d::step();
-  CHECK(c.bubble.value() == doctest::Approx(c.compute.value() * 1.0 / 16));
+  // p = 2, m = 16; the tensor-parallel all-reduces run inside each micro-batch, on the path.
+  const axis_traffic* tp = find(c, "tensor all-reduce");
+  REQUIRE(tp != nullptr);
+  REQUIRE(tp->exposed.value() > 0.0);
+  CHECK(c.bubble.value() ==
+        doctest::Approx((c.compute.value() + tp->exposed.value()) * 1.0 / 16));
 }
 
 TEST_CASE("the step adds up and mfu is model flops over the chips' peak") {
@@ -565,6 +579,50 @@ TEST_CASE("each traffic stage adds only its own strategy's collectives") {
   CHECK(data.items[0].hidden_under.value() == doctest::Approx(c.total.value() / 16.0 * 2.0 / 3.0));
   // Tensor-parallel collectives are on the critical path.
   CHECK(tensor.items[0].hidden_under.value() == 0.0);
+}
+
+TEST_CASE("a pipeline's fill and drain put the other stages' sends on the critical path") {
+  const training_plan_values p = plan_deep_pipe::values;
+  const step_compute c = compute_stage(p, p.assumptions);
+  const traffic_inputs in = make_traffic_inputs(p, p.assumptions, c);
+  traffic_list pipe;
+  pipeline_traffic(in, pipe);
+  REQUIRE(pipe.count == 1);
+  const axis_traffic& x = pipe.items[0];
+  REQUIRE(c.micro_batches == 2.0);
+  // The device sends its 2 micro-batches forward and back: 4 messages of [1, 4096, 4096] bf16
+  // activations split over tp 8.
+  const double message = 4096.0 * 4096.0 * 2.0 / 8.0;
+  CHECK(x.array.value() == doctest::Approx(message));
+  CHECK(x.bytes_per_device.value() == doctest::Approx(4.0 * message));
+  // The path carries 2·(m + p − 2) = 2·(2 + 4 − 2) = 8 of them (Narayanan et al. 2021's count,
+  // the book's T = message·(N_MB + N_stages − 2) a direction), none hidden.
+  const seconds one = in.time_of(collective_kind::send_recv, 0, message * byte);
+  CHECK(x.time.value() == doctest::Approx(8.0 * one.value()));
+  CHECK(x.hidden_under.value() == 0.0);
+}
+
+TEST_CASE("the bubble repeats each micro-batch's exposed collectives with its compute") {
+  const training_plan_values p = plan_deep_pipe::values;
+  const step_compute c = compute_stage(p, p.assumptions);
+  const traffic_list t = communication_stage(p, p.assumptions, c);
+  // 1F1B, p = 4, m = 2: the stage idles (p − 1) / m = 1.5 times its busy time per step.
+  REQUIRE(bubble_fraction(p.setup.degrees, c.micro_batches) == doctest::Approx(1.5));
+  double per_micro_batch = 0.0;
+  bool tensor_seen = false;
+  for (std::size_t i = 0; i < t.count; ++i) {
+    const axis_traffic& x = t.items[i];
+    const bool inside = x.strategy.starts_with("tensor") || x.strategy.starts_with("sequence");
+    tensor_seen = tensor_seen || inside;
+    CHECK(x.per_micro_batch == inside);  // the pipeline sends are charged once, not repeated
+    if (x.per_micro_batch) per_micro_batch += x.exposed.value();
+  }
+  REQUIRE(tensor_seen);
+  REQUIRE(per_micro_batch > 0.0);
+  CHECK(bubble_stage(p, c, t).value() ==
+        doctest::Approx(1.5 * (c.total.value() + per_micro_batch)));
+  // Without collectives the bubble is the published fraction of the compute.
+  CHECK(bubble_stage(p, c, traffic_list{}).value() == doctest::Approx(1.5 * c.total.value()));
 }
 
 TEST_CASE("without overlap every data-parallel collective is exposed") {

@@ -63,6 +63,10 @@ struct axis_traffic {
   /// the data-parallel stream puts before the first compute or after the last (the first layer's
   /// gather of each micro-batch, the last gradient bucket's reduction; `data_parallel_traffic`).
   seconds floor{};
+  /// Inside each micro-batch's forward and backward (tensor, context and expert parallelism):
+  /// a stage's share of it is part of the stage's time per micro-batch, which the pipeline
+  /// bubble repeats (`bubble_stage`).
+  bool per_micro_batch = false;
   /// The share of the hidden time the compute loses to the collectives' kernels (the SMs they
   /// take), charged as exposed.
   double contention = 0.0;
@@ -885,7 +889,9 @@ constexpr void context_parallel_traffic(const traffic_inputs& in, traffic_list& 
 /// Pipeline parallelism: per micro-batch and virtual stage a send forward and one backward of
 /// the boundary activations, split over the tensor-parallel ranks (sequence parallelism, or
 /// Megatron's scatter/gather optimisation). The book's T = message·(N_MB + N_stages − 2) per
-/// direction is on the critical path; the other sends of an interleaved schedule overlap.
+/// direction is on the critical path, whether this device sends them or the stages before and
+/// after it (`axis_traffic::time` is the path's, `bytes_per_device` the device's own); the
+/// other sends of an interleaved schedule overlap.
 constexpr void pipeline_traffic(const traffic_inputs& in, traffic_list& out) {
   const training_plan_values& p = in.plan;
   const parallel_degrees& d = p.setup.degrees;
@@ -899,6 +905,11 @@ constexpr void pipeline_traffic(const traffic_inputs& in, traffic_list& out) {
                                       network_of(in.levels, p, axis), in.options);
   in.add(out, "pipeline send", collective_kind::send_recv, axis, sends, message,
          one * std::max(0.0, sends - critical), 0.5);
+  // The critical path waits for the other stages' sends of the fill and the drain too: its time
+  // is the book's count, however few of them this device sends (one micro-batch through twelve
+  // stages: 2 sends of its own, 22 on the path).
+  if (out.count > 0 && out.items[out.count - 1].strategy == "pipeline send")
+    out.items[out.count - 1].time = one * std::max(sends, critical);
 }
 
 /// Tied embeddings on a pipeline: the first stage's input embedding and the last stage's output
@@ -961,11 +972,15 @@ constexpr traffic_list communication_stage(const training_plan_values& p,
   const traffic_inputs in = make_traffic_inputs(p, a, c);
   traffic_list out;
   data_parallel_traffic(in, out);
+  const std::size_t first = out.count;
   tensor_parallel_traffic(in, out);
   context_parallel_traffic(in, out);
+  for (std::size_t i = first; i < out.count; ++i) out.items[i].per_micro_batch = true;
   pipeline_traffic(in, out);
   tied_embedding_traffic(in, out);
+  const std::size_t ep = out.count;
   expert_parallel_traffic(in, out);
+  for (std::size_t i = ep; i < out.count; ++i) out.items[i].per_micro_batch = true;
   overlap_stage(out);
   return out;
 }
@@ -990,9 +1005,20 @@ constexpr double bubble_fraction(const parallel_degrees& d, double micro_batches
   return 0.0;
 }
 
-/// The pipeline bubble of a step: `bubble_fraction` of the compute.
-constexpr seconds bubble_stage(const training_plan_values& p, const step_compute& c) {
-  return c.total * bubble_fraction(p.setup.degrees, c.micro_batches);
+/// The pipeline bubble of a step: `bubble_fraction` of the stage's busy time, its compute and
+/// the exposed communication inside each micro-batch (`axis_traffic::per_micro_batch`: the
+/// tensor-parallel collectives, the context-parallel ring, the expert all-to-alls). A stage
+/// idles while the others run their micro-batches, and each of those takes its communication
+/// as well as its compute: the bubble of Narayanan et al. 2021 (Sec. 2.2.1) is (p−1) micro-batch
+/// times, t_f + t_b, of a stage as it runs, collectives included. The data-parallel and
+/// pipeline traffic are charged once per step (the fill and drain's sends by
+/// `pipeline_traffic`).
+constexpr seconds bubble_stage(const training_plan_values& p, const step_compute& c,
+                               const traffic_list& t) {
+  seconds busy = c.total;
+  for (std::size_t i = 0; i < t.count; ++i)
+    if (t.items[i].per_micro_batch) busy += t.items[i].exposed;
+  return busy * bubble_fraction(p.setup.degrees, c.micro_batches);
 }
 
 /// The optimizer update: it reads and writes master weights and optimizer states and reads
@@ -1053,8 +1079,8 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
 constexpr step_cost estimate_step(const training_plan_values& p, const step_assumptions& a,
                                   const layer_times& layers) {
   const step_compute compute = compute_stage(p, a, layers);
-  return step_total(p, compute, communication_stage(p, a, compute), bubble_stage(p, compute),
-                    optimizer_stage(p));
+  const traffic_list traffic = communication_stage(p, a, compute);
+  return step_total(p, compute, traffic, bubble_stage(p, compute, traffic), optimizer_stage(p));
 }
 
 constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {
