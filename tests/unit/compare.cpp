@@ -65,15 +65,16 @@ training_job llama3_405b_job() {
   return job;
 }
 
-/// Meta's layout of LLaMA 3 405B on 16,384 H100s (Llama 3 paper, Table 4), under `Framework`.
-template <class Framework>
+/// Meta's layout of LLaMA 3 405B on 16,384 H100s (Llama 3 paper, Table 4), with `Recompute`,
+/// under `Framework` (the generic one when none).
+template <class Recompute, class... Framework>
 using meta_405b_layout =
     training_plan<models::llama3_405b, systems::nvlink_fat_tree<hw::h100_sxm, 2048>,
                   mesh<axis<"dp", 128>, axis<"pp", 16>, axis<"tp", 8, on<"node">>>, zero<2, "dp">,
                   pipeline<"pp", schedule::interleaved<2>, uneven_stages>,
                   tensor<"tp", sequence_parallel>,
-                  batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>, recompute::none,
-                  precision::bf16_mixed_adam, Framework>;
+                  batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>, Recompute,
+                  precision::bf16_mixed_adam, Framework...>;
 
 }  // namespace
 
@@ -86,8 +87,8 @@ TEST_CASE("llama 3 405b's published gpu-hours come back from meta's layout as me
   // model's measured error on Hopper. The hours are timed as the step model's validation times
   // Meta's run (tests/validation, L3-405B-16K-GPU: no framework's collectives named, since
   // Meta's stack is its own), not with torchtitan's unoverlapped DTensor collectives.
-  static_assert(meta_405b_layout<framework::torchtitan>::fits);
-  using meta_layout = meta_405b_layout<framework::generic>;
+  static_assert(meta_405b_layout<recompute::none, framework::torchtitan>::fits);
+  using meta_layout = meta_405b_layout<recompute::none>;
   const training_job job = llama3_405b_job();
   run_inputs in = job.run;
   in.tokens = job.tokens;
@@ -106,13 +107,7 @@ TEST_CASE("llama 3 405b's published gpu-hours lie between the best plan and the 
   REQUIRE(best.found);
   CHECK(best.run.chips == 16384.0);
   CHECK(best.run.chip_hours < 30.84e6);
-  using published =
-      training_plan<models::llama3_405b, systems::nvlink_fat_tree<hw::h100_sxm, 2048>,
-                    mesh<axis<"dp", 128>, axis<"pp", 16>, axis<"tp", 8, on<"node">>>, zero<2, "dp">,
-                    pipeline<"pp", schedule::interleaved<2>, uneven_stages>,
-                    tensor<"tp", sequence_parallel>,
-                    batch<global_sequences<2048>, seq_len<8192>, micro_batch<1>>, recompute::full,
-                    precision::bf16_mixed_adam>;
+  using published = meta_405b_layout<recompute::full>;
   run_inputs in = job.run;
   in.tokens = job.tokens;
   const run_totals meta = run_estimate(published::values, in);
