@@ -61,17 +61,17 @@ int main() {
 // LLaMA-3 405B, 15.6T tokens within 90 days on 16384 chips
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
-// gb200_nvl72 (gb200)           16384    25      9.85 M  $19.7 M  20200      $1.62 M    91.8%  48.4%  compute  meets                        yes
-// dgx_b200_superpod (b200)      16384  32.8      12.9 M  $25.8 M  20800      $1.66 M    93.9%  40.2%  compute  meets
-// dgx_h100_superpod (h100 sxm)  16384  62.4      24.5 M  $49.1 M  29000      $2.32 M    93.9%    48%  compute  meets
+// gb200_nvl72 (gb200)           16384  26.4      10.4 M  $20.8 M  21300       $1.7 M    91.8%  45.9%  compute  meets                        yes
+// dgx_b200_superpod (b200)      16384  34.2      13.4 M  $26.9 M  21700      $1.74 M    93.9%  38.5%  compute  meets
+// dgx_h100_superpod (h100 sxm)  16384  67.8      26.7 M  $53.3 M  31700      $2.53 M    93.9%  44.2%  compute  meets
 // tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.66 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
-// system             best plan                                                                                                                                                step
-// -----------------  -----------------------------------------------------------------------------------------------------------------------------------------------------  ------
-// gb200_nvl72        pp 2 x dp 1024 x cp 2 x tp 4 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.14 s
-// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation   2.86 s
-// dgx_h100_superpod  pp 8 x dp 128 x cp 2 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation   5.44 s
-// tpu_v5p_slice      pp 1 x dp 2048 x cp 8 x tp 1, ZeRO-3, micro-batch 1, no recomputation                                                                                  7.88 s
+// system             best plan                                                                                                                                               step
+// -----------------  ----------------------------------------------------------------------------------------------------------------------------------------------------  ------
+// gb200_nvl72        pp 1 x dp 2048 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, no recomputation                                                       2.25 s
+// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.98 s
+// dgx_h100_superpod  pp 8 x dp 128 x cp 2 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  5.92 s
+// tpu_v5p_slice      pp 1 x dp 2048 x cp 8 x tp 1, ZeRO-3, micro-batch 1, no recomputation                                                                                 7.88 s
 //
 // assumptions:
 // - each system's best plan is the search's fastest (search/search.hpp) on the job's chips; its step time errs by the chip family's measured error

@@ -52,12 +52,12 @@ int main() {
 //
 // time per step (estimate)                                                                        value
 // ---------------------------------------------------------------------------------------------  ------
-// compute (operations timed by the kernel model; matmuls at 79.7% of the compute format's peak)  6.98 s
+// compute (operations timed by the kernel model; matmuls at 80.2% of the compute format's peak)  6.94 s
 //   of which memory-bound operations                                                             539 ms
 // pipeline bubble                                                                                   0 s
 // communication not hidden                                                                       2.16 s
 // optimizer update                                                                               349 us
-// step                                                                                           9.13 s
+// step                                                                                            9.1 s
 // roofline lower bound (peak rates)                                                              5.13 s
-// MFU (of the bf16 peak)                                                                          42.3%
-// tokens per second per device                                                                    448.5
+// MFU (of the bf16 peak)                                                                          42.5%
+// tokens per second per device                                                                    450.3

@@ -94,10 +94,10 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.25 s, MFU 36%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.97 s, MFU 32.8%, memory per GPU 79.7 GB.
 //
 // Assumptions:
-// - step time and MFU from shardplan's cost model (matmuls at 66.5% of peak)
+// - step time and MFU from shardplan's cost model (matmuls at 59.8% of peak)
 // - failure rates from LLaMA 3's 54 days (Table 5), per GPU-hour or host-hour as below
 // - failures are independent and exponential, and stop the whole job
 // - a checkpoint saves fp32 master weights and Adam moments once, not the bf16 copy
@@ -127,11 +127,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           1 step = 7.25 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           1 step = 7.97 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  78.1 / 83.1
+// days without / with failures  85.8 / 91.4
 // goodput                       93.9%
-// effective MFU                 33.8%
+// effective MFU                 30.8%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)             1 step, 7.25 s
+// interval used (Daly's optimum)             1 step, 7.97 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    78.1           83.1
-// chip-hours            30.7 M         32.7 M
-// cost                 $61.4 M        $65.4 M
+// days                    85.8           91.4
+// chip-hours            33.7 M         35.9 M
+// cost                 $67.5 M        $71.9 M
 // goodput                 100%          93.9%
-// MFU                      36%          33.8%
+// MFU                    32.8%          30.8%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  78.1      93.9%
-// checkpoint stalls             0.0544    0.0654%
-// work redone after failures    0.0323    0.0388%
-// restarts and restores           4.99         6%
-// saves before planned stops  0.000587  0.000706%
-// total                           83.1       100%
+// training steps                  85.8      93.9%
+// checkpoint stalls             0.0544    0.0595%
+// work redone after failures    0.0384    0.0421%
+// restarts and restores           5.48         6%
+// saves before planned stops  0.000645  0.000706%
+// total                           91.4       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   79.1    98.7%     31.1 M
-// restart in 10 min (above)          83.1    93.9%     32.7 M
-// restart in 30 min                  95.3    81.9%     37.5 M
-// synchronous checkpoints at 2 TB/s  84.9      92%     33.4 M
+// restart in 2 min                   86.9    98.7%     34.2 M
+// restart in 10 min (above)          91.4    93.9%     35.9 M
+// restart in 30 min                   105    81.9%     41.2 M
+// synchronous checkpoints at 2 TB/s  93.3      92%     36.7 M

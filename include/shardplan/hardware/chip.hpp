@@ -170,9 +170,10 @@ struct kernel_fractions {
   /// The reduction depth k0 at which a GEMM's tiles spend as long in their prologue and epilogue
   /// as in their main loop: a GEMM of depth k runs at k / (k + k0) of its rate. Negative: none.
   double reduction_overhead = 0.0;
-  /// The share of the isolated kernels' rate a whole training step sustains (clocks under the
-  /// step's power, communication kernels sharing the compute units, gaps between kernels):
-  /// the one end-to-end figure, calibrated on published training runs.
+  /// The share of the isolated kernels' rate a whole training step sustains in its GEMMs and
+  /// memory-bound kernels (clocks under the step's power, communication kernels sharing the
+  /// compute units, gaps between kernels; the fused attention kernels run at their published
+  /// fractions): the one end-to-end figure, calibrated on published training runs.
   double sustained = 0.0;
   /// How far the step model has measured off published training runs of the family (a mean
   /// absolute error, a fraction); negative: never measured (0: the family default).

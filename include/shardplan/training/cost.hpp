@@ -369,15 +369,27 @@ constexpr seconds framework_copy_time(const training_plan_values& p) {
   return memory_time(p.system.chip, per_parameter * (held.dense + held.expert) * byte);
 }
 
+/// The time of work whose kernels' figures are timed at `sustained`, the share of them a training
+/// step sustains (`kernel_fractions::sustained`), except the fused attention kernels among it,
+/// `attention` of `work`, which are themselves the kernels their published fractions measured
+/// (FlashAttention, cuDNN, splash: `attention_efficiency`) and run at them. The GEMMs are timed
+/// from the best shape of a search (MAMF) through a generic shape model, and the memory-bound
+/// kernels from tuned ones (Liger, QuACK): what a framework's own kernels keep of those is the
+/// share (`default_kernel_fractions`).
+constexpr seconds sustained_time(seconds work, seconds attention, double sustained) {
+  return (work - attention) / sustained + attention;
+}
+
 /// The compute of one step on one device, from the operations of its layers
 /// (`training/operations.hpp`, timed by `time_layers`): per micro-batch the dense and MoE layers
 /// and the embedding and output of one stage, times the micro-batches. Without a pipeline that
 /// is the whole model; with one it is the stage that takes longest (`stage_layers_of`: its
 /// ceil(L/p) layers, or the last stage's layers and the output where they take longer), which
 /// every other stage waits for in the steady state of each schedule; the GEMM efficiency is
-/// reported on the average stage. An `efficiency<>` of the plan replaces the GEMM and attention
-/// fractions. `mfu_floor` is the time of the model FLOPs at `mfu_ceiling`, which `step_total`
-/// holds every step to.
+/// reported on the average stage. Everything but the fused attention kernels runs at the
+/// family's sustained share (`sustained_time`). An `efficiency<>` of the plan replaces the GEMM
+/// and attention fractions and the share. `mfu_floor` is the time of the model FLOPs at
+/// `mfu_ceiling`, which `step_total` holds every step to.
 constexpr step_compute compute_stage(const training_plan_values& p, const step_assumptions& a,
                                      const layer_times& layers) {
   const model_shape& m = p.model;
@@ -395,16 +407,25 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   const double dense_layers = static_cast<double>(m.layers) - moe_layers;
   const double stages = static_cast<double>(t.degrees.pipeline);
   const double sustained = a.efficiency > 0.0 ? 1.0 : family_kernel_fractions(chip).sustained;
-  // A stage's average share of one micro-batch: its layers of each kind and the ends.
-  auto per_stage = [&](seconds dense, seconds moe, seconds ends) {
-    return (dense * dense_layers + moe * moe_layers + ends) / stages;
+  // One micro-batch of `n` dense and `n_moe` MoE layers, and `ends`: its time as it runs
+  // (`sustained_time`) and its memory-bound part.
+  struct stage_mb {
+    seconds time{};
+    seconds memory{};
   };
-  const seconds average_mb =
-      per_stage(layers.dense.total(), layers.moe.total(), layers.ends.total());
-  const seconds average_memory_mb =
-      per_stage(layers.dense.memory, layers.moe.memory, layers.ends.memory);
-  seconds per_mb = average_mb;
-  seconds memory_mb = average_memory_mb;
+  auto stage_of = [&](double n, double n_moe, const layer_time& ends) {
+    auto sum = [&](auto part) {
+      return part(layers.dense) * n + part(layers.moe) * n_moe + part(ends);
+    };
+    const seconds work = sum([](const layer_time& x) { return x.total(); });
+    const seconds attention = sum([](const layer_time& x) { return x.attention; });
+    const seconds memory = sum([](const layer_time& x) { return x.memory; });
+    return stage_mb{sustained_time(work, attention, sustained), memory / sustained};
+  };
+  // A stage's average share of one micro-batch: its layers of each kind and the ends.
+  const stage_mb all = stage_of(dense_layers, moe_layers, layers.ends);
+  const stage_mb average{all.time / stages, all.memory / stages};
+  stage_mb stage = average;
   double stage_dense_layers = dense_layers;
   double stage_moe_layers = moe_layers;
   if (t.degrees.pipeline > 1) {
@@ -412,36 +433,28 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     // with the output.
     const bottleneck_stage b = stage_layers_of(m, t.degrees);
     const double dense_share = dense_layers / static_cast<double>(m.layers);
-    auto stage_time = [&](double n, const layer_time& ends) {
-      return layers.dense.total() * (n * dense_share) +
-             layers.moe.total() * (n * (1.0 - dense_share)) + ends.total();
-    };
-    auto stage_memory = [&](double n, const layer_time& ends) {
-      return layers.dense.memory * (n * dense_share) +
-             layers.moe.memory * (n * (1.0 - dense_share)) + ends.memory;
-    };
-    const seconds full = stage_time(b.layers, layer_time{});
-    const seconds last = stage_time(b.last_layers, layers.ends);
-    const bool last_slowest = last > full;
+    const stage_mb full =
+        stage_of(b.layers * dense_share, b.layers * (1.0 - dense_share), layer_time{});
+    const stage_mb last =
+        stage_of(b.last_layers * dense_share, b.last_layers * (1.0 - dense_share), layers.ends);
+    const bool last_slowest = last.time > full.time;
     stage_dense_layers = (last_slowest ? b.last_layers : b.layers) * dense_share;
     stage_moe_layers = (last_slowest ? b.last_layers : b.layers) * (1.0 - dense_share);
-    per_mb = last_slowest ? last : full;
-    memory_mb = last_slowest ? stage_memory(b.last_layers, layers.ends)
-                             : stage_memory(b.layers, layer_time{});
+    stage = last_slowest ? last : full;
   }
   // The framework's copies (`framework_copy_time`) run on the compute stream beside every
   // stage's layers, memory-bound work.
-  const seconds copies = framework_copy_time(p);
-  c.total = (per_mb + copies) * c.micro_batches / sustained;
-  c.elementwise = (memory_mb + copies) * c.micro_batches / sustained;
+  const seconds copies = framework_copy_time(p) / sustained;
+  c.total = (stage.time + copies) * c.micro_batches;
+  c.elementwise = (stage.memory + copies) * c.micro_batches;
   c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
   c.weight_gradient_window = (layers.dense.weight_gradient_window * stage_dense_layers +
                               layers.moe.weight_gradient_window * stage_moe_layers) *
                              c.micro_batches / sustained;
-  const seconds average = (average_mb + copies) * c.micro_batches / sustained;
-  const seconds average_elementwise = (average_memory_mb + copies) * c.micro_batches / sustained;
-  c.efficiency = average > average_elementwise
-                     ? (c.at_peak / (average - average_elementwise)).value()
+  const seconds average_time = (average.time + copies) * c.micro_batches;
+  const seconds average_elementwise = (average.memory + copies) * c.micro_batches;
+  c.efficiency = average_time > average_elementwise
+                     ? (c.at_peak / (average_time - average_elementwise)).value()
                      : 0.0;
   c.mfu_format = mfu_format_of(p, a);
   c.mfu_floor =

@@ -890,10 +890,12 @@ constexpr seconds operation_time(const chip_figures& chip, const operation& o,
   return {};
 }
 
-/// The time of a list of operations, and the part of it that is memory-bound operations.
+/// The time of a list of operations, and the parts of it that are memory-bound operations and
+/// fused attention kernels.
 struct operations_time {
   seconds total{};
   seconds memory{};
+  seconds attention{};
   seconds tp_window{};  ///< the part of it that tensor-parallel collectives overlap
   /// The weight gradients beside which the input gradients' reductions run
   /// (`operation::weight_gradient_window`).
@@ -908,6 +910,7 @@ constexpr operations_time time_of(const chip_figures& chip, const operation_list
     const seconds x = operation_time(chip, o, kernel, override_fraction);
     r.total += x;
     if (o.kind == operation_kind::memory) r.memory += x;
+    if (o.kind == operation_kind::attention) r.attention += x;
     if (o.tp_window) r.tp_window += x;
     if (o.weight_gradient_window) r.weight_gradient_window += x;
   }
@@ -924,6 +927,9 @@ struct layer_time {
   seconds backward{};
   seconds recompute{};
   seconds memory{};  ///< the memory-bound part of the three
+  /// The fused attention kernels' part of the three, which the step's sustained share leaves at
+  /// their published fractions (`sustained_time`, training/cost.hpp).
+  seconds attention{};
   /// The GEMMs of the three that tensor-parallel collectives overlap (`tp_overlap_method`).
   seconds tp_window{};
   /// The backward's weight gradients that the input gradients' tensor-parallel reductions run
@@ -942,6 +948,7 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
   t.forward = f.total;
   t.backward = b.total;
   t.memory = f.memory + b.memory;
+  t.attention = f.attention + b.attention;
   t.tp_window = f.tp_window + b.tp_window;
   t.weight_gradient_window = b.weight_gradient_window;
   return t;
@@ -1009,6 +1016,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
       const seconds x = operation_time(chip, rerun, s.kernel, override_fraction) * share;
       t.recompute += x;
       if (o.kind == operation_kind::memory) t.memory += x;
+      if (o.kind == operation_kind::attention) t.attention += x;
     }
     return t;
   }
@@ -1018,6 +1026,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
     const seconds x = operation_time(chip, o, s.kernel, override_fraction);
     t.recompute += x;
     if (o.kind == operation_kind::memory) t.memory += x;
+    if (o.kind == operation_kind::attention) t.attention += x;
     if (o.tp_window) t.tp_window += x;
   }
   return t;
