@@ -372,8 +372,9 @@ int print_catalog(const std::string& format_name) {
                          : "Inside, and what the kernel model makes of it\n\n")
             << render(chip_inside_table())
             << "\nGEMM: the deep-GEMM fraction of the bf16 peak; attention: the fused kernel's "
-               "forward; sustained: the share a training step keeps; measured error: the step "
-               "model's mean error on published runs of the family.\n\n"
+               "forward; sustained: the share of those a training step's GEMMs and memory-bound "
+               "kernels keep (fused attention keeps its own); measured error: the step model's "
+               "mean error on published runs of the family.\n\n"
             << (markdown ? "## Models\n\n" : "Models (exact parameter counts from the shapes)\n\n")
             << render(model_table());
   return exit_ok;
