@@ -168,6 +168,8 @@ struct step_compute {
   seconds mfu_floor{};
   double efficiency = 0.0;       ///< `at_peak` over the GEMM and attention time
   double attention_share = 0.0;  ///< attention's part of the forward FLOPs
+  /// The slowest stage's fused attention kernels over the step, as they run (`sustained_time`).
+  seconds attention{};
   /// The GEMMs of the slowest stage that tensor-parallel collectives overlap, every
   /// micro-batch (`layer_time::tp_window`; 0 without `tp_comm_overlap`).
   seconds tp_window{};
@@ -179,9 +181,11 @@ struct step_compute {
   number_format mfu_format = number_format::bf16;
 
   /// The compute of one micro-batch, and its attention part: the windows communication hides in.
+  /// The attention part is the fused kernels' time; eager attention (GEMMs and a softmax among
+  /// the rest) is taken at its share of the FLOPs.
   constexpr seconds per_micro_batch() const { return total / micro_batches; }
   constexpr seconds attention_per_micro_batch() const {
-    return total * attention_share / micro_batches;
+    return (attention > 0.0 * second ? attention : total * attention_share) / micro_batches;
   }
 };
 
@@ -412,6 +416,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   struct stage_mb {
     seconds time{};
     seconds memory{};
+    seconds attention{};
   };
   auto stage_of = [&](double n, double n_moe, const layer_time& ends) {
     auto sum = [&](auto part) {
@@ -420,11 +425,11 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
     const seconds work = sum([](const layer_time& x) { return x.total(); });
     const seconds attention = sum([](const layer_time& x) { return x.attention; });
     const seconds memory = sum([](const layer_time& x) { return x.memory; });
-    return stage_mb{sustained_time(work, attention, sustained), memory / sustained};
+    return stage_mb{sustained_time(work, attention, sustained), memory / sustained, attention};
   };
   // A stage's average share of one micro-batch: its layers of each kind and the ends.
   const stage_mb all = stage_of(dense_layers, moe_layers, layers.ends);
-  const stage_mb average{all.time / stages, all.memory / stages};
+  const stage_mb average{all.time / stages, all.memory / stages, all.attention / stages};
   stage_mb stage = average;
   double stage_dense_layers = dense_layers;
   double stage_moe_layers = moe_layers;
@@ -447,6 +452,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   const seconds copies = framework_copy_time(p) / sustained;
   c.total = (stage.time + copies) * c.micro_batches;
   c.elementwise = (stage.memory + copies) * c.micro_batches;
+  c.attention = stage.attention * c.micro_batches;
   c.tp_window = layers.dense.tp_window * stage_dense_layers * c.micro_batches / sustained;
   c.weight_gradient_window = (layers.dense.weight_gradient_window * stage_dense_layers +
                               layers.moe.weight_gradient_window * stage_moe_layers) *
