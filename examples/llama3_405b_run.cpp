@@ -94,10 +94,10 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.8 s, MFU 33.5%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.97 s, MFU 32.8%, memory per GPU 79.7 GB.
 //
 // Assumptions:
-// - step time and MFU from shardplan's cost model (matmuls at 61.3% of peak)
+// - step time and MFU from shardplan's cost model (matmuls at 59.8% of peak)
 // - failure rates from LLaMA 3's 54 days (Table 5), per GPU-hour or host-hour as below
 // - failures are independent and exponential, and stop the whole job
 // - a checkpoint saves fp32 master weights and Adam moments once, not the bf16 copy
@@ -119,7 +119,7 @@ int main() {
 // planned interruptions                   1.77e-05 per host-hour
 //
 // reliability                   value
-// ----------------------------  -----------------------------------------------------------------------------
+// ----------------------------  ------------------------------------------------------------------------------
 // chips / hosts                 16384 / 2048
 // unexpected interruptions      7.76 a day
 // planned interruptions         0.87 a day
@@ -127,11 +127,11 @@ int main() {
 // checkpoint size               4.87 TB (323 MB on the fullest device)
 // checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           1 step = 7.8 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           1 step = 7.97 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  83.9 / 89.4
+// days without / with failures  85.8 / 91.4
 // goodput                       93.9%
-// effective MFU                 31.4%
+// effective MFU                 30.8%
 //
 // cause                   per day  share
 // ----------------------  -------  -----
@@ -151,31 +151,31 @@ int main() {
 // stall per checkpoint (delta)                      5.05 ms
 // durable after the stall (W)                        696 ms
 // Young / Daly interval                     10.6 s / 10.6 s
-// interval used (Daly's optimum)              1 step, 7.8 s
+// interval used (Daly's optimum)             1 step, 7.97 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
 //
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    83.9           89.4
-// chip-hours              33 M         35.2 M
-// cost                   $66 M        $70.3 M
+// days                    85.8           91.4
+// chip-hours            33.7 M         35.9 M
+// cost                 $67.5 M        $71.9 M
 // goodput                 100%          93.9%
-// MFU                    33.5%          31.4%
+// MFU                    32.8%          30.8%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
-// training steps                  83.9      93.9%
-// checkpoint stalls             0.0544    0.0608%
-// work redone after failures    0.0369    0.0413%
-// restarts and restores           5.36         6%
-// saves before planned stops  0.000631  0.000706%
-// total                           89.4       100%
+// training steps                  85.8      93.9%
+// checkpoint stalls             0.0544    0.0595%
+// work redone after failures    0.0384    0.0421%
+// restarts and restores           5.48         6%
+// saves before planned stops  0.000645  0.000706%
+// total                           91.4       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
-// restart in 2 min                   85.1    98.7%     33.4 M
-// restart in 10 min (above)          89.4    93.9%     35.2 M
-// restart in 30 min                   102    81.9%     40.3 M
-// synchronous checkpoints at 2 TB/s  91.3      92%     35.9 M
+// restart in 2 min                   86.9    98.7%     34.2 M
+// restart in 10 min (above)          91.4    93.9%     35.9 M
+// restart in 30 min                   105    81.9%     41.2 M
+// synchronous checkpoints at 2 TB/s  93.3      92%     36.7 M

@@ -174,13 +174,13 @@ TEST_CASE("torchtitan's fsdp2 copies weights out and gradients into fp32 each mi
   CHECK(fsdp2_copy_bytes_per_parameter(generic::values.setup) == 0.0);
   // 16 sequences over 8 GPUs: 2 micro-batches of one. All 8,030,261,248 parameters are
   // gathered on every GPU, at 0.85 of the H100's 3.35 TB/s, and the compute of a step is divided
-  // by Hopper's sustained share (0.78).
-  const double copies = 2.0 * 14.0 * 8'030'261'248.0 / (0.85 * 3.35e12) / 0.78;
+  // by Hopper's sustained share (0.76).
+  const double copies = 2.0 * 14.0 * 8'030'261'248.0 / (0.85 * 3.35e12) / 0.76;
   // Besides, torchtitan's Llama repeats K and V from 8 heads to 32 before SDPA (`repeat_kv`):
   // read at 8 heads and written at 32, 2 bytes x 8192 tokens x 128 x 2 x (8 + 32), and its
   // backward the same bytes, in 32 layers and 2 micro-batches.
   const double repeat =
-      2.0 * 32.0 * 2.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 40.0) / (0.85 * 3.35e12) / 0.78;
+      2.0 * 32.0 * 2.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 40.0) / (0.85 * 3.35e12) / 0.76;
   const step_cost t = titan::step();
   const step_cost g = generic::step();
   CHECK(t.compute.value() - g.compute.value() ==
@@ -1148,15 +1148,15 @@ TEST_CASE("torchtitan's sequence-parallel collectives copy the activations on th
   // [b, s, h], so each all-gather's output and each reduce-scatter's input is concatenated
   // along dim 1 (read and written): 2 x 2 bytes x 8192 tokens x 4096 a copy, 4 copies forward
   // and 4 backward a layer, 32 layers, 8 micro-batches of one sequence, at 0.85 of the H100's
-  // 3.35 TB/s, and the compute divided by Hopper's sustained share (0.78).
+  // 3.35 TB/s, and the compute divided by Hopper's sustained share (0.76).
   using titan = tp_8b<framework::torchtitan>;
   using generic = tp_8b<framework::generic>;
   CHECK(dtensor_collective_copies(titan::values.setup));
   CHECK_FALSE(dtensor_collective_copies(generic::values.setup));
-  const double copies = 8.0 * 32.0 * 8.0 * (2.0 * 2.0 * 8192.0 * 4096.0) / (0.85 * 3.35e12) / 0.78;
+  const double copies = 8.0 * 32.0 * 8.0 * (2.0 * 2.0 * 8192.0 * 4096.0) / (0.85 * 3.35e12) / 0.76;
   // And `repeat_kv` (K and V from 1 head a rank to 4, forward and backward alike).
   const double repeat =
-      2.0 * 32.0 * 8.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 5.0) / (0.85 * 3.35e12) / 0.78;
+      2.0 * 32.0 * 8.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 5.0) / (0.85 * 3.35e12) / 0.76;
   const step_cost t = titan::step();
   const step_cost g = generic::step();
   CHECK(t.compute.value() - g.compute.value() ==

@@ -129,7 +129,7 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// calibration half of tests/validation (RUNS.md; the held-out half was not looked at), on a grid
 /// of 0.01, capped at 1, together with FlashAttention 1.x's backward fraction
 /// (`attention_efficiency`) until neither moves: Ampere 0.81 (25 runs: Narayanan et al. 2021 Table
-/// 1, BLOOM, llm-foundry), Hopper 0.78 (18 runs: llm-foundry, Megatron-Bridge), Blackwell 0.68 (5
+/// 1, BLOOM, llm-foundry), Hopper 0.76 (18 runs: llm-foundry, Megatron-Bridge), Blackwell 0.68 (5
 /// Megatron-Bridge runs), TPU 0.91 (12 runs: PaLM, MaxText v4 and v5e). CPU 1.0 (no runs). Part of
 /// Hopper's share is its clock: a power-limited H100-class GPU holds "from 1980MHz to 1575 MHz"
 /// under load against the 1.83 GHz its matrix peak is stated at (deepseek-ai/DeepGEMM issue 120;
@@ -137,7 +137,7 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// tile-ai/TileOPs PR 1588).
 /// `step_error`, the step model's mean absolute error over every run of tests/validation on the
 /// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 5.1%
-/// (80 runs), Hopper 8.0% (75, torchtitan's 500 W H100s among them), Blackwell 3.0% (5, all in
+/// (80 runs), Hopper 7.6% (75, torchtitan's 500 W H100s among them), Blackwell 3.0% (5, all in
 /// the calibration half), TPU 6.1% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
@@ -151,7 +151,7 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
     case gpu_generation::ampere_or_older:
       return {0.965, 0.965, 0.85, 0.631, 0.596, 128, 128, 496.0, 0.81, 0.051};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, 0.78, 0.080};
+      return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, 0.76, 0.076};
     case gpu_generation::blackwell:
       return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.68, 0.030};
   }
@@ -323,10 +323,12 @@ constexpr double unmasked_attention_gain(const chip_figures& chip, attention_ker
 ///   backward, within that range, calibrated: the value (grid of 0.05) that leaves the 21
 ///   FlashAttention-1 runs of the calibration half (llm-foundry's tables before 2024, A100 and
 ///   H100) least biased, refitted with the sustained shares until neither moves (mean error
-///   +1.4%, mean absolute 5.0%; 0.35 gave -3.4% and 5.3%; it was 0.35 while the share also
-///   divided attention, `sustained_time`); on
-///   Hopper, which it runs with Ampere instructions, the same rate per SM and clock:
-///   x (132 x 1.83 GHz) / (108 x 1.41 GHz) x 312 / 989 = 0.50 of those;
+///   -0.8%, mean absolute 3.7%; 0.35 gives -5.4%, 0.25 +5.6%; it was 0.35 while the share
+///   also divided attention, `sustained_time`); on Hopper and later, which run it with Ampere's
+///   instructions, what FlashAttention-2, a kernel of the same instructions, keeps there of its
+///   A100 fraction in its published bars: x 0.339 / 0.631 forward and x 0.329 / 0.596 backward
+///   (0.54 and 0.55; the ratio of SMs x clock, 0.50, which FlashAttention-2's bars beat by
+///   7-10%, until RUNS.md item 34);
 /// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
 ///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
 ///   and 256, which this fits within 1%; not for FlashAttention-2, whose bars move less with
@@ -348,8 +350,8 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
     best = backward ? 0.567 : 0.623;
   if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.329 : 0.339;
   if (kernel == attention_kernel::flash1)
-    best = (backward ? 0.30 : 0.40) * (newer ? (132.0 * 1.83) / (108.0 * 1.41) * 312.0 / 989.4
-                                             : 1.0);
+    best = (backward ? 0.30 * (newer ? 0.329 / 0.596 : 1.0)
+                     : 0.40 * (newer ? 0.339 / 0.631 : 1.0));
   if (!a.causal && !backward) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
