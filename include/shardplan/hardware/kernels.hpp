@@ -141,6 +141,16 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 /// the calibration half), TPU 6.1% (23); CPUs never measured. The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
+namespace detail {
+/// FlashAttention-2's causal fractions of the bf16 peak at 16k tokens and head dim 128, forward
+/// and backward: on A100 (the FlashAttention-2 paper's bars, Ampere's usual kernel) and on H100
+/// and later (`attention_efficiency`). FlashAttention 1.x on Hopper scales by their ratio.
+inline constexpr double flash2_ampere_forward = 0.631;
+inline constexpr double flash2_ampere_backward = 0.596;
+inline constexpr double flash2_hopper_forward = 0.339;
+inline constexpr double flash2_hopper_backward = 0.329;
+}  // namespace detail
+
 constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   switch (chip.kind) {
     case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, -1.0, 0.91, 0.061};
@@ -149,7 +159,8 @@ constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   }
   switch (generation_of(chip)) {
     case gpu_generation::ampere_or_older:
-      return {0.965, 0.965, 0.85, 0.631, 0.596, 128, 128, 496.0, 0.81, 0.051};
+      return {0.965, 0.965, 0.85, detail::flash2_ampere_forward, detail::flash2_ampere_backward,
+              128, 128, 496.0, 0.81, 0.051};
     case gpu_generation::hopper:
       return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, 0.76, 0.076};
     case gpu_generation::blackwell:
@@ -348,10 +359,13 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   const bool newer = gpu && generation_of(chip) != gpu_generation::ampere_or_older;
   if (kernel == attention_kernel::flash3 && gpu && generation_of(chip) == gpu_generation::hopper)
     best = backward ? 0.567 : 0.623;
-  if (kernel == attention_kernel::flash2 && newer) best = backward ? 0.329 : 0.339;
+  using detail::flash2_ampere_backward, detail::flash2_ampere_forward;
+  using detail::flash2_hopper_backward, detail::flash2_hopper_forward;
+  if (kernel == attention_kernel::flash2 && newer)
+    best = backward ? flash2_hopper_backward : flash2_hopper_forward;
   if (kernel == attention_kernel::flash1)
-    best = (backward ? 0.30 * (newer ? 0.329 / 0.596 : 1.0)
-                     : 0.40 * (newer ? 0.339 / 0.631 : 1.0));
+    best = backward ? 0.30 * (newer ? flash2_hopper_backward / flash2_ampere_backward : 1.0)
+                    : 0.40 * (newer ? flash2_hopper_forward / flash2_ampere_forward : 1.0);
   if (!a.causal && !backward) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);
   const double blocks = detail::ceil_div(a.query, 128.0) * a.batch * a.heads;
