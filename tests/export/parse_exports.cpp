@@ -262,7 +262,7 @@ std::vector<plan_case> plans() {
   // The same under Megatron-Core with --tp-comm-overlap (torchtitan: async TP).
   plan_case overlapped = out.back();
   overlapped.name = "dense 70B, TP 8 overlapped";
-  overlapped.plan.setup.framework = training_framework::megatron_core;
+  overlapped.plan.setup.framework = profiles::megatron_core;
   overlapped.plan.setup.tp_comm_overlap = true;
   out.push_back(overlapped);
   // LLaMA-3 70B on 8 pipeline stages without virtual stages: 80 layers, 10 per stage.
@@ -900,7 +900,7 @@ TEST_CASE("2-byte gradients become megatron's --grad-reduce-in-bf16") {
   CHECK(o.has("grad-reduce-in-bf16"));
   // Under the megatron_core framework without grad_reduce_in_bf16 the plan counts fp32 ones.
   training_plan_values fp32_grads = plan_named("ZeRO-3 8B, FSDP 32").plan;
-  fp32_grads.setup.framework = training_framework::megatron_core;
+  fp32_grads.setup.framework = profiles::megatron_core;
   CHECK(megatron_arguments(fp32_grads).find("--grad-reduce-in-bf16") == std::string::npos);
   fp32_grads.setup.grad_reduce_in_bf16 = true;
   CHECK(megatron_arguments(fp32_grads).find("--grad-reduce-in-bf16") != std::string::npos);

@@ -146,7 +146,7 @@ TEST_CASE("megatron: the GPT-3 175B example needs the 128 GPUs its TP x PP spans
   CHECK(f.plan.setup.batch.seq_len == 2048);               // line 32
   CHECK(f.plan.setup.batch.micro_batch == 1);              // line 38
   CHECK(f.plan.setup.batch.global_tokens == 1536 * 2048);  // line 39
-  CHECK(f.plan.setup.framework == training_framework::megatron_core);
+  CHECK(f.plan.setup.framework.base == training_framework::megatron_core);
   CHECK(f.plan.setup.dropout);       // no --attention-dropout / --hidden-dropout: 0.1 each
   CHECK(listed(r.notes, "--fp16"));  // line 47
   // Read and not used, with their values; the positional arguments stay unresolved.
@@ -424,7 +424,7 @@ TEST_CASE("torchtitan: the v0.2.2 Llama 3 8B and 70B job configs on their 64 A10
   CHECK(f8.plan.setup.batch.micro_batch == 1);                       // line 32
   CHECK(f8.plan.setup.batch.global_tokens == 1 * 64 * 8192);         // lines 32-33, DP 64
   CHECK(f8.plan.setup.recompute.kind == recompute_kind::selective);  // lines 58-59
-  CHECK(f8.plan.setup.framework == training_framework::torchtitan);
+  CHECK(f8.plan.setup.framework.base == training_framework::torchtitan);
   // [quantize.linear.float8] is given but no converter names it (line 21 is commented out).
   CHECK(f8.plan.setup.precision.compute == number_format::bf16);
   CHECK(listed(r8.unused, "quantize.linear.float8.filter_fqns = [\"output\"]"));
@@ -590,7 +590,7 @@ TEST_CASE("maxtext: the GPU Llama 3 8B and Mixtral configs with their model file
   CHECK(f.plan.setup.batch.micro_batch == 12);
   CHECK(f.plan.setup.attention == attention_kernel::cudnn);         // line 25
   CHECK(f.plan.setup.recompute.kind == recompute_kind::selective);  // line 26
-  CHECK(f.plan.setup.framework == training_framework::maxtext);
+  CHECK(f.plan.setup.framework.base == training_framework::maxtext);
   CHECK_FALSE(f.plan.setup.dropout);  // models/llama3-8b.yml: enable_dropout false
   CHECK(listed(r.unused, "steps = 30"));
   CHECK(listed(r.unused, "rope_max_timescale = 500000"));
@@ -703,7 +703,7 @@ TEST_CASE("deepspeed: DeepSpeed's and DeepSpeedExamples' configs") {
   CHECK(f.plan.setup.batch.micro_batch == 8);  // line 2
   CHECK(f.plan.setup.batch.global_tokens == 8 * 3 * 8 * 1024);  // lines 2-3, DP 8
   CHECK(f.plan.setup.recompute.kind == recompute_kind::full);   // activation_checkpointing
-  CHECK(f.plan.setup.framework == training_framework::deepspeed);
+  CHECK(f.plan.setup.framework.base == training_framework::deepspeed);
   CHECK(listed(r.unused, "zero_optimization.reduce_bucket_size = 7000000"));
   CHECK(listed(r.unused, "fp16.loss_scale_window = 1000"));
   CHECK_FALSE(f.plan.setup.overlap_comm);  // not given: DeepSpeed's default below stage 3
@@ -752,7 +752,7 @@ TEST_CASE("deepspeed: comments, repeated keys and a batch that does not divide")
   const import_result overlapped =
       with_zero("ds_overlap.json", R"({"stage": 2, "overlap_comm": true})");
   CHECK(read_back(overlapped).plan.setup.overlap_comm);
-  CHECK(read_back(overlapped).plan.setup.framework == training_framework::deepspeed);
+  CHECK(read_back(overlapped).plan.setup.framework.base == training_framework::deepspeed);
   const import_result z3_plain =
       with_zero("ds_z3_no_overlap.json", R"({"stage": 3, "overlap_comm": false})");
   CHECK_FALSE(read_back(z3_plain).plan.setup.overlap_comm);

@@ -372,12 +372,12 @@ TEST_CASE("megatron-core reduces its last gradient bucket after the backward pas
         doctest::Approx(
             collective_time(collective_kind::all_gather, 4e7 * 2.0 * byte, net).value()));
   // At dp 64 the bucket is 64 M parameters, more than 40 M.
-  CHECK(gradient_bucket_parameters(training_framework::megatron_core, 64.0, 1e8, 2.0) == 64e6);
+  CHECK(gradient_bucket_parameters(profiles::megatron_core, 64.0, 1e8, 2.0) == 64e6);
   // DeepSpeed's reduce_bucket_size, PyTorch DDP's 25 MiB of fp32 gradients, a torchtitan layer.
-  CHECK(gradient_bucket_parameters(training_framework::deepspeed, 64.0, 1e8, 2.0) == 5e8);
-  CHECK(gradient_bucket_parameters(training_framework::generic, 64.0, 1e8, 4.0) ==
+  CHECK(gradient_bucket_parameters(profiles::deepspeed, 64.0, 1e8, 2.0) == 5e8);
+  CHECK(gradient_bucket_parameters(profiles::generic, 64.0, 1e8, 4.0) ==
         doctest::Approx(25.0 * 1048576.0 / 4.0));
-  CHECK(gradient_bucket_parameters(training_framework::torchtitan, 64.0, 1e8, 4.0) == 1e8);
+  CHECK(gradient_bucket_parameters(profiles::torchtitan, 64.0, 1e8, 4.0) == 1e8);
 }
 
 namespace {
@@ -945,7 +945,7 @@ TEST_CASE("userbuffers splits each tensor-parallel gemm as transformer engine's 
   CHECK(operation_time(chip, qkv, attention_kernel::automatic).value() ==
         doctest::Approx(8 * gemm_time(chip, qkv.format, chunk).value()));
   // Async TP splits the forward's GEMMs in tp_size and leaves the backward's whole.
-  t.framework = training_framework::torchtitan;
+  t.framework = profiles::torchtitan;
   const layer_shard a = shard_of(t, chip_kind::gpu, attention_flops::causal);
   REQUIRE(a.tp_overlap == tp_overlap_method::symmetric_memory);
   const operation_list f2 = layer_forward_operations(models::llama3_70b::shape, a, false);
@@ -1029,9 +1029,9 @@ TEST_CASE("megatron-core reduces each input gradient beside its weight gradient"
   // Frameworks that do not: generic (the papers' accounting) and torchtitan.
   training_setup t = tp8_70b_plain<>::values.setup;
   CHECK(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
-  t.framework = training_framework::generic;
+  t.framework = profiles::generic;
   CHECK_FALSE(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
-  t.framework = training_framework::torchtitan;
+  t.framework = profiles::torchtitan;
   CHECK_FALSE(tp_backward_beside_weight_gradient(t, chip_kind::gpu));
 }
 

@@ -186,7 +186,7 @@ using llama_plan =
                   reserve<gigabytes{0.0}>>;
 
 TEST_CASE("generic is the default framework and changes nothing") {
-  CHECK(training_setup{}.framework == training_framework::generic);
+  CHECK(training_setup{}.framework == profiles::generic);
   using without = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
                              batch<global_sequences<32>, seq_len<8192>>, recompute::full>;
   using with = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
@@ -370,7 +370,7 @@ TEST_CASE("torchtune's eager layer: fp32 norm copies, expanded k and v, four mlp
 TEST_CASE("torchtune's logits: 12, compiled 8, chunked 4 + 8/8, chunked and compiled e + e/8") {
   auto setup = [](bool compiled, bool chunked) {
     training_setup t;
-    t.framework = training_framework::torchtune;
+    t.framework = profiles::torchtune;
     t.compiled_loss = compiled;
     t.chunked_loss = chunked;
     return t;

@@ -204,15 +204,15 @@ TEST_CASE("eager modules move what each tensor operation reads and writes; compi
   // Which setups run eager modules: torchtitan and torchtune unless their layers are compiled.
   training_setup t;
   CHECK_FALSE(eager_modules_of(t));
-  t.framework = training_framework::torchtitan;
+  t.framework = profiles::torchtitan;
   CHECK(eager_modules_of(t));
   t.compiled_layers = true;
   CHECK_FALSE(eager_modules_of(t));
-  t.framework = training_framework::torchtune;
+  t.framework = profiles::torchtune;
   CHECK_FALSE(eager_modules_of(t));
   t.compiled_layers = false;
   CHECK(eager_modules_of(t));
-  t.framework = training_framework::megatron_core;
+  t.framework = profiles::megatron_core;
   CHECK_FALSE(eager_modules_of(t));
 }
 
@@ -476,9 +476,9 @@ TEST_CASE("torchtitan repeats k and v to every query head before sdpa") {
   // Which frameworks: torchtitan's Llama (`repeat_kv`), no other.
   training_setup t;
   CHECK_FALSE(repeats_kv(t));
-  t.framework = training_framework::megatron_core;
+  t.framework = profiles::megatron_core;
   CHECK_FALSE(repeats_kv(t));
-  t.framework = training_framework::torchtitan;
+  t.framework = profiles::torchtitan;
   CHECK(repeats_kv(t));
 }
 

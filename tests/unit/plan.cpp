@@ -395,7 +395,7 @@ TEST_CASE("a negative zero stage breaks zero_stage_valid too") {
 // one micro-batch ("Requires gradient_accumulation_steps=1").
 TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
   training_plan_values p = reference_values();
-  p.setup.framework = training_framework::deepspeed;
+  p.setup.framework = profiles::deepspeed;
   p.setup.degrees.zero_stage = 2;
   violation x = only_violation(check(with_degrees(p)));
   CHECK(x.rule == plan_rule::framework_runs_plan);
@@ -409,11 +409,11 @@ TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
   p.setup.degrees.virtual_stages = 1;
   CHECK(check(with_degrees(p)).empty());
   // The same plan under the generic framework: ZeRO-2 and interleaving are the papers' to plan.
-  p.setup.framework = training_framework::generic;
+  p.setup.framework = profiles::generic;
   p.setup.degrees.zero_stage = 2;
   CHECK(check(with_degrees(p)).empty());
   // torchtune's optimizer in the backward with 8 micro-batches on 8 stages.
-  p.setup.framework = training_framework::torchtune;
+  p.setup.framework = profiles::torchtune;
   p.setup.optimizer_in_backward = true;
   x = only_violation(check(with_degrees(p)));
   CHECK(x.rule == plan_rule::framework_runs_plan);
@@ -426,7 +426,7 @@ TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
 TEST_CASE("tensor-parallel overlap needs sequence parallelism, and async tp a compiled model") {
   training_plan_values p = reference_values();  // TP 8 with sequence parallelism
   REQUIRE(p.setup.degrees.tensor == 8);
-  p.setup.framework = training_framework::megatron_core;
+  p.setup.framework = profiles::megatron_core;
   p.setup.tp_comm_overlap = true;
   CHECK(check(with_degrees(p)).empty());
   p.setup.degrees.sequence_parallel = false;
@@ -436,7 +436,7 @@ TEST_CASE("tensor-parallel overlap needs sequence parallelism, and async tp a co
   CHECK(describe(x) ==
         "tensor-parallel communication overlap needs sequence parallelism (tensor degree 8)");
   p.setup.degrees.sequence_parallel = true;
-  p.setup.framework = training_framework::torchtitan;
+  p.setup.framework = profiles::torchtitan;
   x = only_violation(check(with_degrees(p)));
   CHECK(describe(x) ==
         "torchtitan runs async TP (tensor degree 8) only with the model compiled "

@@ -439,7 +439,7 @@ TEST_CASE("training.framework names whose allocations are charged, and round-tri
     CAPTURE(name);
     const io::plan_file f =
         io::read_plan_file(small_plan_with("\"framework\": \"" + std::string(name) + "\","));
-    CHECK(f.plan.setup.framework == value);
+    CHECK(f.plan.setup.framework == profile_of(value));
     CHECK(framework_name(value) == name);
     const std::string text = io::plan_file_text(f.values(), f.run);
     const io::plan_file back = io::read_plan_file(text);
@@ -449,7 +449,7 @@ TEST_CASE("training.framework names whose allocations are charged, and round-tri
     if (value == training_framework::generic) CHECK_FALSE(j["training"].contains("framework"));
     else CHECK(j["training"]["framework"] == name);
   }
-  CHECK(io::read_plan_file(small_plan).plan.setup.framework == training_framework::generic);
+  CHECK(io::read_plan_file(small_plan).plan.setup.framework.base == training_framework::generic);
   CHECK(error_of(small_plan_with("\"framework\": \"nemo\",")) ==
         "training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", "
         "\"deepspeed\", \"maxtext\" or \"torchtune\"");
@@ -476,7 +476,7 @@ TEST_CASE("compiled_loss and compiled_layers are torchtitan's and torchtune's") 
         "training.compiled_loss: is torchtitan's or torchtune's compiled loss: it needs "
         "\"framework\": \"torchtitan\" or \"torchtune\"");
   training_plan_values p = f.values();
-  p.setup.framework = training_framework::megatron_core;
+  p.setup.framework = profiles::megatron_core;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
@@ -501,7 +501,7 @@ TEST_CASE("torchtune's compile, chunked loss and optimizer in backward need torc
         "training.chunked_loss: is torchtune's chunked cross-entropy: it needs \"framework\": "
         "\"torchtune\"");
   training_plan_values p = f.values();
-  p.setup.framework = training_framework::torchtitan;
+  p.setup.framework = profiles::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
@@ -516,7 +516,7 @@ TEST_CASE("grad_reduce_in_bf16 is Megatron-Core's flag and needs that framework"
         "training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": "
         "\"megatron_core\"");
   training_plan_values p = f.values();
-  p.setup.framework = training_framework::torchtitan;
+  p.setup.framework = profiles::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
@@ -589,7 +589,7 @@ TEST_CASE("sync_tp_backward is Megatron-LM's synchronous input-gradient all-redu
         "training.sync_tp_backward: is Megatron-LM's --no-async-tensor-model-parallel-allreduce: "
         "it needs \"framework\": \"megatron_core\"");
   training_plan_values p = f.values();
-  p.setup.framework = training_framework::maxtext;
+  p.setup.framework = profiles::maxtext;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
 
@@ -634,7 +634,7 @@ TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed an
         "training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered parameters: it needs "
         "\"zero_stage\": 3");
   training_plan_values p = f.values();
-  p.setup.framework = training_framework::torchtitan;
+  p.setup.framework = profiles::torchtitan;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
   p = f.values();
   p.setup.degrees.zero_stage = 1;

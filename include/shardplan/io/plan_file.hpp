@@ -28,6 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -340,6 +341,41 @@ inline constexpr named<training_framework> framework_choices[] = {
     {"maxtext", training_framework::maxtext},
     {"torchtune", training_framework::torchtune}};
 
+/// The names of a framework profile's enumerated behaviours (`for_each_behaviour`,
+/// training/framework.hpp), one table each, found by the behaviour's type (`choices_of`).
+inline constexpr named<selective_recompute> selective_recompute_choices[] = {
+    {"core_attention", selective_recompute::core_attention},
+    {"op_level", selective_recompute::op_level},
+    {"minimal_with_context", selective_recompute::minimal_with_context}};
+inline constexpr named<loss_memory> loss_memory_choices[] = {
+    {"korthikanti", loss_memory::korthikanti},
+    {"fp32_softmax", loss_memory::fp32_softmax},
+    {"torchtitan", loss_memory::torchtitan},
+    {"torchtune", loss_memory::torchtune}};
+inline constexpr named<tp_overlap_method> tp_overlap_method_choices[] = {
+    {"none", tp_overlap_method::none},
+    {"userbuffers", tp_overlap_method::userbuffers},
+    {"symmetric_memory", tp_overlap_method::symmetric_memory},
+    {"windowed_einsum", tp_overlap_method::windowed_einsum}};
+inline constexpr named<tp_backward_overlap> tp_backward_overlap_choices[] = {
+    {"never", tp_backward_overlap::never},
+    {"unless_synchronous", tp_backward_overlap::unless_synchronous},
+    {"always", tp_backward_overlap::always}};
+inline constexpr named<gradient_accumulation> gradient_accumulation_choices[] = {
+    {"fused", gradient_accumulation::fused},
+    {"autograd_in_place", gradient_accumulation::autograd_in_place}};
+inline constexpr named<bucket_rule> bucket_rule_choices[] = {
+    {"fixed_bytes", bucket_rule::fixed_bytes},
+    {"elements", bucket_rule::elements},
+    {"ranks_scaled", bucket_rule::ranks_scaled},
+    {"layer", bucket_rule::layer}};
+constexpr const auto& choices_of(selective_recompute) { return selective_recompute_choices; }
+constexpr const auto& choices_of(loss_memory) { return loss_memory_choices; }
+constexpr const auto& choices_of(tp_overlap_method) { return tp_overlap_method_choices; }
+constexpr const auto& choices_of(tp_backward_overlap) { return tp_backward_overlap_choices; }
+constexpr const auto& choices_of(gradient_accumulation) { return gradient_accumulation_choices; }
+constexpr const auto& choices_of(bucket_rule) { return bucket_rule_choices; }
+
 /// A framework's own flag: its key under `training`, the `training_setup` member it sets, the
 /// frameworks that have it and what it is (the reader's error says "is <what>: it needs
 /// <frameworks>"). The reader and the writer (plan_writer.hpp) both go through this table.
@@ -449,6 +485,37 @@ template <class T, std::size_t N>
 T pick(const std::string& where, const std::string& given, const named<T> (&table)[N]) {
   if (const named<T>* x = find_named(table, given)) return x->value;
   fail(where, "must be " + quoted_choices(names_of(table)));
+}
+
+/// The keys of a framework object: its `base` and every behaviour.
+inline std::vector<const char*> framework_keys() {
+  std::vector<const char*> keys{"base"};
+  for_each_behaviour([&](const char* key, auto, const char*) { keys.push_back(key); });
+  return keys;
+}
+
+/// `training.framework`: a framework's name (its shipped profile), or an object whose `base`
+/// names the profile its other keys change (`for_each_behaviour`): booleans, numbers at least 0,
+/// and the enumerated behaviours by their names.
+inline framework_profile read_framework(const json& j, const std::string& p) {
+  if (j.is_string()) return profile_of(pick(p, j.get<std::string>(), framework_choices));
+  if (!j.is_object()) fail(p, "must be a framework's name or an object with its \"base\"");
+  only_keys(j, p, framework_keys());
+  framework_profile f = profile_of(pick(join(p, "base"), text(j, p, "base"), framework_choices));
+  for_each_behaviour([&](const char* key, auto member, const char*) {
+    using T = std::remove_cvref_t<decltype(f.*member)>;
+    if (!j.contains(key)) return;
+    if constexpr (std::is_same_v<T, bool>) {
+      f.*member = boolean(j, p, key, false);
+    } else if constexpr (std::is_same_v<T, double>) {
+      f.*member = number(j, p, key, 0.0, 1e15, 0.0);
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      f.*member = integer(j, p, key, 0, 3, false);
+    } else {
+      f.*member = pick(join(p, key), text(j, p, key), choices_of(T{}));
+    }
+  });
+  return f;
 }
 
 /// The name of `value` in `table`, or "" when the table has none for it.
@@ -1272,11 +1339,10 @@ inline plan_file read_plan_file(const std::string& text_in) {
   }
   setup.dropout = detail::boolean(t, tp, "dropout", false);
   if (t.contains("framework"))
-    setup.framework = detail::pick(tp + ".framework", detail::text(t, tp, "framework"),
-                                   detail::framework_choices);
+    setup.framework = detail::read_framework(t.at("framework"), tp + ".framework");
   for (const detail::framework_flag& f : detail::framework_flags) {
     setup.*f.member = detail::boolean(t, tp, f.key, false);
-    if (setup.*f.member && !f.owned_by(setup.framework))
+    if (setup.*f.member && !f.owned_by(setup.framework.base))
       fail(tp + "." + f.key,
            std::string("is ") + f.what + ": it needs " + detail::owners_text(f));
   }

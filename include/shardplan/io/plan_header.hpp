@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <string_view>
 
 #include <shardplan/io/plan_file.hpp>
@@ -231,6 +232,27 @@ inline void write(cpp_writer& w, const precision_policy& p) {
   w.field("low_precision_attention", p.low_precision_attention);
 }
 
+/// The C++ names of a framework profile's enumerated behaviours.
+constexpr const char* cpp_type(selective_recompute) { return "selective_recompute"; }
+constexpr const char* cpp_type(loss_memory) { return "loss_memory"; }
+constexpr const char* cpp_type(tp_overlap_method) { return "tp_overlap_method"; }
+constexpr const char* cpp_type(tp_backward_overlap) { return "tp_backward_overlap"; }
+constexpr const char* cpp_type(gradient_accumulation) { return "gradient_accumulation"; }
+constexpr const char* cpp_type(bucket_rule) { return "bucket_rule"; }
+
+inline void write(cpp_writer& w, const framework_profile& f) {
+  w.enumerator("base", "training_framework", f.base);
+  w.field("name", f.name);
+  w.field("source", f.source);
+  for_each_behaviour([&](const char* key, auto member, const char*) {
+    using T = std::remove_cvref_t<decltype(f.*member)>;
+    if constexpr (std::is_enum_v<T>)
+      w.enumerator(key, cpp_type(T{}), f.*member);
+    else
+      w.field(key, f.*member);
+  });
+}
+
 inline void write(cpp_writer& w, const training_setup& s) {
   const parallel_degrees& d = s.degrees;
   w.open("degrees");
@@ -266,7 +288,9 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.field("dropout", s.dropout);
   w.field("eager_attention", s.eager_attention);
   w.enumerator("attention", "attention_kernel", s.attention);
-  w.enumerator("framework", "training_framework", s.framework);
+  w.open("framework");
+  write(w, s.framework);
+  w.close();
   w.field("grad_reduce_in_bf16", s.grad_reduce_in_bf16);
   w.field("compiled_loss", s.compiled_loss);
   w.field("compiled_layers", s.compiled_layers);

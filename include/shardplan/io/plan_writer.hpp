@@ -21,6 +21,7 @@
 #include <shardplan/training/precision.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -142,6 +143,16 @@ inline void compare(differ& d, const std::string& p, const precision_policy& a,
   d(p + ".low_precision_attention", a.low_precision_attention, b.low_precision_attention);
 }
 
+/// Two frameworks differ where their base or a behaviour does (a plan file keeps no name of its
+/// own for a described framework).
+inline void compare(differ& d, const std::string& p, const framework_profile& a,
+                    const framework_profile& b) {
+  framework_profile x = a;
+  x.name = b.name;
+  x.source = b.source;
+  d(p, x, b);
+}
+
 inline void compare(differ& d, const training_plan_values& a, const training_plan_values& b) {
   compare(d, "model", a.model, b.model);
   compare(d, "system", a.system, b.system);
@@ -186,7 +197,7 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.dropout", s.dropout, t.dropout);
   d("training.eager_attention", s.eager_attention, t.eager_attention);
   d("training.attention_kernel", s.attention, t.attention);
-  d("training.framework", s.framework, t.framework);
+  compare(d, "training.framework", s.framework, t.framework);
   d("training.grad_reduce_in_bf16", s.grad_reduce_in_bf16, t.grad_reduce_in_bf16);
   d("training.compiled_loss", s.compiled_loss, t.compiled_loss);
   d("training.compiled_layers", s.compiled_layers, t.compiled_layers);
@@ -268,6 +279,55 @@ std::string choice_name(const std::string& field, const named<T> (&table)[N], co
   const std::string_view name = name_in(table, value);
   if (name.empty()) unwritable(field, "has a value a plan file has no name for");
   return std::string(name);
+}
+
+/// `training.framework` as a plan file gives it: the name of a shipped profile, else an object
+/// of its base and the behaviours that differ from the base's.
+inline ordered_json framework_json(const framework_profile& f) {
+  const framework_profile& base = profile_of(f.base);
+  const std::string name = choice_name("training.framework", framework_choices, f.base);
+  differ same;
+  compare(same, "", f, base);
+  if (same.first.empty()) return name;
+  ordered_json j;
+  j["base"] = name;
+  for_each_behaviour([&](const char* key, auto member, const char*) {
+    using T = std::remove_cvref_t<decltype(f.*member)>;
+    if (f.*member == base.*member) return;
+    if constexpr (std::is_enum_v<T>)
+      j[key] = choice_name(std::string("training.framework.") + key, choices_of(T{}), f.*member);
+    else
+      j[key] = f.*member;
+  });
+  return j;
+}
+
+/// The Markdown table of every framework behaviour (`for_each_behaviour`) and its value in each
+/// shipped profile: the reference docs/framework-profiles.md holds, checked by a unit test.
+inline std::string framework_reference() {
+  std::string out = "| key | what |";
+  std::string rule = "| --- | --- |";
+  for (const named<training_framework>& f : framework_choices) {
+    out += " " + std::string(f.name) + " |";
+    rule += " --- |";
+  }
+  out += "\n" + rule + "\n";
+  for_each_behaviour([&](const char* key, auto member, const char* what) {
+    using T = std::remove_cvref_t<decltype(profiles::generic.*member)>;
+    out += "| `" + std::string(key) + "` | " + what + " |";
+    for (const named<training_framework>& f : framework_choices) {
+      const T& v = profile_of(f.value).*member;
+      if constexpr (std::is_same_v<T, bool>) {
+        out += v ? " yes |" : " no |";
+      } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>) {
+        out += " " + ordered_json(v).dump() + " |";
+      } else {
+        out += " " + std::string(name_in(choices_of(T{}), v)) + " |";
+      }
+    }
+    out += "\n";
+  });
+  return out;
 }
 
 inline bool same_model(const model_shape& a, const model_shape& b) {
@@ -507,12 +567,11 @@ inline ordered_json training_json(const training_plan_values& p) {
         choice_name("training.attention_kernel", attention_kernel_choices, t.attention);
   j["dropout"] = t.dropout;
   // The default framework (generic) is left out, as a hand-written file would.
-  if (t.framework != training_framework::generic)
-    j["framework"] = choice_name("training.framework", framework_choices, t.framework);
+  if (t.framework != profiles::generic) j["framework"] = framework_json(t.framework);
   // A framework's own flags: a plan file gives each only with the frameworks that have it.
   for (const framework_flag& f : framework_flags) {
     if (!(t.*f.member)) continue;
-    if (!f.owned_by(t.framework))
+    if (!f.owned_by(t.framework.base))
       unwritable(std::string("training.") + f.key,
                  "a plan file gives it only with " + owners_text(f));
     j[f.key] = true;

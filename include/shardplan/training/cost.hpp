@@ -238,7 +238,8 @@ constexpr bottleneck_stage stage_layers_of(const model_shape& m, const parallel_
 /// fp32 (`--training.mixed_precision_reduce`, default and only choice "float32", torchtitan
 /// config_manager.py at 9dec370 and 820504e), the others in the gradients' own bytes.
 constexpr double gradient_reduce_bytes(const training_setup& t) {
-  return t.framework == training_framework::torchtitan ? 4.0 : held_gradient_bytes(t.precision);
+  return t.framework.reduce_bytes > 0.0 ? t.framework.reduce_bytes
+                                        : held_gradient_bytes(t.precision);
 }
 
 /// Whether DeepSpeed's gradient reduction overlaps the backward pass: at ZeRO-3 by default, at
@@ -250,7 +251,7 @@ constexpr double gradient_reduce_bytes(const training_setup& t) {
 /// micro-batch (its hooks exist only with `partition_gradients` or `overlap_comm`). True for
 /// every other framework (their overlap is `step_assumptions::overlap_data_parallel`'s).
 constexpr bool deepspeed_reduction_overlaps(const training_setup& t) {
-  if (t.framework != training_framework::deepspeed) return true;
+  if (!t.framework.reduction_overlap_needs_flag) return true;
   if (t.degrees.zero_stage >= 3) return true;
   return deepspeed_reads_overlap_comm(t.degrees.zero_stage) && t.overlap_comm;
 }
@@ -261,7 +262,7 @@ constexpr bool deepspeed_reduction_overlaps(const training_setup& t) {
 /// self.is_gradient_accumulation_boundary`, stage_1_and_2.py at v0.6.0 and 38327e07); ZeRO-1
 /// only at the step's last micro-batch.
 constexpr bool deepspeed_reduces_each_micro_batch(const training_setup& t) {
-  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 2;
+  return t.framework.zero2_reduces_each_micro_batch && t.degrees.zero_stage == 2;
 }
 
 /// DeepSpeed picks its BF16_Optimizer for a bf16 model with fp32 gradient accumulation at ZeRO
@@ -272,7 +273,7 @@ constexpr bool deepspeed_reduces_each_micro_batch(const training_setup& t) {
 /// ("It doesn't shard the static fp32 buffer it reuses ... it saves on communications
 /// overhead"). Read here as ZeRO-1 with 2-byte parameters and 4-byte held gradients.
 constexpr bool deepspeed_bf16_optimizer(const training_setup& t) {
-  return t.framework == training_framework::deepspeed && t.degrees.zero_stage == 1 &&
+  return t.framework.bf16_optimizer_at_zero1 && t.degrees.zero_stage == 1 &&
          t.precision.parameter_bytes == 2.0 && held_gradient_bytes(t.precision) == 4.0 &&
          t.precision.master_bytes > 0.0;
 }
@@ -286,7 +287,7 @@ constexpr bool deepspeed_bf16_optimizer(const training_setup& t) {
 /// (`foreach_reduce`, `_chunk_cat`: read in their bytes, written in `gradient_reduce_bytes`).
 /// The copy into the all-gather's input is the device's shard only and is left out.
 constexpr double fsdp2_copy_bytes_per_parameter(const training_setup& t) {
-  if (t.framework != training_framework::torchtitan || t.degrees.zero_stage < 3 ||
+  if (!t.framework.fsdp2_copies || t.degrees.zero_stage < 3 ||
       t.degrees.zero <= 1)
     return 0.0;
   return 2.0 * (2.0 * t.precision.parameter_bytes) + held_gradient_bytes(t.precision) +
@@ -323,7 +324,8 @@ constexpr double bf16_optimizer_accumulation_bytes_per_parameter(const training_
 /// (`bf16_optimizer_accumulation_bytes_per_parameter`) clears them every micro-batch, ZeRO-2 and
 /// -3 copy them into their buckets.
 constexpr double autograd_accumulation_bytes_per_parameter(const training_setup& t) {
-  if (t.framework != training_framework::deepspeed || t.degrees.zero_stage > 1 ||
+  if (t.framework.accumulation != gradient_accumulation::autograd_in_place ||
+      t.degrees.zero_stage > 1 ||
       deepspeed_bf16_optimizer(t))
     return 0.0;
   const double m = static_cast<double>(micro_batches(t));
@@ -332,7 +334,7 @@ constexpr double autograd_accumulation_bytes_per_parameter(const training_setup&
 
 /// Whether a setup runs ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 did (`zero3_per_tensor_traffic`).
 constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
-  return t.framework == training_framework::deepspeed && t.zero3_per_tensor &&
+  return t.framework.reads_zero3_per_tensor && t.zero3_per_tensor &&
          t.degrees.zero_stage >= 3;
 }
 
@@ -599,10 +601,6 @@ constexpr double data_axis_parameters(const training_plan_values& p, std::size_t
 /// using c++ API would take about a microsecond"): 6 us a rank.
 inline constexpr seconds list_collective_rank_overhead = 6e-6 * second;
 
-/// The gradient bucket DeepSpeed's stage 3 reduces at a time by default, in elements
-/// (`reduce_bucket_size=500000000`, deepspeed/runtime/zero/stage3.py at v0.3.16).
-inline constexpr double deepspeed_reduce_bucket_elements = 5e8;
-
 /// ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 ran it (`training_setup::zero3_per_tensor`):
 /// - per micro-batch every parameter tensor is gathered for the forward, again for the
 ///   recomputed forward under full recomputation (its post-forward hook released it), and for
@@ -622,7 +620,7 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
   const recompute_kind r = t.recompute.kind;
   const double gathers = layer_passes_per_micro_batch(r);
   const double bytes_each = t.precision.parameter_bytes;
-  const double buckets = std::max(1.0, detail::ceil_div(params, deepspeed_reduce_bucket_elements));
+  const double buckets = std::max(1.0, detail::ceil_div(params, t.framework.bucket_size));
   const seconds host = list_collective_rank_overhead * static_cast<double>(p.axes[axis].size);
   in.add(out, "zero-3 parameter gather, per tensor", collective_kind::all_gather, axis,
          gathers * mb * tensors, params * bytes_each / tensors * byte, 0.0 * second,
@@ -630,10 +628,6 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
   in.add(out, "zero-3 gradient all-reduce, per bucket", collective_kind::all_reduce, axis,
          mb * buckets, params * bytes_each / buckets * byte, 0.0 * second, 0.0);
 }
-
-/// PyTorch DDP's gradient bucket: `bucket_cap_mb` 25 MiB (torch/nn/parallel/distributed.py,
-/// `DistributedDataParallel`: "bucket_cap_mb ... (default: 25)").
-inline constexpr double ddp_bucket_bytes = 25.0 * 1048576.0;
 
 /// The parameters of the last gradient bucket a framework reduces over a data axis of `ranks`
 /// devices, of the `layer_parameters` of one layer, holding `bytes_each` a gradient: the
@@ -649,17 +643,15 @@ inline constexpr double ddp_bucket_bytes = 25.0 * 1048576.0;
 /// - MaxText: one layer, an assumption (XLA reduces each layer's gradients where the backward
 ///   produces them);
 /// - generic: PyTorch DDP's 25 MiB (`ddp_bucket_bytes`).
-constexpr double gradient_bucket_parameters(training_framework f, double ranks,
+constexpr double gradient_bucket_parameters(const framework_profile& f, double ranks,
                                             double layer_parameters, double bytes_each) {
-  switch (f) {
-    case training_framework::megatron_core: return std::max(4e7, 1e6 * ranks);
-    case training_framework::deepspeed: return deepspeed_reduce_bucket_elements;
-    case training_framework::torchtitan:
-    case training_framework::torchtune:
-    case training_framework::maxtext: return layer_parameters;
-    case training_framework::generic: break;
+  switch (f.bucket) {
+    case bucket_rule::ranks_scaled: return std::max(f.bucket_size, f.bucket_per_rank * ranks);
+    case bucket_rule::elements: return f.bucket_size;
+    case bucket_rule::layer: return layer_parameters;
+    case bucket_rule::fixed_bytes: break;
   }
-  return ddp_bucket_bytes / bytes_each;
+  return f.bucket_size / bytes_each;
 }
 
 /// DeepSpeed's pipeline engine reduces the data-parallel gradients only after the last
@@ -668,7 +660,7 @@ constexpr double gradient_bucket_parameters(training_framework f, double ranks,
 /// `_exec_reduce_grads` (pipe/engine.py) all-reduces then, so nothing of it hides under compute
 /// (microsoft/DeepSpeed, read at 38327e07; the bf16 path since 56c52238, 2022-04-19).
 constexpr bool deepspeed_pipeline_reduces_after_backward(const training_setup& t) {
-  return t.framework == training_framework::deepspeed && t.degrees.pipeline > 1;
+  return t.framework.pipeline_reduces_after_backward && t.degrees.pipeline > 1;
 }
 
 /// Data parallelism: one all-reduce of the gradients a step (ZeRO-1/2: a reduce-scatter of

@@ -11,194 +11,10 @@
 #include <shardplan/models/activations.hpp>
 #include <shardplan/models/parameters.hpp>
 #include <shardplan/training/precision.hpp>
+#include <shardplan/training/setup.hpp>
 #include <shardplan/core/units.hpp>
 
 namespace shardplan {
-
-/// Pipeline schedules. Their in-flight micro-batches set the first stage's activation memory.
-enum class pipeline_schedule : std::uint8_t {
-  gpipe,  ///< all forwards, then all backwards (Huang et al. 2019): every micro-batch in flight
-  one_f_one_b,  ///< PipeDream-Flush 1F1B (Narayanan et al. 2021): p micro-batches in flight
-  interleaved,  ///< interleaved 1F1B with v virtual stages per device (Narayanan et al. 2021)
-  zero_bubble,  ///< ZB-H1 (Qi et al. 2024): 1F1B's memory, a third of its bubble
-};
-
-/// The schedule's name in diagnostics and charts ("GPipe", "1F1B", "interleaved 1F1B", "ZB-H1").
-constexpr std::string_view schedule_name(pipeline_schedule s) {
-  switch (s) {
-    case pipeline_schedule::gpipe: return "GPipe";
-    case pipeline_schedule::one_f_one_b: return "1F1B";
-    case pipeline_schedule::interleaved: return "interleaved 1F1B";
-    case pipeline_schedule::zero_bubble: return "ZB-H1";
-  }
-  return "?";
-}
-
-/// The degree of each parallelism: products of the mesh axes each strategy uses.
-struct parallel_degrees {
-  std::int64_t data = 1;         ///< replicas of the batch (every data-parallel axis, ZeRO's too)
-  std::int64_t zero_stage = 0;   ///< 0 (plain data parallel), 1, 2 or 3 (FSDP)
-  std::int64_t zero = 1;         ///< devices that shard the dense model states under ZeRO
-  std::int64_t zero_expert = 1;  ///< devices that shard expert states (ZeRO axes not used by EP)
-  std::int64_t tensor = 1;
-  bool sequence_parallel = false;
-  std::int64_t context = 1;
-  std::int64_t pipeline = 1;
-  pipeline_schedule schedule = pipeline_schedule::one_f_one_b;
-  std::int64_t virtual_stages = 1;  ///< model chunks per device (interleaved schedule)
-  bool uneven_stages = false;       ///< stages may hold ceil or floor of layers / (p·v)
-  std::int64_t expert = 1;
-};
-
-/// The batch of one optimizer step.
-struct batch_settings {
-  std::int64_t global_tokens = 0;  ///< tokens per step (64-bit: 16 M and more)
-  std::int64_t seq_len = 0;        ///< tokens per sequence
-  std::int64_t micro_batch = 1;    ///< sequences per micro-batch per data-parallel replica
-};
-
-/// Memory held back from the plan: framework workspace and allocator fragmentation.
-/// `fixed` is charged once per device; `fraction` of every other term on top.
-struct memory_reserve {
-  bytes fixed{};
-  double fraction = 0.0;
-};
-
-/// The default reserve, an assumption rather than a measurement: 2 GB for the CUDA context,
-/// cuBLAS and NCCL workspaces and communication buffers, plus 5% of the rest for allocator
-/// fragmentation (PyTorch's caching allocator rounds blocks up).
-inline constexpr memory_reserve default_reserve{2.0 * giga * byte, 0.05};
-
-/// The training framework whose allocations the memory model follows. `generic` is the papers'
-/// accounting (ZeRO's Table 1, Korthikanti et al.'s per-layer bytes) and the default; the others
-/// switch on what that framework's code allocates (each behaviour is documented where it is
-/// charged, with the file and commit it is read from).
-enum class training_framework : std::uint8_t {
-  generic,
-  megatron_core,  ///< NVIDIA/Megatron-LM (Megatron-Core)
-  torchtitan,     ///< pytorch/torchtitan (FSDP2, DTensor tensor parallelism)
-  deepspeed,      ///< microsoft/DeepSpeed (ZeRO-1/2/3 as `generic` shards them; the flat reserve)
-  maxtext,        ///< AI-Hypercomputer/maxtext (sharding as `generic`; the flat reserve)
-  torchtune,      ///< pytorch/torchtune recipes (eager fp32 norms, gradients freed each step)
-};
-
-/// The name a framework goes by in reports and plan files.
-constexpr std::string_view framework_name(training_framework f) {
-  switch (f) {
-    case training_framework::generic: return "generic";
-    case training_framework::megatron_core: return "megatron_core";
-    case training_framework::torchtitan: return "torchtitan";
-    case training_framework::deepspeed: return "deepspeed";
-    case training_framework::maxtext: return "maxtext";
-    case training_framework::torchtune: return "torchtune";
-  }
-  return "?";
-}
-
-/// Which transients a plan's memory charges on top of its model states, activations and buffers.
-/// - `framework` (the default): the framework's. Under `training_framework::generic` that is the
-///   flat `reserve` (2 GB + 5% of everything planned unless `reserve<>` says otherwise), exactly as
-///   before; under a named framework the named terms of `transient_memory` (CUDA context and
-///   cuBLAS workspace, NCCL buffers, optimizer-step temporaries, allocator fragmentation) instead.
-/// - `book`: nothing at all, How to Scale Your Model's convention (its memory sums count model
-///   states and activations only), so that the book's answers reproduce.
-/// - `reserve`: the flat `reserve` under every framework (what `reserve<>` asks for).
-enum class training_memory_policy : std::uint8_t { framework, book, reserve };
-
-/// The name a memory policy goes by in reports and plan files.
-constexpr std::string_view memory_policy_name(training_memory_policy p) {
-  switch (p) {
-    case training_memory_policy::framework: return "framework";
-    case training_memory_policy::book: return "book";
-    case training_memory_policy::reserve: return "reserve";
-  }
-  return "?";
-}
-
-/// The memory model's measured error band: the mean absolute error of `memory_per_device().total`
-/// against the published measured peaks of the memory validation, the overall figure rounded up.
-/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 6.5% over
-/// 50 peaks from 6 sources (calibration 6.4%, held-out 6.6%, worst 17.8%) with each run's
-/// framework; without the frameworks it was 39.5% (held-out 49.8%). A plan whose headroom is
-/// smaller than this share of its need is `tight`. It moves with the model: re-read it from the
-/// runner whenever the memory model changes.
-inline constexpr double memory_error_band = 0.07;
-
-/// Everything the memory model needs besides the model: degrees, batch, recomputation,
-/// precision, reserve and whether dropout masks are stored.
-struct training_setup {
-  parallel_degrees degrees{};
-  batch_settings batch{};
-  recompute_policy recompute{};
-  precision_policy precision{};
-  memory_reserve reserve = default_reserve;
-  bool dropout = false;
-  bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)
-  /// The fused attention kernel (ignored with `eager_attention`); `automatic`: the chip's usual.
-  attention_kernel attention = attention_kernel::automatic;
-  /// The framework whose allocations are charged (`generic`: the papers' accounting).
-  training_framework framework = training_framework::generic;
-  /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in the parameters' format instead
-  /// of fp32 (only read under `training_framework::megatron_core`).
-  bool grad_reduce_in_bf16 = false;
-  /// torchtitan's loss under `torch.compile` (`--training.compile`, which compiles the loss from
-  /// torchtitan bbb1b616e, 2025-04-02, on; only read under `training_framework::torchtitan`):
-  /// the fused cross-entropy keeps the bf16 logits and writes a bf16 gradient (`logit_bytes`).
-  bool compiled_loss = false;
-  /// The transformer layers under `torch.compile`: torchtitan's `--training.compile` (which
-  /// compiles each `TransformerBlock`) or torchtune's `compile: True` (`training.compile_model`
-  /// compiles each `TransformerSelfAttentionLayer`; the same flag compiles the loss,
-  /// `compiled_loss`). Read under those two frameworks: their norms, rotary embedding and
-  /// activation run fused rather than as eager modules (`eager_modules_of`, operations.hpp); under
-  /// torchtune the compiled norms also keep their bf16 input instead of an fp32 copy
-  /// (`torchtune_layer_bytes`; torchtitan's compiled memory is not modelled).
-  bool compiled_layers = false;
-  /// torchtune's `CEWithChunkedOutputLoss` (8 chunks, its default): the output projection and
-  /// the fp32 cross-entropy run chunk by chunk (`logit_bytes`; only read under torchtune).
-  bool chunked_loss = false;
-  /// torchtune's `optimizer_in_bwd: True`: each parameter's optimizer step runs in a hook as soon
-  /// as its gradient is accumulated, and the gradient is freed, so no moment holds every gradient
-  /// (`peak_phases`; only read under torchtune, which requires one micro-batch per step).
-  bool optimizer_in_backward = false;
-  /// DeepSpeed's ZeRO-3 as v0.3.13 (its first, 2021-03-16) to v0.4.2 (2021-06-28) ran it with
-  /// its default configuration: each parameter tensor gathered by a collective of its own after
-  /// a `torch.cuda.synchronize()`, through PyTorch's list API, so nothing overlaps and each
-  /// gather pays a host loop over the ranks; the fp16 gradients all-reduced bucket by bucket
-  /// (`zero3_per_tensor_traffic`, cost.hpp). v0.4.3 reduce-scattered contiguous gradients by
-  /// default and v0.5.5 coalesced the gathers. Only read under `deepspeed` with ZeRO-3.
-  bool zero3_per_tensor = false;
-  /// DeepSpeed's `zero_optimization.overlap_comm` at ZeRO-1 and -2: the gradient reduction runs
-  /// on a side stream as the backward pass frees each bucket. Its default is false below stage 3
-  /// (`overlap_comm_valid`, deepspeed/runtime/zero/config.py at 38327e07: `self.stage ==
-  /// ZeroStageEnum.weights`), and then the reduction runs on the compute stream, hidden under
-  /// nothing (`deepspeed_reduction_overlaps`, cost.hpp). Only read under `deepspeed` at ZeRO-1
-  /// or -2.
-  bool overlap_comm = false;
-  /// Tensor-parallel collectives overlapped with the GEMMs they feed or drain, each GEMM split
-  /// into chunks along its tokens (`tp_overlap_of`, operations.hpp): Megatron-Core's
-  /// `--tp-comm-overlap` (Transformer Engine's userbuffers) or torchtitan's
-  /// `enable_async_tensor_parallel` (PyTorch's symmetric-memory async TP). Read under those two
-  /// frameworks with tensor and sequence parallelism.
-  bool tp_comm_overlap = false;
-  /// Megatron-LM's `--no-async-tensor-model-parallel-allreduce`: without sequence parallelism,
-  /// each column-parallel GEMM's input-gradient all-reduce finishes before its weight gradient
-  /// starts, as all Megatron-LM before 83b1e42f (2022-02-13, which made it asynchronous) ran it
-  /// (`tp_backward_beside_weight_gradient`, operations.hpp). Read only under `megatron_core`
-  /// without sequence parallelism: with it Megatron-LM reduce-scatters asynchronously whatever
-  /// the flag says (`LinearWithGradAccumulationAndAsyncCommunication.backward`).
-  bool sync_tp_backward = false;
-  /// Which transients are charged (`training_memory_policy`).
-  training_memory_policy memory_policy = training_memory_policy::framework;
-  /// The margin the memory verdict asks of the headroom, a fraction of the need (default: the
-  /// measured error band, `memory_error_band`); `fits` stays strict whatever it is.
-  double memory_margin = memory_error_band;
-};
-
-/// Whether DeepSpeed reads `overlap_comm` at this ZeRO stage: stages 1 and 2 (stage 3 overlaps
-/// by default, stage 0 never; `training_setup::overlap_comm`).
-constexpr bool deepspeed_reads_overlap_comm(std::int64_t zero_stage) {
-  return zero_stage == 1 || zero_stage == 2;
-}
 
 /// Sequences per step that one data-parallel replica processes.
 constexpr std::int64_t sequences_per_replica(const training_setup& t) {
@@ -393,21 +209,10 @@ constexpr state_sharding sharding_of(const training_setup& t) {
   const parallel_degrees& d = t.degrees;
   const double cp = static_cast<double>(d.context);
   state_sharding out{d.zero_stage, static_cast<double>(d.zero), static_cast<double>(d.zero_expert)};
-  switch (t.framework) {
-    case training_framework::torchtitan:
-      if (d.zero_stage == 0 && d.context > 1) out.stage = 3;
-      out.dense *= cp;
-      out.expert *= cp;
-      break;
-    case training_framework::megatron_core:
-      out.dense *= cp;
-      out.expert *= cp;
-      break;
-    case training_framework::generic:
-    case training_framework::deepspeed:
-    case training_framework::maxtext:
-    case training_framework::torchtune:
-      break;
+  if (t.framework.context_enables_fsdp && d.zero_stage == 0 && d.context > 1) out.stage = 3;
+  if (t.framework.shards_states_over_context) {
+    out.dense *= cp;
+    out.expert *= cp;
   }
   return out;
 }
@@ -419,7 +224,7 @@ constexpr state_sharding sharding_of(const training_setup& t) {
 /// gradients 6 + 12/d bytes per parameter (docs/user-guide/features/dist_optimizer.md@d98e8a6).
 /// Every other framework: the precision policy's.
 constexpr double gradient_bytes_of(const training_setup& t) {
-  if (t.framework == training_framework::megatron_core)
+  if (t.framework.fp32_main_gradients)
     return t.grad_reduce_in_bf16 ? t.precision.parameter_bytes : 4.0;
   return t.precision.gradient_bytes;
 }
@@ -578,13 +383,13 @@ constexpr bytes maxtext_minimal_layer_bytes(const model_shape& m, layer_kind kin
 /// `layer_activation_bytes`.
 constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const training_setup& t,
                                    const activation_inputs& in) {
-  if (t.framework == training_framework::torchtitan &&
-      in.recompute.kind == recompute_kind::selective)
-    return torchtitan_selective_layer_bytes(m, kind, in);
-  if (t.framework == training_framework::maxtext &&
-      in.recompute.kind == recompute_kind::selective)
-    return maxtext_minimal_layer_bytes(m, kind, in);
-  if (t.framework == training_framework::torchtune && in.recompute.kind == recompute_kind::none)
+  if (in.recompute.kind == recompute_kind::selective) {
+    if (t.framework.selective == selective_recompute::op_level)
+      return torchtitan_selective_layer_bytes(m, kind, in);
+    if (t.framework.selective == selective_recompute::minimal_with_context)
+      return maxtext_minimal_layer_bytes(m, kind, in);
+  }
+  if (t.framework.eager_module_storage && in.recompute.kind == recompute_kind::none)
     return torchtune_layer_bytes(m, kind, in, t.compiled_layers);
   return layer_activation_bytes(m, kind, in);
 }
@@ -615,7 +420,7 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
 /// recomputation under the plan's framework (`stored_layer_bytes`).
 /// Under `recompute_kind::mlp` the same holds for one dense layer's MLP.
 constexpr bytes rematerialised_layer_memory(const model_shape& m, const training_setup& t) {
-  if (t.framework == training_framework::generic) return bytes{};
+  if (!t.framework.holds_rematerialised_layer) return bytes{};
   activation_inputs in = activation_inputs_of(t);
   if (t.recompute.kind == recompute_kind::mlp && dense_layer_count(m) > 0) {
     const bytes kept = layer_activation_bytes(m, layer_kind::dense, in);
@@ -639,7 +444,7 @@ constexpr bytes rematerialised_layer_memory(const model_shape& m, const training
 /// micro-batch but the last (`set_requires_gradient_sync(False)`,
 /// `set_reshard_after_backward(False)`), so gradients accumulate unsharded in FSDP's reduce dtype.
 constexpr bool fsdp_keeps_stage_gathered(const training_setup& t) {
-  return t.framework == training_framework::torchtitan && sharding_of(t).stage >= 3 &&
+  return t.framework.fsdp_gathered_across_micro_batches && sharding_of(t).stage >= 3 &&
          t.degrees.pipeline > 1;
 }
 
@@ -683,17 +488,15 @@ constexpr bool fsdp_keeps_stage_gathered(const training_setup& t) {
 constexpr double logit_bytes(const training_setup& t) {
   const double e = t.precision.activation_bytes;
   constexpr double chunks = 8.0;
-  switch (t.framework) {
-    case training_framework::generic: return 4.0;
-    case training_framework::torchtitan:
+  switch (t.framework.loss) {
+    case loss_memory::korthikanti: return 4.0;
+    case loss_memory::torchtitan:
       if (t.compiled_loss) return 2.0 * e;
       return t.degrees.tensor == 1 ? 12.0 : 16.0;
-    case training_framework::torchtune:
+    case loss_memory::torchtune:
       if (t.chunked_loss) return t.compiled_loss ? e + e / chunks : 4.0 + 8.0 / chunks;
       return t.compiled_loss ? 8.0 : 12.0;
-    case training_framework::megatron_core:
-    case training_framework::deepspeed:
-    case training_framework::maxtext: return 8.0;
+    case loss_memory::fp32_softmax: return 8.0;
   }
   return 8.0;
 }
@@ -785,10 +588,7 @@ inline constexpr double fragmentation_fraction = 0.05;
 /// torchtune (PyTorch on CUDA, as torchtitan), whose allocations are modelled. `generic` charges the flat reserve; DeepSpeed is allocated as
 /// `generic` for now, and MaxText runs on JAX (no CUDA context, no NCCL), so both keep it too.
 constexpr bool charges_named_transients(const training_setup& t) {
-  return t.memory_policy == training_memory_policy::framework &&
-         (t.framework == training_framework::megatron_core ||
-          t.framework == training_framework::torchtitan ||
-          t.framework == training_framework::torchtune);
+  return t.memory_policy == training_memory_policy::framework && t.framework.named_transients;
 }
 
 /// The communicators a device belongs to: one process group per parallel axis of more than one
@@ -852,7 +652,7 @@ constexpr void charge_transients(memory_breakdown& out, const training_setup& t,
 /// in place since f84224af0 (2026-08-13: `zero_grad(set_to_none=...disable_cuda_graphs)`, default
 /// false), so both keep them live, as the papers' sum does.
 constexpr bool gradients_freed_between_steps(const training_setup& t) {
-  return t.framework == training_framework::torchtune && t.degrees.pipeline == 1 &&
+  return t.framework.frees_gradients_each_step && t.degrees.pipeline == 1 &&
          micro_batches(t) == 1;
 }
 

@@ -63,12 +63,6 @@ constexpr std::string_view pass_name(operation_pass p) {
 ///   (`DISABLE_COLLECTIVE_MATMUL`, benchmarks/xla_flags_library.py at e591f30). The threshold's
 ///   default is not published; every MaxText activation we model is hundreds of MiB a shard. A
 ///   TPU's collectives take no compute from the matrix units (`collective_overlap_contention`).
-enum class tp_overlap_method : std::uint8_t {
-  none,
-  userbuffers,
-  symmetric_memory,
-  windowed_einsum
-};
 
 /// Which tensor-parallel collective a linear GEMM sits next to: `column` (its input all-gathered
 /// in the forward, its input gradient reduce-scattered in the backward: QKV, MLP up) or `row`
@@ -181,9 +175,7 @@ struct layer_shard {
 /// kernel or two). Megatron-Core, DeepSpeed (Megatron-DeepSpeed's fused kernels), MaxText (XLA)
 /// and the papers' accounting fuse them.
 constexpr bool eager_modules_of(const training_setup& t) {
-  return (t.framework == training_framework::torchtitan ||
-          t.framework == training_framework::torchtune) &&
-         !t.compiled_layers;
+  return t.framework.eager_modules && !t.compiled_layers;
 }
 
 /// The plan's tensor-parallel overlap on a chip of `kind`: `userbuffers` under Megatron-Core,
@@ -195,14 +187,10 @@ constexpr bool eager_modules_of(const training_setup& t) {
 /// there; `none` otherwise.
 constexpr tp_overlap_method tp_overlap_of(const training_setup& t, chip_kind kind) {
   if (t.degrees.tensor <= 1 || !t.degrees.sequence_parallel) return tp_overlap_method::none;
-  if (t.framework == training_framework::maxtext && kind == chip_kind::tpu)
-    return tp_overlap_method::windowed_einsum;
+  if (kind == chip_kind::tpu && t.framework.tpu_tp_overlap != tp_overlap_method::none)
+    return t.framework.tpu_tp_overlap;
   if (!t.tp_comm_overlap) return tp_overlap_method::none;
-  switch (t.framework) {
-    case training_framework::megatron_core: return tp_overlap_method::userbuffers;
-    case training_framework::torchtitan: return tp_overlap_method::symmetric_memory;
-    default: return tp_overlap_method::none;
-  }
+  return t.framework.tp_comm_overlap_method;
 }
 
 /// Whether the backward's tensor-parallel reduction of each column-parallel GEMM's input
@@ -228,12 +216,13 @@ constexpr tp_overlap_method tp_overlap_of(const training_setup& t, chip_kind kin
 /// their data gradients.
 constexpr bool tp_backward_beside_weight_gradient(const training_setup& t, chip_kind kind) {
   if (t.degrees.tensor <= 1 || tp_overlap_of(t, kind) != tp_overlap_method::none) return false;
-  switch (t.framework) {
-    case training_framework::megatron_core:
+  switch (t.framework.tp_backward) {
+    case tp_backward_overlap::unless_synchronous:
       return t.degrees.sequence_parallel || !t.sync_tp_backward;
-    case training_framework::maxtext: return true;
-    default: return false;
+    case tp_backward_overlap::always: return true;
+    case tp_backward_overlap::never: return false;
   }
+  return false;
 }
 
 /// Whether the plan's sequence-parallel all-gathers and reduce-scatters each copy the whole
@@ -248,7 +237,7 @@ constexpr bool tp_backward_beside_weight_gradient(const training_setup& t, chip_
 /// 169404 (2025-12), after the measured runs. Megatron-Core's sequence parallelism shards dim 0
 /// of [s, b, h] and gathers into place; other frameworks do not shard this way.
 constexpr bool dtensor_collective_copies(const training_setup& t) {
-  return t.framework == training_framework::torchtitan && t.degrees.tensor > 1 &&
+  return t.framework.sequence_collectives_copy && t.degrees.tensor > 1 &&
          t.degrees.sequence_parallel;
 }
 
@@ -256,7 +245,7 @@ constexpr bool dtensor_collective_copies(const training_setup& t) {
 /// QKV and the MLP-up GEMMs): torchtitan's op-level selective checkpointing, whose policy saves
 /// the reduce-scatters' outputs but not the all-gathers' (`op_sac_share`).
 constexpr bool sac_reruns_gathers(const training_setup& t) {
-  return t.framework == training_framework::torchtitan &&
+  return t.framework.selective == selective_recompute::op_level &&
          t.recompute.kind == recompute_kind::selective && t.degrees.tensor > 1 &&
          t.degrees.sequence_parallel;
 }
@@ -270,7 +259,7 @@ constexpr bool sac_reruns_gathers(const training_setup& t) {
 /// high precision", torchtitan parallelize.py); the activation bytes otherwise. The
 /// reduce-scatters stay in the activation bytes.
 constexpr double sequence_gather_bytes(const training_setup& t) {
-  const bool float8_gathers = t.framework == training_framework::torchtitan &&
+  const bool float8_gathers = t.framework.float8_sequence_gathers &&
                               t.degrees.sequence_parallel &&
                               t.precision.compute == number_format::fp8 &&
                               t.precision.scaling == low_precision_scaling::tensorwise;
@@ -310,7 +299,7 @@ constexpr double activation_bytes_per_element(double e, bool gated, bool eager) 
 /// writes them at the query heads' width; the fused kernels of the other frameworks read the
 /// grouped heads in place.
 constexpr bool repeats_kv(const training_setup& t) {
-  return t.framework == training_framework::torchtitan;
+  return t.framework.repeats_kv;
 }
 
 /// Whether the plan's context parallelism is PyTorch's ring attention
@@ -318,7 +307,7 @@ constexpr bool repeats_kv(const training_setup& t) {
 /// merges and copies (`pytorch_ring_bytes`) and its all-gathered K and V
 /// (`context_exchange::all_gather`, training/cost.hpp).
 constexpr bool runs_pytorch_ring(const training_setup& t) {
-  return t.framework == training_framework::torchtitan;
+  return t.framework.pytorch_ring_attention;
 }
 
 /// The shard of a plan's setup.
@@ -337,7 +326,7 @@ constexpr layer_shard shard_of(const training_setup& t, chip_kind kind,
   s.convention = convention;
   s.precision = t.precision;
   s.eager_modules = eager_modules_of(t);
-  s.op_sac = t.framework == training_framework::torchtitan;
+  s.op_sac = t.framework.selective == selective_recompute::op_level;
   s.tp_overlap = tp_overlap_of(t, kind);
   s.reduce_beside_weight_gradient = tp_backward_beside_weight_gradient(t, kind);
   s.dtensor_copies = dtensor_collective_copies(t);

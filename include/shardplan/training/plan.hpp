@@ -284,16 +284,18 @@ enum class framework_limit : std::uint8_t {
 /// The first of the plan's framework's limits the plan breaks (`framework_limit::none` if none).
 constexpr framework_limit broken_framework_limit(const training_setup& t) {
   const parallel_degrees& d = t.degrees;
-  if (t.framework == training_framework::deepspeed && d.pipeline > 1) {
-    if (d.zero_stage >= 2) return framework_limit::deepspeed_zero_with_pipeline;
-    if (d.schedule != pipeline_schedule::one_f_one_b) return framework_limit::deepspeed_schedule;
+  if (d.pipeline > 1) {
+    if (d.zero_stage > t.framework.pipeline_max_zero_stage)
+      return framework_limit::deepspeed_zero_with_pipeline;
+    if (t.framework.pipeline_one_f_one_b_only && d.schedule != pipeline_schedule::one_f_one_b)
+      return framework_limit::deepspeed_schedule;
   }
-  if (t.framework == training_framework::torchtune && t.optimizer_in_backward &&
+  if (t.framework.optimizer_in_backward_single_micro_batch && t.optimizer_in_backward &&
       (d.pipeline > 1 || micro_batches(t) != 1))
     return framework_limit::torchtune_optimizer_in_backward;
   if (t.tp_comm_overlap && d.tensor > 1 && !d.sequence_parallel)
     return framework_limit::tp_comm_overlap_needs_sequence_parallel;
-  if (t.framework == training_framework::torchtitan && t.tp_comm_overlap && d.tensor > 1 &&
+  if (t.framework.async_tp_needs_compile && t.tp_comm_overlap && d.tensor > 1 &&
       !t.compiled_layers)
     return framework_limit::torchtitan_async_tp_needs_compile;
   return framework_limit::none;

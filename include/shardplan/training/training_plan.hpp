@@ -334,14 +334,20 @@ struct with_dropout {
 namespace framework {
 template <training_framework F>
 struct named {
-  static constexpr void apply(training_plan_values& p) { p.setup.framework = F; }
+  static constexpr void apply(training_plan_values& p) { p.setup.framework = profile_of(F); }
 };
-using generic = named<training_framework::generic>;
-using megatron_core = named<training_framework::megatron_core>;
-using torchtitan = named<training_framework::torchtitan>;
-using deepspeed = named<training_framework::deepspeed>;
-using maxtext = named<training_framework::maxtext>;
-using torchtune = named<training_framework::torchtune>;
+/// A framework described by the user: a `framework_profile` with static storage, usually a copy
+/// of one of `profiles::` with what their fork does differently.
+template <const framework_profile& Profile>
+struct described {
+  static constexpr void apply(training_plan_values& p) { p.setup.framework = Profile; }
+};
+using generic = described<profiles::generic>;
+using megatron_core = described<profiles::megatron_core>;
+using torchtitan = described<profiles::torchtitan>;
+using deepspeed = described<profiles::deepspeed>;
+using maxtext = described<profiles::maxtext>;
+using torchtune = described<profiles::torchtune>;
 }  // namespace framework
 
 /// Megatron-Core's `--grad-reduce-in-bf16`: main gradients in bf16 instead of fp32 (read only

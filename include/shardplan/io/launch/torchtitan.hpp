@@ -235,7 +235,7 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
       // Under the torchtitan framework the plan's selective is torchtitan's own op-level policy
       // (training/memory.hpp, `torchtitan_selective_layer_bytes`), what an import of its
       // `mode = "selective"` gives; under another framework it is Megatron's (attention core).
-      if (p.setup.framework == training_framework::torchtitan) {
+      if (p.setup.framework.selective == selective_recompute::op_level) {
         v.ac = "selective";
         break;
       }
@@ -305,8 +305,7 @@ struct titan_compile {
 };
 inline titan_compile titan_compile_of(const training_plan_values& p) {
   const training_setup& t = p.setup;
-  const bool own = t.framework == training_framework::torchtitan ||
-                   t.framework == training_framework::torchtune;
+  const bool own = t.framework.eager_modules;
   if (!own) return {true, true, true};
   return {t.compiled_layers, t.compiled_loss, false};
 }

@@ -1,0 +1,32 @@
+# Fails when a public header asks which framework family a plan names (`training_framework::`)
+# outside the framework's own header and the plan file's name tables: every other header reads
+# the plan's `framework_profile` (training/framework.hpp).
+# Usage: cmake -DINCLUDE_DIR=<dir holding shardplan/> -P check_framework_home.cmake
+set(homes training/framework.hpp io/plan_file.hpp)
+if(NOT INCLUDE_DIR)
+  message(FATAL_ERROR "check_framework_home.cmake: pass -DINCLUDE_DIR=<dir holding shardplan/>")
+endif()
+set(root ${INCLUDE_DIR}/shardplan)
+file(GLOB_RECURSE headers RELATIVE ${root} ${root}/*.hpp)
+list(SORT headers)
+set(problems "")
+foreach(header IN LISTS headers)
+  list(FIND homes "${header}" home)
+  if(home GREATER -1)
+    continue()
+  endif()
+  file(READ ${root}/${header} content)
+  string(REPLACE ";" "," content "${content}")  # a CMake list splits at ';'
+  string(REGEX MATCHALL "[^\n]*training_framework::[a-z][^\n]*" lines "${content}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    list(APPEND problems "shardplan/${header}: ${line}")
+  endforeach()
+endforeach()
+list(LENGTH problems count)
+if(count GREATER 0)
+  list(JOIN problems "\n  " text)
+  message(FATAL_ERROR "${count} framework test(s) outside training/framework.hpp (read the "
+                      "plan's framework_profile instead):\n  ${text}")
+endif()
+message(STATUS "no header but training/framework.hpp and io/plan_file.hpp names a framework family")
