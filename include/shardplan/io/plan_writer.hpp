@@ -305,27 +305,29 @@ inline ordered_json framework_json(const framework_profile& f) {
 /// The Markdown table of every framework behaviour (`for_each_behaviour`) and its value in each
 /// shipped profile: the reference docs/framework-profiles.md holds, checked by a unit test.
 inline std::string framework_reference() {
+  // Appended piece by piece: g++ 12's -Wrestrict misfires on `" " + std::string(...)` chains.
   std::string out = "| key | what |";
   std::string rule = "| --- | --- |";
   for (const named<training_framework>& f : framework_choices) {
-    out += " " + std::string(f.name) + " |";
-    rule += " --- |";
+    out.append(" ").append(f.name).append(" |");
+    rule.append(" --- |");
   }
-  out += "\n" + rule + "\n";
+  out.append("\n").append(rule).append("\n");
   for_each_behaviour([&](const char* key, auto member, const char* what) {
     using T = std::remove_cvref_t<decltype(profiles::generic.*member)>;
-    out += "| `" + std::string(key) + "` | " + what + " |";
+    out.append("| `").append(key).append("` | ").append(what).append(" |");
     for (const named<training_framework>& f : framework_choices) {
       const T& v = profile_of(f.value).*member;
-      if constexpr (std::is_same_v<T, bool>) {
-        out += v ? " yes |" : " no |";
-      } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>) {
-        out += " " + ordered_json(v).dump() + " |";
-      } else {
-        out += " " + std::string(name_in(choices_of(T{}), v)) + " |";
-      }
+      out.append(" ");
+      if constexpr (std::is_same_v<T, bool>)
+        out.append(v ? "yes" : "no");
+      else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>)
+        out.append(ordered_json(v).dump());
+      else
+        out.append(name_in(choices_of(T{}), v));
+      out.append(" |");
     }
-    out += "\n";
+    out.append("\n");
   });
   return out;
 }
