@@ -175,7 +175,9 @@ bad_plan("training.attention_kernel: \"eager\" is no fused kernel: unfused atten
 bad_plan("training.attention_kernel: must be a string" training training attention_kernel 3)
 # training.framework names a framework from its table; Megatron-Core's flag needs Megatron-Core.
 bad_plan("training.framework: must be \"generic\", \"megatron_core\", \"torchtitan\", \"deepspeed\", \"maxtext\" or \"torchtune\"" training training framework [=["nemo"]=])
-bad_plan("training.framework: must be a string" training training framework 1)
+bad_plan("training.framework: must be a framework's name or an object with its \"base\"" training training framework 1)
+bad_plan("training.framework.base: missing" training training framework [=[{"loss": "korthikanti"}]=])
+bad_plan("training.framework.loss: must be \"korthikanti\", \"fp32_softmax\", \"torchtitan\" or \"torchtune\"" training training framework [=[{"base": "deepspeed", "loss": "big"}]=])
 bad_plan("training.grad_reduce_in_bf16: is Megatron-Core's flag: it needs \"framework\": \"megatron_core\"" training training grad_reduce_in_bf16 true)
 # training.memory_policy names a policy from its table; the margin is a share of the need.
 bad_plan("training.memory_policy: must be \"framework\", \"book\" or \"reserve\"" training training memory_policy [=["none"]=])

@@ -183,7 +183,7 @@ TEST_CASE("a framework object that is wrong is one line naming the key") {
   CHECK(error_of(plan_with_framework(R"({"base": "deepspeed", "repeats_kv": 1})")) ==
         "training.framework.repeats_kv: must be true or false");
   CHECK(error_of(plan_with_framework(R"({"base": "deepspeed", "pipeline_max_zero_stage": 4})")) ==
-        "training.framework.pipeline_max_zero_stage: must be at most 3");
+        "training.framework.pipeline_max_zero_stage: is too large (at most 3)");
   CHECK(error_of(plan_with_framework(R"({"base": "deepspeed", "bucket_size": -1})"))
             .rfind("training.framework.bucket_size: must be between", 0) == 0);
   CHECK(error_of(plan_with_framework(R"({"base": "deepspeed", "fp32_main_grads": true})"))

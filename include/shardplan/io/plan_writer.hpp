@@ -287,7 +287,7 @@ inline ordered_json framework_json(const framework_profile& f) {
   const framework_profile& base = profile_of(f.base);
   const std::string name = choice_name("training.framework", framework_choices, f.base);
   differ same;
-  compare(same, "", f, base);
+  compare(same, "training.framework", f, base);
   if (same.first.empty()) return name;
   ordered_json j;
   j["base"] = name;
