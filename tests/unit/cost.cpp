@@ -174,13 +174,13 @@ TEST_CASE("torchtitan's fsdp2 copies weights out and gradients into fp32 each mi
   CHECK(fsdp2_copy_bytes_per_parameter(generic::values.setup) == 0.0);
   // 16 sequences over 8 GPUs: 2 micro-batches of one. All 8,030,261,248 parameters are
   // gathered on every GPU, at 0.85 of the H100's 3.35 TB/s, and the compute of a step is divided
-  // by Hopper's sustained share (0.76).
-  const double copies = 2.0 * 14.0 * 8'030'261'248.0 / (0.85 * 3.35e12) / 0.76;
+  // by Hopper's sustained share (`fitted::sustained_hopper`).
+  const double copies = 2.0 * 14.0 * 8'030'261'248.0 / (0.85 * 3.35e12) / fitted::sustained_hopper;
   // Besides, torchtitan's Llama repeats K and V from 8 heads to 32 before SDPA (`repeat_kv`):
   // read at 8 heads and written at 32, 2 bytes x 8192 tokens x 128 x 2 x (8 + 32), and its
   // backward the same bytes, in 32 layers and 2 micro-batches.
   const double repeat =
-      2.0 * 32.0 * 2.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 40.0) / (0.85 * 3.35e12) / 0.76;
+      2.0 * 32.0 * 2.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 40.0) / (0.85 * 3.35e12) / fitted::sustained_hopper;
   const step_cost t = titan::step();
   const step_cost g = generic::step();
   CHECK(t.compute.value() - g.compute.value() ==
@@ -435,10 +435,10 @@ TEST_CASE("deepspeed's bf16 optimizer adds each micro-batch's bf16 gradients int
   const double first =
       (18.0 * (12.0 * h * h + 7.0 * h) + 51200.0 * h) / 4.0 + 18.0 * 6.0 * h + 2048.0 * h;
   // 64 sequences over DP 4 in micro-batches of 2: 8 a step, each adding 18 bytes a parameter at
-  // 0.85 of the A100's 2.039 TB/s, divided by Ampere's sustained share 0.81. Within 0.1%: the
+  // 0.85 of the A100's 2.039 TB/s, divided by Ampere's sustained share (`fitted::sustained_ampere`). Within 0.1%: the
   // model's count of the stage is 27 h (0.01%) smaller, as if the row-parallel biases were split
   // too (a difference left alone).
-  const double per_step = 8.0 * 18.0 * first / (0.85 * 2.039e12) / 0.81;
+  const double per_step = 8.0 * 18.0 * first / (0.85 * 2.039e12) / fitted::sustained_ampere;
   const step_cost d = ds::step();
   const step_cost m = mc::step();
   CHECK(d.compute.value() - m.compute.value() ==
@@ -884,9 +884,9 @@ TEST_CASE("zero3_per_tensor pays deepspeed's buffer copies on every gathered par
       recompute::selective, framework::deepspeed, zero3_per_tensor>;
   CHECK(zero3_per_tensor_copy_bytes_per_parameter(selective::values.setup) == 24.0);
   // Every device gathers all 174.6 B parameters once a step (one micro-batch), at 0.85 of the
-  // A100's 2.039 TB/s, divided by Ampere's sustained share 0.81.
+  // A100's 2.039 TB/s, divided by Ampere's sustained share (`fitted::sustained_ampere`).
   const double params = static_cast<double>(parameters(old::values.model).total);
-  const double copies = 30.0 * params / (0.85 * 2.039e12) / 0.81;
+  const double copies = 30.0 * params / (0.85 * 2.039e12) / fitted::sustained_ampere;
   CHECK(old::step().compute.value() - flat::step().compute.value() ==
         doctest::Approx(copies).epsilon(0.001));
 }
@@ -1148,15 +1148,15 @@ TEST_CASE("torchtitan's sequence-parallel collectives copy the activations on th
   // [b, s, h], so each all-gather's output and each reduce-scatter's input is concatenated
   // along dim 1 (read and written): 2 x 2 bytes x 8192 tokens x 4096 a copy, 4 copies forward
   // and 4 backward a layer, 32 layers, 8 micro-batches of one sequence, at 0.85 of the H100's
-  // 3.35 TB/s, and the compute divided by Hopper's sustained share (0.76).
+  // 3.35 TB/s, and the compute divided by Hopper's sustained share (`fitted::sustained_hopper`).
   using titan = tp_8b<framework::torchtitan>;
   using generic = tp_8b<framework::generic>;
   CHECK(dtensor_collective_copies(titan::values.setup));
   CHECK_FALSE(dtensor_collective_copies(generic::values.setup));
-  const double copies = 8.0 * 32.0 * 8.0 * (2.0 * 2.0 * 8192.0 * 4096.0) / (0.85 * 3.35e12) / 0.76;
+  const double copies = 8.0 * 32.0 * 8.0 * (2.0 * 2.0 * 8192.0 * 4096.0) / (0.85 * 3.35e12) / fitted::sustained_hopper;
   // And `repeat_kv` (K and V from 1 head a rank to 4, forward and backward alike).
   const double repeat =
-      2.0 * 32.0 * 8.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 5.0) / (0.85 * 3.35e12) / 0.76;
+      2.0 * 32.0 * 8.0 * (2.0 * 8192.0 * 128.0 * 2.0 * 5.0) / (0.85 * 3.35e12) / fitted::sustained_hopper;
   const step_cost t = titan::step();
   const step_cost g = generic::step();
   CHECK(t.compute.value() - g.compute.value() ==

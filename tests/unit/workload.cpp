@@ -54,14 +54,15 @@ TEST_CASE(
   p.setup.generated_tokens = 200;
   const serving_estimate e = estimate_serving_at(p, 1);
   // Read each step: every parameter but the input embedding (a lookup of one row), 2 bytes each,
-  // at 0.825 of 2.039 TB/s; 32 layers x 48 us of fixed cost; the cache of 105 tokens on average
-  // (2 x 32 heads x 128 x 32 layers x 2 B a token) at 0.944; the activations and norms are
+  // at the fitted bf16 weight-read share of 2.039 TB/s; 32 layers of the fitted fixed cost; the
+  // cache of 105 tokens on average (2 x 32 heads x 128 x 32 layers x 2 B a token) at the fitted
+  // cache-read share; the activations and norms are
   // negligible (under 1%).
   const parameter_counts c = parameters(models::llama2_7b::shape);
   const double weights = static_cast<double>(c.total - 32000LL * 4096) * 2.0;
-  const double read = weights / (2.039e12 * 0.825);
-  const double fixed = 32 * 48e-6;
-  const double kv = 105.0 * 2 * 32 * 128 * 32 * 2 / (2.039e12 * 0.944);
+  const double read = weights / (2.039e12 * fitted::weight_read_16);
+  const double fixed = 32 * fitted::layer_overhead.value();
+  const double kv = 105.0 * 2 * 32 * 128 * 32 * 2 / (2.039e12 * fitted::kv_read);
   const double step = read + fixed + kv;
   CHECK(e.decode_step.total.value() == doctest::Approx(step).epsilon(0.01));
   // gpt-fast's README measures 104.9 tokens/s for this setup (calibration half): 9.53 ms.
@@ -90,8 +91,8 @@ TEST_CASE("weight-only formats read fewer bytes at their own shares of bandwidth
   q.setup.weights = number_format::int8;
   const double bf16 = estimate_serving_at(p, 1).decode_step.weight_read.value();
   const double int8 = estimate_serving_at(q, 1).decode_step.weight_read.value();
-  // Half the bytes at 0.664 instead of 0.825 of the bandwidth: (1/2) x 0.825/0.664 = 0.621.
-  CHECK(int8 / bf16 == doctest::Approx(0.5 * 0.825 / 0.664).epsilon(1e-6));
+  // Half the bytes at the int8 weight-read share instead of bf16's: (1/2) x bf16's / int8's.
+  CHECK(int8 / bf16 == doctest::Approx(0.5 * fitted::weight_read_16 / fitted::weight_read_int8).epsilon(1e-6));
 }
 
 TEST_CASE("continuous batching carries input/output prompt tokens in every step") {
@@ -245,7 +246,7 @@ TEST_CASE("data-parallel attention: each rank runs its own share of the tokens a
   CHECK(e.step.tokens == doctest::Approx(72.0 * 256));
   // Per-sequence costs are each rank's: 256 x 8.2 us, not 18,432 x 8.2 us.
   CHECK(e.step.overhead.value() ==
-        doctest::Approx(61 * 48e-6 + 256 * 8.2e-6).epsilon(1e-9));
+        doctest::Approx(61 * fitted::layer_overhead.value() + 256 * fitted::sequence_overhead.value()).epsilon(1e-9));
   // The engine's limits hold per rank; SGLang has none but its cache.
   CHECK(e.max_concurrency >= 72 * 256);
 }

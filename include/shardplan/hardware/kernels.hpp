@@ -9,6 +9,7 @@
 
 #include <shardplan/core/units.hpp>
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/fitted.hpp>
 
 namespace shardplan {
 
@@ -117,28 +118,14 @@ constexpr gpu_generation generation_of(const chip_figures& chip) {
 ///   TFLOP/s of 312 at 16k, causal.
 /// - Blackwell: forward 0.59 (FlashAttention-4 on a B200-class GPU: 1321 TFLOP/s of 2250 at 16k,
 ///   Dao-AILab/flash-attention PR 2605), backward 0.52 by the same ratio (an assumption).
-/// The sustained share of a whole training step (`kernel_fractions::sustained`), the only figure
-/// fitted on training runs: what the step's GEMMs and memory-bound kernels keep of the figures
-/// above (the best GEMM shape of a search through a generic shape model; tuned norm and activation
-/// kernels), the clock under the step's power among it. It does not apply to the fused attention
-/// kernels, which are themselves the kernels whose published fractions the attention figures are
-/// (`sustained_time`, training/cost.hpp). Charged to them too (until RUNS.md item 34), it left
-/// llm-foundry's H100 runs 8-13% too slow at 32k-64k tokens and 8-27% too fast at 2k, the same
-/// source, and NeMo's long-context runs 7-20% too slow. For each family the value that minimises
-/// the mean absolute error of the compute-bound runs (exposed communication under 10%) of the
-/// calibration half of tests/validation (RUNS.md; the held-out half was not looked at), on a grid
-/// of 0.01, capped at 1, together with FlashAttention 1.x's backward fraction
-/// (`attention_efficiency`) until neither moves: Ampere 0.81 (25 runs: Narayanan et al. 2021 Table
-/// 1, BLOOM, llm-foundry), Hopper 0.76 (18 runs: llm-foundry, Megatron-Bridge), Blackwell 0.68 (5
-/// Megatron-Bridge runs), TPU 0.91 (12 runs: PaLM, MaxText v4 and v5e). CPU 1.0 (no runs). Part of
-/// Hopper's share is its clock: a power-limited H100-class GPU holds "from 1980MHz to 1575 MHz"
-/// under load against the 1.83 GHz its matrix peak is stated at (deepseek-ai/DeepGEMM issue 120;
-/// 1575 / 1830 = 0.86; an H200 at 700 W "cannot reliably sustain a locked 1830 MHz",
-/// tile-ai/TileOPs PR 1588).
-/// `step_error`, the step model's mean absolute error over every run of tests/validation on the
-/// family (both halves, as of this commit; the runner fails when it goes stale): Ampere 5.1%
-/// (80 runs), Hopper 7.6% (75, torchtitan's 500 W H100s among them), Blackwell 3.0% (5, all in
-/// the calibration half), TPU 6.1% (23); CPUs never measured. The family defaults are NVIDIA's
+/// The sustained share of a whole training step (`kernel_fractions::sustained`): what the
+/// step's GEMMs and memory-bound kernels keep of the figures above (the best GEMM shape of a
+/// search through a generic shape model; tuned norm and activation kernels), the clock under the
+/// step's power among it. It does not apply to the fused attention kernels, which are
+/// themselves the kernels whose published fractions the attention figures are (`sustained_time`,
+/// training/cost.hpp). Fitted on training runs: `fitted::sustained_*` (hardware/fitted.hpp).
+/// `step_error`, the step model's measured mean absolute error on the family
+/// (`fitted::step_error_*`). The family defaults are NVIDIA's
 /// generations by their formats: a GPU of another vendor sets its own `kernels`
 /// (hardware/amd.hpp).
 namespace detail {
@@ -153,18 +140,24 @@ inline constexpr double flash2_hopper_backward = 0.329;
 
 constexpr kernel_fractions default_kernel_fractions(const chip_figures& chip) {
   switch (chip.kind) {
-    case chip_kind::tpu: return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, -1.0, 0.91, 0.061};
-    case chip_kind::cpu: return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0, -1.0, 1.0, -1.0};
+    case chip_kind::tpu:
+      return {0.90, 0.90, 0.85, 0.70, 0.60, 128, 128, -1.0, fitted::sustained_tpu,
+              fitted::step_error_tpu};
+    case chip_kind::cpu:
+      return {0.50, 0.50, 0.70, 0.50, 0.50, 0, 0, -1.0, fitted::sustained_cpu,
+              fitted::step_error_cpu};
     case chip_kind::gpu: break;
   }
   switch (generation_of(chip)) {
     case gpu_generation::ampere_or_older:
       return {0.965, 0.965, 0.85, detail::flash2_ampere_forward, detail::flash2_ampere_backward,
-              128, 128, 496.0, 0.81, 0.051};
+              128, 128, 496.0, fitted::sustained_ampere, fitted::step_error_ampere};
     case gpu_generation::hopper:
-      return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, 0.76, 0.076};
+      return {0.859, 0.841, 0.85, 0.545, 0.522, 128, 128, 496.0, fitted::sustained_hopper,
+              fitted::step_error_hopper};
     case gpu_generation::blackwell:
-      return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, 0.68, 0.030};
+      return {0.907, 0.888, 0.85, 0.59, 0.52, 128, 128, 496.0, fitted::sustained_blackwell,
+              fitted::step_error_blackwell};
   }
   return {0.75, 0.70, 0.85, 0.60, 0.55, 128, 128, 496.0, 1.0, -1.0};
 }
@@ -330,16 +323,12 @@ constexpr double unmasked_attention_gain(const chip_figures& chip, attention_ker
 ///   causal: the FlashAttention-2 paper's H100 fwd+bwd bar, 328, over that forward; KERNELS.md
 ///   2.2 and 2.4), not the chip's;
 /// - for FlashAttention (1.x) on Ampere 0.40 forward, the top of "25-40% of the theoretical
-///   maximum FLOPs/s" the FlashAttention-2 paper gives it (Dao 2023, abstract), and 0.30
-///   backward, within that range, calibrated: the value (grid of 0.05) that leaves the 21
-///   FlashAttention-1 runs of the calibration half (llm-foundry's tables before 2024, A100 and
-///   H100) least biased, refitted with the sustained shares until neither moves (mean error
-///   -0.8%, mean absolute 3.7%; 0.35 gives -5.4%, 0.25 +5.6%; it was 0.35 while the share
-///   also divided attention, `sustained_time`); on Hopper and later, which run it with Ampere's
-///   instructions, what FlashAttention-2, a kernel of the same instructions, keeps there of its
-///   A100 fraction in its published bars: x 0.339 / 0.631 forward and x 0.329 / 0.596 backward
-///   (0.54 and 0.55; the ratio of SMs x clock, 0.50, which FlashAttention-2's bars beat by
-///   7-10%, until RUNS.md item 34);
+///   maximum FLOPs/s" the FlashAttention-2 paper gives it (Dao 2023, abstract), and
+///   `fitted::flash1_backward` backward, within that range; on Hopper and later, which run it
+///   with Ampere's instructions, what FlashAttention-2, a kernel of the same instructions, keeps
+///   there of its A100 fraction in its published bars: x 0.339 / 0.631 forward and x 0.329 /
+///   0.596 backward (0.54 and 0.55; the ratio of SMs x clock, 0.50, which FlashAttention-2's bars
+///   beat by 7-10%);
 /// - times d / (d + 54) over its value at d = 128, d the mean of the q·k and v head dims:
 ///   FlashAttention-3's forward at 16k reaches 0.50, 0.65 and 0.76 of peak at head dims 64, 128
 ///   and 256, which this fits within 1%; not for FlashAttention-2, whose bars move less with
@@ -364,7 +353,7 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   if (kernel == attention_kernel::flash2 && newer)
     best = backward ? flash2_hopper_backward : flash2_hopper_forward;
   if (kernel == attention_kernel::flash1)
-    best = backward ? 0.30 * (newer ? flash2_hopper_backward / flash2_ampere_backward : 1.0)
+    best = backward ? fitted::flash1_backward * (newer ? flash2_hopper_backward / flash2_ampere_backward : 1.0)
                     : 0.40 * (newer ? flash2_hopper_forward / flash2_ampere_forward : 1.0);
   if (!a.causal && !backward) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);

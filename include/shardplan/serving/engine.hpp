@@ -12,6 +12,7 @@
 
 #include <shardplan/core/units.hpp>
 #include <shardplan/hardware/chip.hpp>
+#include <shardplan/hardware/fitted.hpp>
 
 namespace shardplan {
 
@@ -79,30 +80,19 @@ constexpr double weight_read_share(const engine_figures& e, number_format f) {
   }
 }
 
-/// The kernels' figures every named engine shares, fitted together on the calibration half of
-/// the serving validation (tests/validation/SERVING.md: gpt-fast's batch-1 decode tables on A100
-/// and TensorRT-LLM 0.17's maximum-throughput tables on A100, H100 and H200, 50 measurements;
-/// one coordinate-descent fit of the nine figures below, mean absolute error 6.1% on them;
-/// tests/validation/serving_fit.cpp reruns it and fails unless these are its optimum):
-/// - weights read at 0.825 of HBM bandwidth in bf16, 0.62 in fp8, 0.66 int8 and 0.47 int4
-///   weight-only (dequantised in the GEMM; gpt-fast's own bandwidth columns give 69%, 52% and
-///   42% for the whole step of Llama-2-7B, which includes the fixed costs below);
-/// - the cache read at 0.94 (paged decode attention at large batch);
-/// - 48 us a layer and step of kernel tails and gaps, 8.2 us a decoding sequence and step
-///   (sampling and the batch manager's bookkeeping, continuous batching only);
-/// - a tensor all-reduce 13 us plus its bytes at 0.58 of the link bandwidth (the custom
-///   one-shot kernels measure 4-12 us at 8-64 KB on H100: sglang PR #2904's tables).
+/// The kernels' figures every named engine shares, fitted on the serving validation's
+/// calibration half (`fitted::weight_read_16` and the others, hardware/fitted.hpp).
 constexpr engine_figures shared_engine_figures() {
   engine_figures f;
-  f.weight_read_16 = 0.825;
-  f.weight_read_8 = 0.622;
-  f.weight_read_int8 = 0.664;
-  f.weight_read_int4 = 0.472;
-  f.kv_read = 0.944;
-  f.layer_overhead = 48e-6 * second;
-  f.sequence_overhead = 8.2e-6 * second;
-  f.all_reduce_latency = 13e-6 * second;
-  f.all_reduce_share = 0.584;
+  f.weight_read_16 = fitted::weight_read_16;
+  f.weight_read_8 = fitted::weight_read_8;
+  f.weight_read_int8 = fitted::weight_read_int8;
+  f.weight_read_int4 = fitted::weight_read_int4;
+  f.kv_read = fitted::kv_read;
+  f.layer_overhead = fitted::layer_overhead;
+  f.sequence_overhead = fitted::sequence_overhead;
+  f.all_reduce_latency = fitted::all_reduce_latency;
+  f.all_reduce_share = fitted::all_reduce_share;
   f.runtime = 2.0 * giga * byte;  // memory.hpp's fixed reserve: context, activations, workspace
   return f;
 }

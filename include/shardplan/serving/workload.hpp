@@ -631,15 +631,10 @@ constexpr serving_cost estimate_cost(const serving_plan_values& p, const serving
                  e.time_to_first_token, replica_devices(p));
 }
 
-/// How far the serving estimate has measured from published runs: the mean absolute error (%)
-/// of tests/validation/serving_validate.cpp per metric, over both halves (SERVING.md). The runner
-/// fails when these are stale by more than half a point.
-struct serving_error_figures {
-  double batch_1_decode = 0.0;
-  double time_to_first_token = 0.0;
-  double throughput = 0.0;
-};
-inline constexpr serving_error_figures serving_measured_error{6.0, 14.0, 11.8};
+/// How far the serving estimate has measured from published runs, per metric
+/// (`fitted::serving_error`, hardware/fitted.hpp).
+using fitted::serving_error_figures;
+inline constexpr serving_error_figures serving_measured_error = fitted::serving_error;
 
 /// The latency-throughput curve of the plan under its workload: one estimate per concurrency
 /// 1, 2, 4, ... up to twice the largest that fits (those beyond it do not fit), and the largest

@@ -1033,12 +1033,21 @@ constexpr seconds bubble_stage(const training_plan_values& p, const step_compute
 }
 
 /// The optimizer update: it reads and writes master weights and optimizer states and reads
-/// gradients and parameters once, from HBM.
+/// gradients and parameters once, from HBM, on the pipeline stage (first or last) whose model
+/// states are the larger; only the model states are read (`model_state_memory`).
 constexpr seconds optimizer_stage(const training_plan_values& p) {
-  const memory_breakdown mem = memory_per_device(p.model, p.setup);
-  const bytes traffic =
-      2.0 * (mem.master_weights + mem.optimizer) + mem.gradients + mem.parameters;
-  return traffic / p.system.chip.memory_bandwidth;
+  const parameter_counts counts = parameters(p.model);
+  auto traffic = [&](stage_position stage) {
+    const memory_breakdown m =
+        model_state_memory(parameters_on_device(p.model, counts, p.setup.degrees, stage), p.setup);
+    return 2.0 * (m.master_weights + m.optimizer) + m.gradients + m.parameters;
+  };
+  bytes most = traffic(stage_position::first);
+  if (p.setup.degrees.pipeline > 1) {
+    const bytes last = traffic(stage_position::last);
+    if (last > most) most = last;
+  }
+  return most / p.system.chip.memory_bandwidth;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -87,14 +87,8 @@ constexpr std::string_view memory_policy_name(training_memory_policy p) {
   return "?";
 }
 
-/// The memory model's measured error band: the mean absolute error of `memory_per_device().total`
-/// against the published measured peaks of the memory validation, the overall figure rounded up.
-/// As of this commit the runner (tests/validation/memory_validate.cpp, MEMORY.md) gives 6.5% over
-/// 50 peaks from 6 sources (calibration 6.4%, held-out 6.6%, worst 17.8%) with each run's
-/// framework; without the frameworks it was 39.5% (held-out 49.8%). A plan whose headroom is
-/// smaller than this share of its need is `tight`. It moves with the model: re-read it from the
-/// runner whenever the memory model changes.
-inline constexpr double memory_error_band = 0.07;
+/// The memory model's measured error band (`fitted::memory_error_band`, hardware/fitted.hpp).
+inline constexpr double memory_error_band = fitted::memory_error_band;
 
 /// Everything the memory model needs besides the model: degrees, batch, recomputation,
 /// precision, reserve and whether dropout masks are stored.
