@@ -43,15 +43,17 @@ TEST_CASE("data parallelism on v5p needs 2550 tokens a chip on one axis and 850 
   // training.md: C/W_ici = 4.59e14/1.8e11 = 2550; over 3 axes 850 (7.6 M tokens a pod).
   const auto& pod = systems::tpu_v5p_slice<16, 20, 28>::figures;
   const flop_rate c = pod.chip.peak_bf16;
-  CHECK(data_parallel_critical_tokens(c, bandwidth(pod, 1, 16)) == doctest::Approx(2550).epsilon(0.001));
-  CHECK(data_parallel_critical_tokens(c, bandwidth(pod, 1, 8960)) == doctest::Approx(850).epsilon(0.001));
+  CHECK(data_parallel_critical_tokens(c, bandwidth(pod, 1, 16)) ==
+        doctest::Approx(2550).epsilon(0.001).scale(0.0));
+  CHECK(data_parallel_critical_tokens(c, bandwidth(pod, 1, 8960)) ==
+        doctest::Approx(850).epsilon(0.001).scale(0.0));
   // A plan of pure data parallelism over the whole pod: its bound, times 8960 chips, is the
   // book's 7.6 M tokens a pod.
   const training_plan_values p =
       plan_of(models::llama3_70b::shape, pod, {.data = 8960}, 8960, 4096);
   const plan_bounds b = bounds_of(p);
   REQUIRE(b.count == 1);
-  CHECK(b.items[0].critical * 8960 == doctest::Approx(7.6e6).epsilon(0.01));
+  CHECK(b.items[0].critical * 8960 == doctest::Approx(7.6e6).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("the fsdp and tensor-parallel bound is about 100 tokens a chip for F = 32768") {
@@ -61,8 +63,10 @@ TEST_CASE("the fsdp and tensor-parallel bound is about 100 tokens a chip for F =
   // Mesh {X: 16, Y: 4}: Y innermost on one physical axis, X on the other two.
   const byte_rate w_x = bandwidth(s, 4, 16);
   const byte_rate w_y = bandwidth(s, 1, 4);
-  CHECK(fsdp_tensor_critical_tokens(32768, c, w_x, w_y) == doctest::Approx(2550.0 * 2550 / (2 * 32768)).epsilon(0.001));
-  CHECK(fsdp_tensor_critical_tokens(32768, c, w_x, w_y) == doctest::Approx(99).epsilon(0.01));
+  CHECK(fsdp_tensor_critical_tokens(32768, c, w_x, w_y) ==
+        doctest::Approx(2550.0 * 2550 / (2 * 32768)).epsilon(0.001).scale(0.0));
+  CHECK(fsdp_tensor_critical_tokens(32768, c, w_x, w_y) ==
+        doctest::Approx(99).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("x_opt is about 13.9 for the 4x4x4 example") {
@@ -70,23 +74,23 @@ TEST_CASE("x_opt is about 13.9 for the 4x4x4 example") {
   const auto& s = systems::tpu_v5p_slice<4, 4, 4>::figures;
   // sqrt(48000/32768 · 2 · 64) = 13.69; the book's 13.9 rounds B/F to 1.5 (1.5% apart).
   CHECK(optimal_fsdp_degree(48000, 64, 32768, bandwidth(s, 4, 16), bandwidth(s, 1, 4)) ==
-        doctest::Approx(sqrt(48000.0 / 32768 * 2 * 64)));
+        doctest::Approx(sqrt(48000.0 / 32768 * 2 * 64)).scale(0.0));
   CHECK(optimal_fsdp_degree(48000, 64, 32768, bandwidth(s, 4, 16), bandwidth(s, 1, 4)) ==
-        doctest::Approx(13.9).epsilon(0.02));
+        doctest::Approx(13.9).epsilon(0.02).scale(0.0));
 }
 
 TEST_CASE("pure data parallelism across v5p pods needs 73,440 tokens a pod") {
   // training.md: 4.59e14 / 6.25e9 = 73,440.
   const auto& chip = hardware::tpu_v5p::figures;
   CHECK(dcn_critical_tokens_per_slice(chip.peak_bf16, chip.scale_out_bandwidth) ==
-        doctest::Approx(73440).epsilon(0.001));
+        doctest::Approx(73440).epsilon(0.001).scale(0.0));
 }
 
 TEST_CASE("tensor parallelism for llama-3 70b: 8-way is fine, 16-way is communication-bound") {
   // training.md: Y < M_Y·F/2550 with F = 28,672 on one v5p axis: 11.2.
   const auto& s = systems::tpu_v5p_slice<16, 16, 16>::figures;
   const double limit = tensor_parallel_limit(28672, s.chip.peak_bf16, bandwidth(s, 1, 16));
-  CHECK(limit == doctest::Approx(28672.0 / 2550).epsilon(0.001));
+  CHECK(limit == doctest::Approx(28672.0 / 2550).epsilon(0.001).scale(0.0));
   CHECK(8 < limit);
   CHECK(16 > limit);
 }
@@ -96,9 +100,10 @@ TEST_CASE("an h100's data-parallel threshold is 2200 in a node and 2475 across n
   // an 8-GPU node (450e9·8/7) and of a 32-node leaf (400e9·32/31).
   const auto& s = systems::dgx_h100_superpod<32>::figures;
   const flop_rate c = 990e12 * flop / second;
-  CHECK(data_parallel_critical_tokens(c, bandwidth(s, 1, 8)) == doctest::Approx(2200.0 * 7 / 8));
+  CHECK(data_parallel_critical_tokens(c, bandwidth(s, 1, 8)) ==
+        doctest::Approx(2200.0 * 7 / 8).scale(0.0));
   CHECK(data_parallel_critical_tokens(c, bandwidth(s, 1, 256)) ==
-        doctest::Approx(990e12 / (400e9 * 32 / 31)));
+        doctest::Approx(990e12 / (400e9 * 32 / 31)).scale(0.0));
 }
 
 TEST_CASE("an outer data axis over tensor-parallel nodes keeps the 2475 threshold per device") {
@@ -113,8 +118,9 @@ TEST_CASE("an outer data axis over tensor-parallel nodes keeps the 2475 threshol
   // The gradients a GPU reduces are its 1/8 of the model plus the replicated norms: 0.013% over
   // C/W_node (the inner axis's 8 GPUs make the arrays 8 times smaller).
   CHECK(b.items[0].critical ==
-        doctest::Approx(989.4e12 / (400e9 * 32 / 31) * 8 * llama3_70b_tp8_share));
-  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / (400e9 * 32 / 31)).epsilon(0.0002));
+        doctest::Approx(989.4e12 / (400e9 * 32 / 31) * 8 * llama3_70b_tp8_share).scale(0.0));
+  CHECK(b.items[0].critical ==
+        doctest::Approx(989.4e12 / (400e9 * 32 / 31)).epsilon(0.0002).scale(0.0));
 }
 
 TEST_CASE("the book's small-x form: data parallelism over 2 nodes needs 1237 tokens a gpu") {
@@ -125,8 +131,9 @@ TEST_CASE("the book's small-x form: data parallelism over 2 nodes needs 1237 tok
                                          {.data = 2, .tensor = 8}, 256);
   const plan_bounds b = bounds_of(p);
   REQUIRE(b.count == 2);
-  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / 400e9 / 2 * 8 * llama3_70b_tp8_share));
-  CHECK(b.items[0].critical == doctest::Approx(1237).epsilon(0.001));
+  CHECK(b.items[0].critical ==
+        doctest::Approx(989.4e12 / 400e9 / 2 * 8 * llama3_70b_tp8_share).scale(0.0));
+  CHECK(b.items[0].critical == doctest::Approx(1237).epsilon(0.001).scale(0.0));
 }
 
 TEST_CASE("one ring convention: an h100 node's data axis needs 2199 x 7/8 = 1924 tokens a gpu") {
@@ -134,15 +141,15 @@ TEST_CASE("one ring convention: an h100 node's data axis needs 2199 x 7/8 = 1924
   // (n−1)/n. The bounds keep it; the book's "2200 inside a node" (gpus.md) drops it, which is
   // C/W_link = scale_up_intensity: 989.4e12/450e9 = 2198.7.
   const auto& node = systems::dgx_h100_superpod<1>::figures;
-  CHECK(scale_up_intensity(node.chip).value() == doctest::Approx(989.4e12 / 450e9));
-  CHECK(scale_up_intensity(node.chip).value() == doctest::Approx(2200).epsilon(0.001));
+  CHECK(scale_up_intensity(node.chip).value() == doctest::Approx(989.4e12 / 450e9).scale(0.0));
+  CHECK(scale_up_intensity(node.chip).value() == doctest::Approx(2200).epsilon(0.001).scale(0.0));
   // LLaMA-3 8B without model parallelism: a GPU reduces every parameter, P_reduced = P_active.
   const plan_bounds b = bounds_of(plan_of(models::llama3_8b::shape, node, {.data = 8}, 64));
   REQUIRE(b.count == 1);
-  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / 450e9 * 7 / 8));
-  CHECK(b.items[0].critical == doctest::Approx(1924).epsilon(0.001));
+  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / 450e9 * 7 / 8).scale(0.0));
+  CHECK(b.items[0].critical == doctest::Approx(1924).epsilon(0.001).scale(0.0));
   CHECK(b.items[0].critical ==
-        doctest::Approx(scale_up_intensity(node.chip).value() * 7.0 / 8.0));
+        doctest::Approx(scale_up_intensity(node.chip).value() * 7.0 / 8.0).scale(0.0));
   // The report's label says so.
   CHECK(bound_formula(b.items[0]).find("(n-1)/n") != std::string_view::npos);
 }
@@ -153,7 +160,7 @@ TEST_CASE("fp32 gradients double the data-parallel threshold") {
   const plan_bounds b = bounds_of(plan_of(models::llama3_8b::shape, node, {.data = 8}, 64, 4096,
                                           precision::megatron_mixed_adam::policy));
   REQUIRE(b.count == 1);
-  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / 450e9 * 7 / 8 * 2));
+  CHECK(b.items[0].critical == doctest::Approx(989.4e12 / 450e9 * 7 / 8 * 2).scale(0.0));
 }
 
 TEST_CASE("context parallelism does not shrink the gradients a data axis reduces") {
@@ -166,7 +173,7 @@ TEST_CASE("context parallelism does not shrink the gradients a data axis reduces
   REQUIRE(b.count == 1);
   // C over the dp axis's all-gather bandwidth (4-member groups inside cp pairs), times 1.
   const double c_over_w = 989.4e12 / bandwidth(node, 2, 4).value();
-  CHECK(b.items[0].critical == doctest::Approx(c_over_w));
+  CHECK(b.items[0].critical == doctest::Approx(c_over_w).scale(0.0));
 }
 
 namespace {
@@ -206,12 +213,13 @@ TEST_CASE("an moe data axis reduces every expert: mixtral's threshold is P/P_act
   // P_total/P_active: 46,702,792,704 / 12,879,925,248 (Mistral: "46.7B total ... 12.9B per
   // token").
   CHECK(mixtral_total == 46'702'792'704.0);
-  CHECK(mixtral_active == doctest::Approx(12.9e9).epsilon(0.002));
+  CHECK(mixtral_active == doctest::Approx(12.9e9).epsilon(0.002).scale(0.0));
   const auto& node = systems::dgx_h100_superpod<1>::figures;
   const double dense_bound = 989.4e12 / 450e9 * 7 / 8;  // 1924, as for a dense model
   const plan_bounds b = bounds_of(plan_of(models::mixtral_8x7b::shape, node, {.data = 8}, 64));
   REQUIRE(b.count == 1);
-  CHECK(b.items[0].critical == doctest::Approx(dense_bound * mixtral_total / mixtral_active));
+  CHECK(b.items[0].critical ==
+        doctest::Approx(dense_bound * mixtral_total / mixtral_active).scale(0.0));
   CHECK(b.items[0].critical > 3.5 * dense_bound);
   CHECK(b.items[0].critical < 4.0 * dense_bound);  // the book's E/k = 4 counts experts only
 }
@@ -219,11 +227,11 @@ TEST_CASE("an moe data axis reduces every expert: mixtral's threshold is P/P_act
 TEST_CASE("a 128-expert top-8 model needs 10.6x the dense threshold, 16x if all were experts") {
   const auto& node = systems::dgx_h100_superpod<1>::figures;
   const double dense_bound = 989.4e12 / 450e9 * 7 / 8;
-  CHECK(qwen_total == doctest::Approx(235e9).epsilon(0.001));
-  CHECK(qwen_active == doctest::Approx(22e9).epsilon(0.01));
+  CHECK(qwen_total == doctest::Approx(235e9).epsilon(0.001).scale(0.0));
+  CHECK(qwen_active == doctest::Approx(22e9).epsilon(0.01).scale(0.0));
   const plan_bounds b = bounds_of(plan_of(qwen3_235b, node, {.data = 8}, 64));
   REQUIRE(b.count == 1);
-  CHECK(b.items[0].critical == doctest::Approx(dense_bound * qwen_total / qwen_active));
+  CHECK(b.items[0].critical == doctest::Approx(dense_bound * qwen_total / qwen_active).scale(0.0));
   CHECK(b.items[0].critical > 10.0 * dense_bound);
   // The book's E/k itself, for a model that is nearly all experts (one 8-wide head, vocab 8):
   // 128·e/(8·e) up to the tiny attention, router and norms.
@@ -234,7 +242,7 @@ TEST_CASE("a 128-expert top-8 model needs 10.6x the dense threshold, 16x if all 
   experts_only.vocab = 8;
   const plan_bounds e = bounds_of(plan_of(experts_only, node, {.data = 8}, 64));
   REQUIRE(e.count == 1);
-  CHECK(e.items[0].critical == doctest::Approx(dense_bound * 128 / 8).epsilon(0.01));
+  CHECK(e.items[0].critical == doctest::Approx(dense_bound * 128 / 8).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("an expert axis reduces only the dense parameters") {
@@ -247,7 +255,7 @@ TEST_CASE("an expert axis reduces only the dense parameters") {
                                           {.data = 8, .expert = 8}, 64));
   REQUIRE(b.count == 1);
   CHECK(b.items[0].critical ==
-        doctest::Approx(989.4e12 / 450e9 * 7 / 8 * mixtral_dense / mixtral_active));
+        doctest::Approx(989.4e12 / 450e9 * 7 / 8 * mixtral_dense / mixtral_active).scale(0.0));
 }
 
 TEST_CASE("llama-3 70b on a full v5p pod at 40% mfu takes 44 days") {
@@ -256,7 +264,7 @@ TEST_CASE("llama-3 70b on a full v5p pod at 40% mfu takes 44 days") {
   const flops work =
       model_flops_per_token(models::llama3_70b::shape, 8192, attention_flops::ignored) * 15e12;
   const seconds t = time_at_mfu(work, 8960, hardware::tpu_v5p::figures.peak_bf16, 0.4);
-  CHECK(t.value() / 86400 == doctest::Approx(44).epsilon(0.02));
+  CHECK(t.value() / 86400 == doctest::Approx(44).epsilon(0.02).scale(0.0));
 }
 
 TEST_CASE("the book's llama-2 13b step on 4096 v5p at 40% mfu is about 300 ms") {
@@ -264,8 +272,9 @@ TEST_CASE("the book's llama-2 13b step on 4096 v5p at 40% mfu is about 300 ms") 
   const flops work =
       model_flops_per_token(models::llama2_13b::shape, 32768, attention_flops::ignored) * 3e6;
   const seconds t = time_at_mfu(work, 4096, hardware::tpu_v5p::figures.peak_bf16, 0.4);
-  CHECK(t.value() == doctest::Approx(6 * 3e6 * 13e9 / (4096 * 4.59e14 * 0.4)).epsilon(0.02));
-  CHECK(t.value() == doctest::Approx(0.3).epsilon(0.05));
+  CHECK(t.value() ==
+        doctest::Approx(6 * 3e6 * 13e9 / (4096 * 4.59e14 * 0.4)).epsilon(0.02).scale(0.0));
+  CHECK(t.value() == doctest::Approx(0.3).epsilon(0.05).scale(0.0));
 }
 
 TEST_CASE("expert parallelism conditions of gpus.md") {
@@ -283,6 +292,6 @@ TEST_CASE("a plan's bounds compare each axis with its threshold") {
   const plan_bounds b = bounds_of(plan::values);
   REQUIRE(b.count == 2);
   // 8 M tokens over 1024 chips: 8192 a chip; FSDP over 256 with 4-way tensor parallelism.
-  CHECK(b.items[0].actual == doctest::Approx(2048.0 * 4096 / 1024));
+  CHECK(b.items[0].actual == doctest::Approx(2048.0 * 4096 / 1024).scale(0.0));
   CHECK(b.items[1].actual == 4);
 }

@@ -19,12 +19,12 @@ TEST_CASE("the book's llama-3 70b on a full v5p pod at 40% mfu takes 44 days") {
   // v5p at 4.59e14 FLOP/s and 40% MFU: "3.8e6 s = 44 days". Our 70.55e9 parameters give 44.7.
   const double days =
       days_at_mfu(models::llama3_70b::shape, 15e12, 8960.0, hw::tpu_v5p::figures.peak_bf16, 0.4);
-  CHECK(days == doctest::Approx(44.0).epsilon(0.02));
-  CHECK(days * 86400.0 == doctest::Approx(3.8e6).epsilon(0.02));
+  CHECK(days == doctest::Approx(44.0).epsilon(0.02).scale(0.0));
+  CHECK(days * 86400.0 == doctest::Approx(3.8e6).epsilon(0.02).scale(0.0));
   // The same on one chip: "435 years" (the book rounds 6.3e24 / 4.59e14 = 1.37e10 s at 100%).
   CHECK(days_at_mfu(models::llama3_70b::shape, 15e12, 1.0, hw::tpu_v5p::figures.peak_bf16, 1.0) /
             365.0 ==
-        doctest::Approx(435.0).epsilon(0.02));
+        doctest::Approx(435.0).epsilon(0.02).scale(0.0));
 }
 
 TEST_CASE("a family is sized to the job's chips") {
@@ -128,7 +128,7 @@ TEST_CASE("llama 3 405b's published gpu-hours lie between the best plan and the 
   CHECK(best.run.chip_hours > 30.84e6 * 0.38 / 0.642);
   CHECK(meta.chip_hours < 30.84e6 * 4.0 / 3.0 * (1.0 + 2.0 * error));
   // Cost is chip-hours at the price; energy its steps at the facility.
-  CHECK(best.run.cost == doctest::Approx(2.0 * best.run.chip_hours));
+  CHECK(best.run.cost == doctest::Approx(2.0 * best.run.chip_hours).scale(0.0));
   REQUIRE(best.energy.known);
   CHECK(best.energy.kwh > best.energy.ideal_kwh);
   // Per GPU at most its 700 W and the DGX host's 575 W.
@@ -188,7 +188,7 @@ TEST_CASE("an impossible deadline and a model no system holds are answered by th
       compare_training(fast, {sized_system("dgx_h100_superpod", 8)});
   REQUIRE(late.front().found);
   CHECK_FALSE(late.front().meets_deadline);
-  CHECK(late.front().chips_for_deadline == doctest::Approx(8.0 * late.front().run.days));
+  CHECK(late.front().chips_for_deadline == doctest::Approx(8.0 * late.front().run.days).scale(0.0));
   CHECK(std::string(comparison_verdict(late)).find("deadline") != std::string::npos);
 }
 
@@ -212,7 +212,7 @@ TEST_CASE("serving llama-3 70b: gpus, tpus and a cpu server under latency target
     const double watts =
         o.system.figures.chip.power_watts + host_watts_per_chip(o.system.figures.chip);
     CHECK(o.tokens_per_joule ==
-          doctest::Approx(o.estimate.output_tokens_per_second_per_device / watts));
+          doctest::Approx(o.estimate.output_tokens_per_second_per_device / watts).scale(0.0));
   }
   // A dual-socket server holds 70B in int8 in its DRAM and serves it (slowly).
   bool cpu_found = false;
@@ -257,5 +257,5 @@ TEST_CASE("llama 3.1 8b on one h100 at batch 64 comes near ml.energy's measured 
   const serving_estimate e = estimate_serving_at(p, 64);
   const double per_joule = tokens_per_joule(e.output_tokens_per_second_per_device,
                                             hw::h100_sxm::figures, {.host_watts_per_chip = 0.0});
-  CHECK(1.0 / per_joule == doctest::Approx(0.12).epsilon(0.30));
+  CHECK(1.0 / per_joule == doctest::Approx(0.12).epsilon(0.30).scale(0.0));
 }

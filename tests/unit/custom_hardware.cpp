@@ -59,26 +59,27 @@ TEST_CASE("the example's chip object and levels become the figures they state") 
   const chip_figures& c = p.system.chip;
   // NVIDIA A100 PCIe 80GB datasheet figures as the file states them.
   CHECK(c.name == "a100 pcie 80gb");
-  CHECK(c.peak_bf16.value() == doctest::Approx(312e12));
-  CHECK(c.peak_int8.value() == doctest::Approx(624e12));
+  CHECK(c.peak_bf16.value() == doctest::Approx(312e12).scale(0.0));
+  CHECK(c.peak_int8.value() == doctest::Approx(624e12).scale(0.0));
   CHECK(c.peak_fp8.value() == 0.0);
-  CHECK(c.memory.value() == doctest::Approx(80e9));
-  CHECK(c.memory_bandwidth.value() == doctest::Approx(1935e9));
+  CHECK(c.memory.value() == doctest::Approx(80e9).scale(0.0));
+  CHECK(c.memory_bandwidth.value() == doctest::Approx(1935e9).scale(0.0));
   // 108 SMs x 2048 bf16 FLOP per clock x 1.41 GHz = 311.9 TFLOP/s, the datasheet's 312.
-  CHECK(matrix_peak(c.arch, number_format::bf16).value() == doctest::Approx(312e12).epsilon(0.01));
+  CHECK(matrix_peak(c.arch, number_format::bf16).value() ==
+        doctest::Approx(312e12).epsilon(0.01).scale(0.0));
   // Three levels, innermost first: 2 x 4 x 4 = 32 chips.
   REQUIRE(p.system.level_count == 3);
   CHECK(p.system.chips == 32);
   CHECK(p.system.levels[0].name == "pair");
   // The pair's level defaults to the chip's scale-up egress: 1 link x 300 GB/s.
-  CHECK(p.system.levels[0].unit_egress.value() == doctest::Approx(300e9));
+  CHECK(p.system.levels[0].unit_egress.value() == doctest::Approx(300e9).scale(0.0));
   // The node level says 32 GB/s and 2 us; the leaf has 4 NICs of 25 GB/s a node: 100 GB/s,
   // and the RoCE default hop (14 us, as the presets' InfiniBand; in microseconds, as doctest's
   // Approx has an absolute floor of its epsilon).
-  CHECK(p.system.levels[1].unit_egress.value() == doctest::Approx(32e9));
-  CHECK(p.system.levels[1].hop_latency.value() * 1e6 == doctest::Approx(2.0));
-  CHECK(p.system.levels[2].unit_egress.value() == doctest::Approx(100e9));
-  CHECK(p.system.levels[2].hop_latency.value() * 1e6 == doctest::Approx(14.0));
+  CHECK(p.system.levels[1].unit_egress.value() == doctest::Approx(32e9).scale(0.0));
+  CHECK(p.system.levels[1].hop_latency.value() * 1e6 == doctest::Approx(2.0).scale(0.0));
+  CHECK(p.system.levels[2].unit_egress.value() == doctest::Approx(100e9).scale(0.0));
+  CHECK(p.system.levels[2].hop_latency.value() * 1e6 == doctest::Approx(14.0).scale(0.0));
   CHECK(p.system.levels[2].link == link_kind::roce);
   // It checks and costs: 8.03 B parameters fit 80 GB with ZeRO-1, and a step has a time.
   CHECK(check(p).empty());
@@ -108,7 +109,7 @@ TEST_CASE("a chip of its own starts from a catalogue chip and changes what it gi
   const io::plan_file f = io::read_plan_file(plan_on(system, 1));
   const chip_figures& c = f.values().system.chip;
   CHECK(c.name == "h100 sxm 96gb");
-  CHECK(c.memory.value() == doctest::Approx(96e9));
+  CHECK(c.memory.value() == doctest::Approx(96e9).scale(0.0));
   // Everything else is the catalogue H100's: 989 TFLOP/s bf16, 3.35 TB/s.
   CHECK(c.peak_bf16.value() == hardware::h100_sxm::figures.peak_bf16.value());
   CHECK(c.memory_bandwidth.value() == hardware::h100_sxm::figures.memory_bandwidth.value());

@@ -48,25 +48,25 @@ TEST_CASE("unpublished tpu powers follow google's efficiency ratios from tpu v4"
     return c.peak_bf16.value() / c.power_watts;
   };
   const double v4 = flop_per_watt(hw::tpu_v4p::figures);
-  CHECK(flop_per_watt(hw::tpu_v5e::figures) == doctest::Approx(v4));
-  CHECK(flop_per_watt(hw::tpu_v5p::figures) == doctest::Approx(v4));
+  CHECK(flop_per_watt(hw::tpu_v5e::figures) == doctest::Approx(v4).scale(0.0));
+  CHECK(flop_per_watt(hw::tpu_v5p::figures) == doctest::Approx(v4).scale(0.0));
   // Trillium: "67% more energy-efficient than TPU v5e"; Ironwood: twice Trillium's perf/watt.
-  CHECK(flop_per_watt(hw::tpu_v6e::figures) == doctest::Approx(1.67 * v4));
-  CHECK(flop_per_watt(hw::tpu7x::figures) == doctest::Approx(2.0 * 1.67 * v4));
+  CHECK(flop_per_watt(hw::tpu_v6e::figures) == doctest::Approx(1.67 * v4).scale(0.0));
+  CHECK(flop_per_watt(hw::tpu7x::figures) == doctest::Approx(2.0 * 1.67 * v4).scale(0.0));
   // v5p: 459 / 275 x 192 W = 320.5 W.
-  CHECK(hw::tpu_v5p::figures.power_watts == doctest::Approx(320.46).epsilon(1e-4));
+  CHECK(hw::tpu_v5p::figures.power_watts == doctest::Approx(320.46).epsilon(1e-4).scale(0.0));
 }
 
 TEST_CASE("host power is the dgx's maximum beyond its gpus, else dgx h100's share") {
   // DGX H100: ~10.2 kW max for 8 x 700 W: 1275 - 700 = 575 W a GPU.
-  CHECK(host_watts_per_chip(hw::h100_sxm::figures) == doctest::Approx(575.0));
+  CHECK(host_watts_per_chip(hw::h100_sxm::figures) == doctest::Approx(575.0).scale(0.0));
   // DGX B200: ~14.3 kW for 8 x 1000 W: 787.5 W; DGX A100: 6.5 kW for 8 x 400 W: 412.5 W.
-  CHECK(host_watts_per_chip(hw::b200::figures) == doctest::Approx(787.5));
-  CHECK(host_watts_per_chip(hw::a100_80gb::figures) == doctest::Approx(412.5));
+  CHECK(host_watts_per_chip(hw::b200::figures) == doctest::Approx(787.5).scale(0.0));
+  CHECK(host_watts_per_chip(hw::a100_80gb::figures) == doctest::Approx(412.5).scale(0.0));
   // TPU v2 and v3: Google's "system TDP" already holds the host's share.
   CHECK(host_watts_per_chip(hw::tpu_v3::figures) == 0.0);
   // Elsewhere 4.6 / 5.6 of the chip's power: a TPU v4 host share 192 x 0.8214 = 157.7 W.
-  CHECK(host_watts_per_chip(hw::tpu_v4p::figures) == doctest::Approx(192.0 * 4.6 / 5.6));
+  CHECK(host_watts_per_chip(hw::tpu_v4p::figures) == doctest::Approx(192.0 * 4.6 / 5.6).scale(0.0));
 }
 
 TEST_CASE("a step's energy charges compute at busy power and waits at idle power") {
@@ -81,12 +81,12 @@ TEST_CASE("a step's energy charges compute at busy power and waits at idle power
   REQUIRE(e.known);
   // Per GPU: 700 W x 0.9 x 1.25 s = 787.5 J busy, 700 x 0.4 x 0.75 = 210 J idle, 575 x 2 = 1150 J
   // host: 2147.5 J, x 8 GPUs = 17,180 J of IT energy, x 1.2 = 20,616 J at the facility.
-  CHECK(e.busy_joules == doctest::Approx(8.0 * 787.5));
-  CHECK(e.idle_joules == doctest::Approx(8.0 * 210.0));
-  CHECK(e.host_joules == doctest::Approx(8.0 * 1150.0));
-  CHECK(e.it_joules == doctest::Approx(17180.0));
-  CHECK(e.joules == doctest::Approx(20616.0));
-  CHECK(e.average_watts_per_chip == doctest::Approx(20616.0 / 2.0 / 8.0));
+  CHECK(e.busy_joules == doctest::Approx(8.0 * 787.5).scale(0.0));
+  CHECK(e.idle_joules == doctest::Approx(8.0 * 210.0).scale(0.0));
+  CHECK(e.host_joules == doctest::Approx(8.0 * 1150.0).scale(0.0));
+  CHECK(e.it_joules == doctest::Approx(17180.0).scale(0.0));
+  CHECK(e.joules == doctest::Approx(20616.0).scale(0.0));
+  CHECK(e.average_watts_per_chip == doctest::Approx(20616.0 / 2.0 / 8.0).scale(0.0));
 }
 
 TEST_CASE("a chip without a power figure has no energy estimate") {
@@ -108,11 +108,12 @@ TEST_CASE("meta's energy accounting of llama 3.1 405b: gpu-hours at 700 w") {
   const energy_inputs card{
       .pue = 1.0, .busy_share = 1.0, .idle_share = 1.0, .host_watts_per_chip = 0.0};
   const step_energy hour = energy_of_step(c, hw::h100_sxm::figures, 1.0, card);
-  CHECK(hour.joules / joules_per_kwh == doctest::Approx(0.7));
-  CHECK(30.84e6 * hour.joules / joules_per_kwh == doctest::Approx(21.588e6));
+  CHECK(hour.joules / joules_per_kwh == doctest::Approx(0.7).scale(0.0));
+  CHECK(30.84e6 * hour.joules / joules_per_kwh == doctest::Approx(21.588e6).scale(0.0));
   // With DGX H100's host share the same GPU-hours come to 30.84e6 x 1.275 kW = 39.3 GWh.
   const step_energy with_host = energy_of_step(c, hw::h100_sxm::figures, 1.0);
-  CHECK(30.84e6 * with_host.joules / joules_per_kwh == doctest::Approx(39.32e6).epsilon(1e-3));
+  CHECK(30.84e6 * with_host.joules / joules_per_kwh ==
+        doctest::Approx(39.32e6).epsilon(1e-3).scale(0.0));
 }
 
 namespace {
@@ -131,23 +132,24 @@ TEST_CASE("a run's energy is its steps plus its waits, and its cost the price pe
   const step_energy s = energy_of_step(c, hw::h100_sxm::figures, 8.0, in);
   const run_energy e = energy_of_run(r, s, hw::h100_sxm::figures, in);
   REQUIRE(e.known);
-  CHECK(e.ideal_kwh == doctest::Approx(s.joules * r.steps / 3.6e6));
+  CHECK(e.ideal_kwh == doctest::Approx(s.joules * r.steps / 3.6e6).scale(0.0));
   // Waits (stalls, restarts, saves) at 8 x (350 + 575) W; rework at the step's average power.
   const double waits = (r.checkpoint_stalls + r.restarts + r.planned_saves).value();
   const double extra = (8.0 * 925.0 * waits + s.average_watts_per_chip * 8.0 * r.rework.value());
-  CHECK(e.kwh == doctest::Approx(e.ideal_kwh + extra / 3.6e6));
+  CHECK(e.kwh == doctest::Approx(e.ideal_kwh + extra / 3.6e6).scale(0.0));
   CHECK(e.kwh >= e.ideal_kwh);
-  CHECK(e.cost == doctest::Approx(e.kwh * 0.1));
+  CHECK(e.cost == doctest::Approx(e.kwh * 0.1).scale(0.0));
   // The facility's PUE scales everything.
   const energy_inputs cooled{.pue = 1.5, .price_per_kwh = 0.1};
   const run_energy f = energy_of_run(r, energy_of_step(c, hw::h100_sxm::figures, 8.0, cooled),
                                      hw::h100_sxm::figures, cooled);
-  CHECK(f.kwh == doctest::Approx(1.5 * e.kwh));
+  CHECK(f.kwh == doctest::Approx(1.5 * e.kwh).scale(0.0));
 }
 
 TEST_CASE("tokens per joule divide the tokens by the chip's and its host's watts") {
   // 1000 tokens/s on one H100 at 700 W + 575 W of host: 0.784 tokens/J; at PUE 1.25, 0.627.
-  CHECK(tokens_per_joule(1000.0, hw::h100_sxm::figures) == doctest::Approx(1000.0 / 1275.0));
+  CHECK(tokens_per_joule(1000.0, hw::h100_sxm::figures) ==
+        doctest::Approx(1000.0 / 1275.0).scale(0.0));
   CHECK(tokens_per_joule(1000.0, hw::h100_sxm::figures, {.pue = 1.25}) ==
-        doctest::Approx(1000.0 / 1275.0 / 1.25));
+        doctest::Approx(1000.0 / 1275.0 / 1.25).scale(0.0));
 }

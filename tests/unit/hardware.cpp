@@ -254,7 +254,7 @@ const figure_row chip_rows[] = {
 TEST_CASE("every chip figure matches its source") {
   for (const figure_row& row : chip_rows) {
     INFO(row.figure, " (", row.source, ")");
-    CHECK(row.actual == doctest::Approx(row.expected));
+    CHECK(row.actual == doctest::Approx(row.expected).scale(0.0));
   }
 }
 
@@ -264,7 +264,7 @@ TEST_CASE("a chip reports zero for the formats it lacks") {
   CHECK(hw::a100_80gb::figures.peak_fp8.value() == 0.0);  // Ampere has no fp8
   CHECK(hw::tpu_v5e::figures.peak_fp8.value() == 0.0);
   CHECK(hw::mi300x::figures.peak_fp4.value() == 0.0);
-  CHECK(peak(hw::b200::figures, number_format::fp4).value() == doctest::Approx(9e15));
+  CHECK(peak(hw::b200::figures, number_format::fp4).value() == doctest::Approx(9e15).scale(0.0));
 }
 
 TEST_CASE("every catalogued chip has a name, a 16-bit rate, a memory and a memory bandwidth") {
@@ -288,35 +288,42 @@ TEST_CASE("every catalogued chip has a name, a 16-bit rate, a memory and a memor
 
 TEST_CASE("the book's memory intensities follow from the figures") {
   // v5e: the book's 240 uses 8.2e11; our 819 GB/s gives 240.5, inside the book's rounding.
-  CHECK(memory_intensity(hw::tpu_v5e::figures).value() == doctest::Approx(240.0).epsilon(0.02));
-  CHECK(memory_intensity(hw::tpu_v5e::figures).value() == doctest::Approx(1.97e14 / 8.19e11));
+  CHECK(memory_intensity(hw::tpu_v5e::figures).value() ==
+        doctest::Approx(240.0).epsilon(0.02).scale(0.0));
+  CHECK(memory_intensity(hw::tpu_v5e::figures).value() ==
+        doctest::Approx(1.97e14 / 8.19e11).scale(0.0));
   // H100: 9.89e14 / 3.35e12 = 295 ("closer to 300").
-  CHECK(memory_intensity(hw::h100_sxm::figures).value() == doctest::Approx(295.0).epsilon(0.01));
+  CHECK(memory_intensity(hw::h100_sxm::figures).value() ==
+        doctest::Approx(295.0).epsilon(0.01).scale(0.0));
   // B200: 2250e12 / 8e12 = 281.
-  CHECK(memory_intensity(hw::b200::figures).value() == doctest::Approx(281.25));
+  CHECK(memory_intensity(hw::b200::figures).value() == doctest::Approx(281.25).scale(0.0));
   // fp8: H100 590 (book), 1978.9e12 / 3.35e12 = 590.7.
   CHECK(memory_intensity(hw::h100_sxm::figures, number_format::fp8).value() ==
-        doctest::Approx(590.0).epsilon(0.01));
+        doctest::Approx(590.0).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("the book's scale-up and scale-out intensities follow from the figures") {
   // v5p ICI: C / W_ici (bidirectional) = 4.59e14 / 1.8e11 = 2550.
-  CHECK(scale_up_axis_bandwidth(hw::tpu_v5p::figures).value() == doctest::Approx(1.8e11));
-  CHECK(scale_up_intensity(hw::tpu_v5p::figures).value() == doctest::Approx(2550.0));
+  CHECK(scale_up_axis_bandwidth(hw::tpu_v5p::figures).value() ==
+        doctest::Approx(1.8e11).scale(0.0));
+  CHECK(scale_up_intensity(hw::tpu_v5p::figures).value() == doctest::Approx(2550.0).scale(0.0));
   // v5p int8: 5100.
   CHECK(scale_up_intensity(hw::tpu_v5p::figures, number_format::int8).value() ==
-        doctest::Approx(5100.0));
+        doctest::Approx(5100.0).scale(0.0));
   // v5e ICI: 1.97e14 / 9e10 = 2189, the book's "2200" TP limit.
-  CHECK(scale_up_intensity(hw::tpu_v5e::figures).value() == doctest::Approx(2200.0).epsilon(0.01));
+  CHECK(scale_up_intensity(hw::tpu_v5e::figures).value() ==
+        doctest::Approx(2200.0).epsilon(0.01).scale(0.0));
   // H100 NVLink: 990e12 / 450e9 = 2200.
-  CHECK(scale_up_axis_bandwidth(hw::h100_sxm::figures).value() == doctest::Approx(450e9));
-  CHECK(scale_up_intensity(hw::h100_sxm::figures).value() == doctest::Approx(2200.0).epsilon(0.01));
+  CHECK(scale_up_axis_bandwidth(hw::h100_sxm::figures).value() ==
+        doctest::Approx(450e9).scale(0.0));
+  CHECK(scale_up_intensity(hw::h100_sxm::figures).value() ==
+        doctest::Approx(2200.0).epsilon(0.01).scale(0.0));
   // B200 NVLink: 2250e12 / 900e9 = 2500.
-  CHECK(scale_up_intensity(hw::b200::figures).value() == doctest::Approx(2500.0));
+  CHECK(scale_up_intensity(hw::b200::figures).value() == doctest::Approx(2500.0).scale(0.0));
   // v5p DCN: 4.59e14 / 6.25e9 = 73,440.
-  CHECK(scale_out_intensity(hw::tpu_v5p::figures).value() == doctest::Approx(73440.0));
+  CHECK(scale_out_intensity(hw::tpu_v5p::figures).value() == doctest::Approx(73440.0).scale(0.0));
   // MI300X: seven 64 GB/s links, 448 GB/s egress.
-  CHECK(scale_up_egress(hw::mi300x::figures).value() == doctest::Approx(448e9));
+  CHECK(scale_up_egress(hw::mi300x::figures).value() == doctest::Approx(448e9).scale(0.0));
 }
 
 // The book's fat-tree cost: T = bytes * max_i (D_i - 1) / (D_i * W_i); returns the effective
@@ -338,14 +345,14 @@ TEST_CASE("a 128-node dgx h100 superpod is 1024 gpus in levels of 8, 32 and 4") 
   CHECK(s.levels[0].name == "node");
   CHECK(s.levels[0].link == link_kind::nvlink);
   CHECK(s.levels[0].degree == 8);
-  CHECK(s.levels[0].unit_egress.value() == doctest::Approx(450e9));
+  CHECK(s.levels[0].unit_egress.value() == doctest::Approx(450e9).scale(0.0));
   CHECK(s.levels[1].name == "leaf");
   CHECK(s.levels[1].link == link_kind::infiniband);
   CHECK(s.levels[1].degree == 32);
-  CHECK(s.levels[1].unit_egress.value() == doctest::Approx(400e9));
+  CHECK(s.levels[1].unit_egress.value() == doctest::Approx(400e9).scale(0.0));
   CHECK(s.levels[2].name == "spine");
   CHECK(s.levels[2].degree == 4);
-  CHECK(s.levels[2].unit_egress.value() == doctest::Approx(12.8e12));
+  CHECK(s.levels[2].unit_egress.value() == doctest::Approx(12.8e12).scale(0.0));
   CHECK(chips_per_unit(s, 1) == 256);
   CHECK(chips_per_unit(s, 2) == 1024);
   for (std::int64_t i = 0; i < s.level_count; ++i) {
@@ -356,9 +363,9 @@ TEST_CASE("a 128-node dgx h100 superpod is 1024 gpus in levels of 8, 32 and 4") 
 TEST_CASE("the h100 superpod's fat-tree bandwidth is the book's 413 GB/s") {
   constexpr const system_figures& s = sys::dgx_h100_superpod<128>::figures;
   // Node 450e9 * 8/7 = 514 GB/s; leaf 400e9 * 32/31 = 413 GB/s; spine 12.8e12 * 4/3 = 17.1 TB/s.
-  CHECK(fat_tree_bandwidth(s) == doctest::Approx(400e9 * 32.0 / 31.0));
-  CHECK(fat_tree_bandwidth(s) == doctest::Approx(413e9).epsilon(0.001));
-  CHECK(fat_tree_bandwidth(s, 2) == doctest::Approx(12.8e12 * 4.0 / 3.0));
+  CHECK(fat_tree_bandwidth(s) == doctest::Approx(400e9 * 32.0 / 31.0).scale(0.0));
+  CHECK(fat_tree_bandwidth(s) == doctest::Approx(413e9).epsilon(0.001).scale(0.0));
+  CHECK(fat_tree_bandwidth(s, 2) == doctest::Approx(12.8e12 * 4.0 / 3.0).scale(0.0));
 }
 
 TEST_CASE("a dgx superpod's degrees are the units in use") {
@@ -391,7 +398,7 @@ TEST_CASE("a dgx superpod's degrees are the units in use") {
   CHECK(s512.levels[2].degree == 4);
   CHECK(s512.levels[3].name == "core");
   CHECK(s512.levels[3].degree == 4);
-  CHECK(s512.levels[3].unit_egress.value() == doctest::Approx(51.2e12));
+  CHECK(s512.levels[3].unit_egress.value() == doctest::Approx(51.2e12).scale(0.0));
   CHECK(s512.chips == 4096);
 }
 
@@ -399,20 +406,20 @@ TEST_CASE("the other gpu systems have their node and scale-out figures") {
   constexpr const system_figures& a100 = sys::dgx_a100_superpod<140>::figures;
   CHECK(a100.chips == 1120);
   REQUIRE(a100.level_count == 3);
-  CHECK(a100.levels[0].unit_egress.value() == doctest::Approx(300e9));
+  CHECK(a100.levels[0].unit_egress.value() == doctest::Approx(300e9).scale(0.0));
   CHECK(!a100.levels[0].in_network_reduction);
   CHECK(a100.levels[1].degree == 20);
-  CHECK(a100.levels[1].unit_egress.value() == doctest::Approx(200e9));
+  CHECK(a100.levels[1].unit_egress.value() == doctest::Approx(200e9).scale(0.0));
   CHECK(a100.levels[2].degree == 7);
 
   constexpr const system_figures& b200 = sys::dgx_b200_superpod<128>::figures;
-  CHECK(b200.levels[0].unit_egress.value() == doctest::Approx(900e9));
-  CHECK(b200.levels[1].unit_egress.value() == doctest::Approx(400e9));
+  CHECK(b200.levels[0].unit_egress.value() == doctest::Approx(900e9).scale(0.0));
+  CHECK(b200.levels[1].unit_egress.value() == doctest::Approx(400e9).scale(0.0));
 
   constexpr const system_figures& h800 = sys::h800_cluster<256>::figures;
   CHECK(h800.chips == 2048);
   REQUIRE(h800.level_count == 3);
-  CHECK(h800.levels[0].unit_egress.value() == doctest::Approx(200e9));
+  CHECK(h800.levels[0].unit_egress.value() == doctest::Approx(200e9).scale(0.0));
   CHECK(h800.levels[2].degree == 8);
   CHECK(sys::h800_cluster<2048>::figures.levels[2].degree == 64);
 
@@ -420,21 +427,21 @@ TEST_CASE("the other gpu systems have their node and scale-out figures") {
   CHECK(nvl.chips == 576);
   REQUIRE(nvl.level_count == 2);
   CHECK(nvl.levels[0].degree == 72);
-  CHECK(nvl.levels[0].unit_egress.value() == doctest::Approx(900e9));
+  CHECK(nvl.levels[0].unit_egress.value() == doctest::Approx(900e9).scale(0.0));
   CHECK(nvl.levels[0].in_network_reduction);
   CHECK(nvl.levels[1].degree == 8);
-  CHECK(nvl.levels[1].unit_egress.value() == doctest::Approx(3.6e12));
+  CHECK(nvl.levels[1].unit_egress.value() == doctest::Approx(3.6e12).scale(0.0));
   CHECK(sys::gb200_nvl72<1>::figures.level_count == 1);
 
   constexpr const system_figures& generic = sys::nvlink_fat_tree<hw::h100_sxm, 4, 4>::figures;
   CHECK(generic.chips == 16);
   CHECK(generic.levels[0].degree == 4);
-  CHECK(generic.levels[1].unit_egress.value() == doctest::Approx(200e9));
+  CHECK(generic.levels[1].unit_egress.value() == doctest::Approx(200e9).scale(0.0));
   CHECK(!generic.levels[1].in_network_reduction);
 
   constexpr const system_figures& amd = sys::nvlink_fat_tree<hw::mi300x, 2>::figures;
   CHECK(amd.levels[0].link == link_kind::infinity_fabric);
-  CHECK(amd.levels[0].unit_egress.value() == doctest::Approx(448e9));
+  CHECK(amd.levels[0].unit_egress.value() == doctest::Approx(448e9).scale(0.0));
 }
 
 TEST_CASE("a v5p slice wraps around only when it is whole 4x4x4 cubes") {
@@ -446,8 +453,8 @@ TEST_CASE("a v5p slice wraps around only when it is whole 4x4x4 cubes") {
   REQUIRE(cube.level_count == 1);
   CHECK(cube.levels[0].link == link_kind::ici);
   CHECK(cube.levels[0].degree == 64);
-  CHECK(cube.levels[0].unit_egress.value() == doctest::Approx(6 * 9e10));
-  CHECK(cube.levels[0].hop_latency.value() * 1e6 == doctest::Approx(1.0));
+  CHECK(cube.levels[0].unit_egress.value() == doctest::Approx(6 * 9e10).scale(0.0));
+  CHECK(cube.levels[0].hop_latency.value() * 1e6 == doctest::Approx(1.0).scale(0.0));
 
   constexpr const system_figures& small = sys::tpu_v5p_slice<2, 2, 4>::figures;
   CHECK(small.chips == 16);
@@ -467,7 +474,7 @@ TEST_CASE("a v5e or v6e axis wraps around only at 16 chips") {
   CHECK(s.torus.rank == 2);
   CHECK(s.torus.extent == std::array<std::int64_t, 3>{8, 16, 1});
   CHECK(s.torus.wraps == std::array<bool, 3>{false, true, false});
-  CHECK(s.levels[0].unit_egress.value() == doctest::Approx(4 * 4.5e10));
+  CHECK(s.levels[0].unit_egress.value() == doctest::Approx(4 * 4.5e10).scale(0.0));
   CHECK(sys::tpu_v5e_slice<16, 16>::figures.torus.wraps == std::array<bool, 3>{true, true, false});
   CHECK(sys::tpu_v5e_slice<4, 4>::figures.torus.wraps == std::array<bool, 3>{false, false, false});
   CHECK(sys::tpu_v6e_slice<16, 8>::figures.torus.wraps == std::array<bool, 3>{true, false, false});
@@ -479,9 +486,10 @@ TEST_CASE("slices are joined over dcn at the slice's total dcn bandwidth") {
   REQUIRE(s.level_count == 2);
   CHECK(s.levels[1].link == link_kind::dcn);
   CHECK(s.levels[1].degree == 4);
-  CHECK(s.levels[1].unit_egress.value() == doctest::Approx(64 * 6.25e9));
+  CHECK(s.levels[1].unit_egress.value() == doctest::Approx(64 * 6.25e9).scale(0.0));
   constexpr const system_figures& e = sys::tpu_v5e_slice<16, 16, 2>::figures;
-  CHECK(e.levels[1].unit_egress.value() == doctest::Approx(256 * 3.125e9));  // 6.4 Tbps per pod
+  CHECK(e.levels[1].unit_egress.value() ==
+        doctest::Approx(256 * 3.125e9).scale(0.0));  // 6.4 Tbps per pod
 }
 
 // The override example from nvidia.hpp's header comment, verbatim.
@@ -496,14 +504,15 @@ struct my_h100 {
 static_assert(shardplan::ChipSpec<my_h100>);
 
 TEST_CASE("a user overrides one figure of a catalogued chip without touching the catalogue") {
-  CHECK(my_h100::figures.memory_bandwidth.value() == doctest::Approx(3.4e12));
+  CHECK(my_h100::figures.memory_bandwidth.value() == doctest::Approx(3.4e12).scale(0.0));
   CHECK(my_h100::figures.peak_bf16 == hw::h100_sxm::figures.peak_bf16);
-  CHECK(hw::h100_sxm::figures.memory_bandwidth.value() == doctest::Approx(3.35e12));
+  CHECK(hw::h100_sxm::figures.memory_bandwidth.value() == doctest::Approx(3.35e12).scale(0.0));
   // The book's [inferred] "H100 (3.4e12) 291".
-  CHECK(memory_intensity(my_h100::figures).value() == doctest::Approx(291.0).epsilon(0.001));
+  CHECK(memory_intensity(my_h100::figures).value() ==
+        doctest::Approx(291.0).epsilon(0.001).scale(0.0));
   // And the overridden chip builds a system like any other.
   CHECK(sys::nvlink_fat_tree<my_h100, 2>::figures.chip.memory_bandwidth.value() ==
-        doctest::Approx(3.4e12));
+        doctest::Approx(3.4e12).scale(0.0));
 }
 
 }  // namespace

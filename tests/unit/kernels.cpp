@@ -377,7 +377,7 @@ TEST_CASE("one partial extra wave of tiles costs the derived ratio per flop") {
                               gemm_flops(one_wave);
   const double per_flop_extra = gemm_time(h100, number_format::bf16, extra_wave).value() /
                                 gemm_flops(extra_wave);
-  CHECK(per_flop_extra / per_flop_one == doctest::Approx(11.0 / 8.0).epsilon(1e-9));
+  CHECK(per_flop_extra / per_flop_one == doctest::Approx(11.0 / 8.0).epsilon(1e-9).scale(0.0));
 
   // DeepGEMM's README (@ 37aa127, "Unaligned block sizes", KERNELS.md 1.1): "with M=256,
   // N=7168, a typical block size assignment of BLOCK_M=128, BLOCK_N=128 results in only
@@ -393,7 +393,7 @@ TEST_CASE("one partial extra wave of tiles costs the derived ratio per flop") {
   const gemm_shape readme{256, 7168, 7168};
   const gemm_shape full{256, 8448, 7168};
   CHECK(gemm_shape_efficiency(h800_128, full) / gemm_shape_efficiency(h800_128, readme) ==
-        doctest::Approx(132.0 / 112.0).epsilon(1e-9));
+        doctest::Approx(132.0 / 112.0).epsilon(1e-9).scale(0.0));
 }
 
 TEST_CASE("a causal attention kernel skips the masked half, also on a context-parallel share") {
@@ -402,9 +402,10 @@ TEST_CASE("a causal attention kernel skips the masked half, also on a context-pa
   // holding 2048 of the queries against all 8192 keys does half of its q x k too (its chunks
   // come from both ends of the sequence).
   const double full = 2.0 * 8192.0 * 8192.0 * 256.0 * 32.0;
-  CHECK(attention_kernel_flops({1, 32, 8, 8192, 8192, 128, 128, true}) == doctest::Approx(full / 2));
+  CHECK(attention_kernel_flops({1, 32, 8, 8192, 8192, 128, 128, true}) ==
+        doctest::Approx(full / 2).scale(0.0));
   CHECK(attention_kernel_flops({1, 32, 8, 2048, 8192, 128, 128, true}) ==
-        doctest::Approx(full / 4 / 2));
+        doctest::Approx(full / 4 / 2).scale(0.0));
   CHECK(attention_kernel_flops({1, 32, 8, 2048, 8192, 128, 128, false}) ==
-        doctest::Approx(full / 4));
+        doctest::Approx(full / 4).scale(0.0));
 }

@@ -26,24 +26,24 @@ double model_state_gigabytes(const memory_breakdown& m) { return m.model_states(
 
 TEST_CASE("the zero paper's 7.5B model on 64 gpus: 120, 31.4, 16.6 and 1.88 GB of model states") {
   CHECK(model_state_gigabytes(zero_plan<data<"dp">>::memory_per_device()) ==
-        doctest::Approx(120.0).epsilon(0.01));
+        doctest::Approx(120.0).epsilon(0.01).scale(0.0));
   CHECK(model_state_gigabytes(zero_plan<zero<1, "dp">>::memory_per_device()) ==
-        doctest::Approx(31.4).epsilon(0.01));
+        doctest::Approx(31.4).epsilon(0.01).scale(0.0));
   CHECK(model_state_gigabytes(zero_plan<zero<2, "dp">>::memory_per_device()) ==
-        doctest::Approx(16.6).epsilon(0.01));
+        doctest::Approx(16.6).epsilon(0.01).scale(0.0));
   CHECK(model_state_gigabytes(zero_plan<fsdp<"dp">>::memory_per_device()) ==
-        doctest::Approx(1.88).epsilon(0.01));
+        doctest::Approx(1.88).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("zero stages follow 2Ψ + 2Ψ + 12Ψ/N, 2Ψ + 14Ψ/N and 16Ψ/N exactly") {
   const double psi = static_cast<double>(parameters(models::megatron_gpt_7_5b::shape).total);
   const double n = 64;
   CHECK(zero_plan<zero<1, "dp">>::memory_per_device().model_states().value() ==
-        doctest::Approx(4 * psi + 12 * psi / n));
+        doctest::Approx(4 * psi + 12 * psi / n).scale(0.0));
   CHECK(zero_plan<zero<2, "dp">>::memory_per_device().model_states().value() ==
-        doctest::Approx(2 * psi + 14 * psi / n));
+        doctest::Approx(2 * psi + 14 * psi / n).scale(0.0));
   CHECK(zero_plan<fsdp<"dp">>::memory_per_device().model_states().value() ==
-        doctest::Approx(16 * psi / n));
+        doctest::Approx(16 * psi / n).scale(0.0));
 }
 
 namespace {
@@ -68,19 +68,20 @@ TEST_CASE("1f1b keeps L layers of activations on the first stage (Korthikanti Se
   // Selective recompute with sequence parallelism: 34·sbh/t per layer, p micro-batches of L/p
   // layers in flight.
   CHECK(plan::memory_per_device().activations.value() ==
-        doctest::Approx(s * b * h * 34 / t * layers));
+        doctest::Approx(s * b * h * 34 / t * layers).scale(0.0));
 }
 
 TEST_CASE("interleaving multiplies activations by 1 + (p-1)/(p·v) (Korthikanti Sec. 4.2.3)") {
   using plan = megatron_plan<recompute::none, schedule::interleaved<2>, false>;
   const double per_layer = s * b * h * (10 + 24 / t + 5 * a * s / (h * t));
   CHECK(plan::memory_per_device().activations.value() ==
-        doctest::Approx(per_layer * layers * (1 + (p - 1) / (p * 2))));
+        doctest::Approx(per_layer * layers * (1 + (p - 1) / (p * 2))).scale(0.0));
 }
 
 TEST_CASE("full recomputation keeps 2sbh per layer on the first stage") {
   using plan = megatron_plan<recompute::full, schedule::one_f_one_b, false>;
-  CHECK(plan::memory_per_device().activations.value() == doctest::Approx(2 * s * b * h * layers));
+  CHECK(plan::memory_per_device().activations.value() ==
+        doctest::Approx(2 * s * b * h * layers).scale(0.0));
 }
 
 TEST_CASE("megatron's model states are 18 bytes per parameter over t·p (Korthikanti Fig. 1)") {
@@ -93,7 +94,7 @@ TEST_CASE("megatron's model states are 18 bytes per parameter over t·p (Korthik
   const parameter_counts c = parameters(models::megatron_gpt<96, 12288, 96>::shape);
   CHECK(static_cast<double>(c.attention_per_layer + c.dense_mlp_per_layer + c.norms_per_layer) ==
         layer);
-  CHECK(plan::memory_per_device().model_states().value() == doctest::Approx(18 * stage));
+  CHECK(plan::memory_per_device().model_states().value() == doctest::Approx(18 * stage).scale(0.0));
 }
 
 namespace {
@@ -114,17 +115,17 @@ using book_plan =
 
 TEST_CASE("the book's llama-3 70b needs 140 GB of parameters and 560 GB of adam state") {
   const memory_breakdown m = book_plan::memory_per_device();
-  CHECK(m.parameters.value() * chips / 1e9 == doctest::Approx(140.0).epsilon(0.01));
-  CHECK(m.optimizer.value() * chips / 1e9 == doctest::Approx(560.0).epsilon(0.01));
+  CHECK(m.parameters.value() * chips / 1e9 == doctest::Approx(140.0).epsilon(0.01).scale(0.0));
+  CHECK(m.optimizer.value() * chips / 1e9 == doctest::Approx(560.0).epsilon(0.01).scale(0.0));
   CHECK(m.gradients.value() == 0.0);
   CHECK(m.master_weights.value() == 0.0);
 }
 
 TEST_CASE("the book's 4 checkpoints per layer at 4M tokens total 21.6 TB") {
   const memory_breakdown m = book_plan::memory_per_device();
-  CHECK(m.activations.value() * chips == doctest::Approx(2.0 * 8192 * tokens * 4 * 80));
+  CHECK(m.activations.value() * chips == doctest::Approx(2.0 * 8192 * tokens * 4 * 80).scale(0.0));
   CHECK((m.model_states() + m.activations).value() * chips / 1e12 ==
-        doctest::Approx(21.6).epsilon(0.01));
+        doctest::Approx(21.6).epsilon(0.01).scale(0.0));
 }
 
 TEST_CASE("spread over a full 8960-chip v5p pod that is about 2.4 GB per chip") {
@@ -135,7 +136,8 @@ TEST_CASE("spread over a full 8960-chip v5p pod that is about 2.4 GB per chip") 
                                  recompute::checkpoints<4>, precision::scaling_book_adam,
                                  memory_policy::book>;
   const memory_breakdown m = pod_plan::memory_per_device();
-  CHECK((m.model_states() + m.activations).value() / 1e9 == doctest::Approx(2.4).epsilon(0.02));
+  CHECK((m.model_states() + m.activations).value() / 1e9 ==
+        doctest::Approx(2.4).epsilon(0.02).scale(0.0));
 }
 
 TEST_CASE("the reserve adds its fixed part and its fraction of everything planned") {
@@ -145,8 +147,8 @@ TEST_CASE("the reserve adds its fixed part and its fraction of everything planne
                              precision::bf16_mixed_adam, reserve<gigabytes{2.0}, percent{10.0}>>;
   const memory_breakdown m = plan::memory_per_device();
   const double planned = (m.model_states() + m.activations + m.buffers).value();
-  CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.10 * planned));
-  CHECK(m.total.value() == doctest::Approx(planned + 2e9 + 0.10 * planned));
+  CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.10 * planned).scale(0.0));
+  CHECK(m.total.value() == doctest::Approx(planned + 2e9 + 0.10 * planned).scale(0.0));
 }
 
 TEST_CASE("multi-query attention keeps its one kv head's projections on every tensor rank") {
@@ -162,7 +164,7 @@ TEST_CASE("multi-query attention keeps its one kv head's projections on every te
   const double mlp = 3.0 * 1024 * 4096;
   const double norms = 2.0 * 1024;
   const double per_layer = q_and_o / 4 + k_and_v + mlp / 4 + norms;
-  CHECK(held.dense == doctest::Approx(2 * per_layer + 2.0 * 1000 * 1024 / 4 + 1024));
+  CHECK(held.dense == doctest::Approx(2 * per_layer + 2.0 * 1000 * 1024 / 4 + 1024).scale(0.0));
 }
 
 // --- frameworks (issue 13): what each framework's code allocates --------------------------------
@@ -204,13 +206,16 @@ TEST_CASE("torchtitan's fsdp2 shards the model states over dp_shard x cp: 16Ψ/(
                              batch<global_sequences<32>, seq_len<8192>>>;
   using titan = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, fsdp<"dp">, context<"cp">,
                            batch<global_sequences<32>, seq_len<8192>>, framework::torchtitan>;
-  CHECK(generic::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 8));
-  CHECK(titan::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 32));
+  CHECK(generic::memory_per_device().model_states().value() ==
+        doctest::Approx(16 * psi / 8).scale(0.0));
+  CHECK(titan::memory_per_device().model_states().value() ==
+        doctest::Approx(16 * psi / 32).scale(0.0));
   // With cp > 1 torchtitan shards even without a dp_shard axis (`fsdp_enabled = dp_shard_enabled
   // or cp_enabled`, parallel_dims.py): a replicated data axis of 2 and cp 4 hold 16Ψ/4.
   using replicated = llama_plan<mesh<axis<"dp", 2>, axis<"cp", 4>>, data<"dp">, context<"cp">,
                                 batch<global_sequences<32>, seq_len<8192>>, framework::torchtitan>;
-  CHECK(replicated::memory_per_device().model_states().value() == doctest::Approx(16 * psi / 4));
+  CHECK(replicated::memory_per_device().model_states().value() ==
+        doctest::Approx(16 * psi / 4).scale(0.0));
 }
 
 // torchtitan: "For PP, by default do not reshard after forward" (`return not pp_enabled`,
@@ -227,11 +232,12 @@ TEST_CASE("fsdp with a pipeline keeps the stage gathered in bf16 and its gradien
   const double stage_params = 8 * layer_params + vocab * h;
   const double send_receive = 2 * seq * h * e;  // one micro-batch's boundary, in and out
   CHECK(stage_memory(titan::values.model, titan::values.setup, stage_position::first)
-            .buffers.value() == doctest::Approx(stage_params * (2 + 4) + send_receive));
+            .buffers.value() == doctest::Approx(stage_params * (2 + 4) + send_receive).scale(0.0));
   // The generic model: two gathered layers (bf16) and one layer's bf16 gradients.
   const double largest_layer = 2 * h * heads * dh + 2 * h * kv * dh + 3 * h * f;
   CHECK(stage_memory(generic::values.model, generic::values.setup, stage_position::first)
-            .buffers.value() == doctest::Approx(largest_layer * (2 * 2 + 2) + send_receive));
+            .buffers.value() ==
+        doctest::Approx(largest_layer * (2 * 2 + 2) + send_receive).scale(0.0));
 }
 
 // torch.utils.checkpoint reruns a block's forward inside its backward (torchtitan `FullAC`,
@@ -248,17 +254,22 @@ TEST_CASE("full recomputation holds one rematerialised layer and the loss's fp32
   // and MLP inputs (4·e·h), Q and the attention output (2·e·a·d_h), K and V (2·e·kv·d_h), gate,
   // up and their product (3·e·f).
   const double layer = seq * (4 * e * h + 2 * e * heads * dh + 2 * e * kv * dh + 3 * e * f);
-  CHECK(generic::memory_per_device().activations.value() == doctest::Approx(checkpoints));
-  CHECK(titan::memory_per_device().activations.value() == doctest::Approx(checkpoints + layer));
+  CHECK(generic::memory_per_device().activations.value() ==
+        doctest::Approx(checkpoints).scale(0.0));
+  CHECK(titan::memory_per_device().activations.value() ==
+        doctest::Approx(checkpoints + layer).scale(0.0));
   // Logits: generic 4·s·V. torchtitan's eager loss at the backward's start: log_softmax's saved
   // fp32 output, nll_loss's fp32 gradient and log_softmax's fp32 input gradient, 3 x 4·s·V.
-  CHECK(generic::memory_per_device().buffers.value() == doctest::Approx(4 * seq * vocab));
-  CHECK(titan::memory_per_device().buffers.value() == doctest::Approx(3 * 4 * seq * vocab));
+  CHECK(generic::memory_per_device().buffers.value() ==
+        doctest::Approx(4 * seq * vocab).scale(0.0));
+  CHECK(titan::memory_per_device().buffers.value() ==
+        doctest::Approx(3 * 4 * seq * vocab).scale(0.0));
   // The compiled loss keeps the bf16 logits and writes their bf16 gradient: 2 x 2·s·V.
   using compiled = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
                               batch<global_sequences<8>, seq_len<8192>>, recompute::full,
                               framework::torchtitan, compiled_loss>;
-  CHECK(compiled::memory_per_device().buffers.value() == doctest::Approx(2 * e * seq * vocab));
+  CHECK(compiled::memory_per_device().buffers.value() ==
+        doctest::Approx(2 * e * seq * vocab).scale(0.0));
   // With TP, loss_parallel's fused backward, (grad_input + exp(x)) * grad_output: the saved fp32
   // log-softmax x, the zeros_like(x) gradient, exp(x) and the sum, 4 x 4·s·V/t on each device.
   using titan_tp = llama_plan<mesh<axis<"dp", 2>, axis<"tp", 4>>, data<"dp">, tensor<"tp">,
@@ -285,14 +296,14 @@ TEST_CASE("recomputing the MLP keeps a layer without its MLP and rematerialises 
   const double attention_and_inputs = 4 * e * h + 2 * e * heads * dh + 2 * e * kv * dh;
   const double mlp_terms = 3 * e * f;
   CHECK(kept::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * (attention_and_inputs + mlp_terms)));
+        doctest::Approx(layers * seq * (attention_and_inputs + mlp_terms)).scale(0.0));
   CHECK(mlp::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * attention_and_inputs + seq * mlp_terms));
+        doctest::Approx(layers * seq * attention_and_inputs + seq * mlp_terms).scale(0.0));
   // The MLP's forward runs again: its matmuls, 2·3·h·f FLOPs per token and layer, on top of 3x.
   const token_flops tf = forward_flops_per_token(llama::shape, 8192, attention_flops::causal);
-  CHECK(tf.dense_mlp == doctest::Approx(2 * 3 * h * f * layers));
+  CHECK(tf.dense_mlp == doctest::Approx(2 * 3 * h * f * layers).scale(0.0));
   CHECK(hardware_flops_per_token(tf, {recompute_kind::mlp}).value() ==
-        doctest::Approx(3 * tf.total() + 2 * 3 * h * f * layers));
+        doctest::Approx(3 * tf.total() + 2 * 3 * h * f * layers).scale(0.0));
 }
 
 // torchtitan's SelectiveAC saves the outputs of its save set "except every second mm/linear"
@@ -307,7 +318,7 @@ TEST_CASE("torchtitan's op-level selective checkpointing keeps wq, wv, sdpa, w1 
   const double per_token =
       e * h + e * heads * dh + e * kv * dh + e * heads * dh + 4 * heads + e * f + e * h;
   CHECK(titan::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * per_token));
+        doctest::Approx(layers * seq * per_token).scale(0.0));
   // Tensor parallelism 8 with sequence parallelism (micro-batches of one sequence): the block input
   // and the column-parallel outputs are split by t, w2's partial sum is whole, and the two
   // reduce-scatter outputs (after wo and w2) are e·h/t each.
@@ -320,7 +331,7 @@ TEST_CASE("torchtitan's op-level selective checkpointing keeps wq, wv, sdpa, w1 
                               (e * heads * dh + 4 * heads) / tp + e * f / tp + e * h +
                               2 * e * h / tp;
   CHECK(titan_tp::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * per_token_tp));
+        doctest::Approx(layers * seq * per_token_tp).scale(0.0));
 }
 
 // Megatron-Core's distributed optimizer: "bf16 parameters, fp32 gradients: 6 + 12/d" bytes per
@@ -338,7 +349,7 @@ TEST_CASE("maxtext's selective is minimal_with_context: the named projections an
                            + e * heads * dh                    // context
                            + 2 * e * f;                        // mlpwi_0, mlpwi_1
   CHECK(plan::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * per_token));
+        doctest::Approx(layers * seq * per_token).scale(0.0));
 }
 
 // torchtune's eager modules (torchtune at 1814feb17a9038e1a8053ce93111bd26774a8db6): RMSNorm saves
@@ -357,11 +368,11 @@ TEST_CASE("torchtune's eager layer: fp32 norm copies, expanded k and v, four mlp
   const double attention = 5 * e * heads * dh + 4 * heads;     // q, k, v, out, copy; logsumexp
   const double mlp = 4 * e * f;                                // w1, silu, w3, product
   CHECK(eager::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * (2 * norm + attention + mlp)));
+        doctest::Approx(layers * seq * (2 * norm + attention + mlp)).scale(0.0));
   // Compiled, each norm keeps its bf16 input and output, e·h each, instead of 4h + 2e·h.
   const double compiled_norm = 2 * e * h;
   CHECK(compiled::memory_per_device().activations.value() ==
-        doctest::Approx(layers * seq * (2 * compiled_norm + attention + mlp)));
+        doctest::Approx(layers * seq * (2 * compiled_norm + attention + mlp)).scale(0.0));
 }
 
 // The loss: the model's output cast to fp32 (`F.linear(...).float()`), deleted by the recipe
@@ -382,7 +393,8 @@ TEST_CASE("torchtune's logits: 12, compiled 8, chunked 4 + 8/8, chunked and comp
   using plan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
                           batch<global_sequences<8>, seq_len<8192>>, recompute::full,
                           framework::torchtune, compiled_loss, chunked_loss>;
-  CHECK(plan::memory_per_device().buffers.value() == doctest::Approx((e + e / 8) * seq * vocab));
+  CHECK(plan::memory_per_device().buffers.value() ==
+        doctest::Approx((e + e / 8) * seq * vocab).scale(0.0));
 }
 
 // torchtune frees the gradients after each step (`zero_grad(set_to_none=True)`,
@@ -397,8 +409,9 @@ TEST_CASE("with gradients freed between steps the peak is the larger of two mome
   const memory_breakdown n = none::memory_per_device();
   CHECK(n.moment == peak_moment::backward_start);
   CHECK(n.not_live_at_peak.value() == n.gradients.value());
-  CHECK(n.total.value() == doctest::Approx((n.model_states() - n.gradients + n.activations +
-                                            n.buffers).value()));
+  CHECK(n.total.value() ==
+        doctest::Approx((n.model_states() - n.gradients + n.activations + n.buffers).value())
+            .scale(0.0));
   // Full recomputation and the chunked, compiled loss: the end holds more.
   using full = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
                           batch<global_sequences<8>, seq_len<8192>>, recompute::full,
@@ -407,9 +420,9 @@ TEST_CASE("with gradients freed between steps the peak is the larger of two mome
   // The rematerialised layer, compiled: two norms at 2e·h, attention and the MLP as above.
   const double layer = seq * (2 * 2 * e * h + 5 * e * heads * dh + 4 * heads + 4 * e * f);
   const double checkpoints = layers * seq * e * h;
-  CHECK(m.activations.value() == doctest::Approx(checkpoints + layer));
+  CHECK(m.activations.value() == doctest::Approx(checkpoints + layer).scale(0.0));
   CHECK(m.moment == peak_moment::backward_end);
-  CHECK(m.total.value() == doctest::Approx(m.model_states().value() + layer));
+  CHECK(m.total.value() == doctest::Approx(m.model_states().value() + layer).scale(0.0));
   // With two micro-batches the gradients accumulate across them: everything is live at once.
   using accumulating =
       llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
@@ -418,7 +431,7 @@ TEST_CASE("with gradients freed between steps the peak is the larger of two mome
   const memory_breakdown a = accumulating::memory_per_device();
   CHECK(a.not_live_at_peak.value() == 0.0);
   CHECK(a.total.value() ==
-        doctest::Approx((a.model_states() + a.activations + a.buffers).value()));
+        doctest::Approx((a.model_states() + a.activations + a.buffers).value()).scale(0.0));
   // The optimizer in the backward frees each gradient as it steps: the end holds one layer's
   // (its matrices, 2·h·a·d_h + 2·h·kv·d_h + 3·h·f, in bf16), and the start is the peak again.
   using in_backward =
@@ -430,7 +443,7 @@ TEST_CASE("with gradients freed between steps the peak is the larger of two mome
   const double start = (b.model_states() - b.gradients + b.activations + b.buffers).value();
   const double end = (b.model_states() - b.gradients).value() + layer_gradients + layer;
   CHECK(start > end);
-  CHECK(b.total.value() == doctest::Approx(start));
+  CHECK(b.total.value() == doctest::Approx(start).scale(0.0));
   CHECK(b.moment == peak_moment::backward_start);
   // Other frameworks keep their gradients live: the sum, as before.
   using titan = llama_plan<mesh<axis<"dp", 8>>, data<"dp">,
@@ -445,19 +458,19 @@ TEST_CASE("megatron-core's distributed optimizer holds 6 + 12/d bytes, d = dp x 
                               batch<global_sequences<32>, seq_len<8192>>,
                               framework::megatron_core>;
   CHECK(megatron::memory_per_device().model_states().value() ==
-        doctest::Approx(psi * (6 + 12.0 / 32)));
-  CHECK(megatron::memory_per_device().gradients.value() == doctest::Approx(4 * psi));
+        doctest::Approx(psi * (6 + 12.0 / 32)).scale(0.0));
+  CHECK(megatron::memory_per_device().gradients.value() == doctest::Approx(4 * psi).scale(0.0));
   // `--grad-reduce-in-bf16`: main gradients in bf16, 4 + 12/d.
   using bf16_reduce = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,
                                  batch<global_sequences<32>, seq_len<8192>>,
                                  framework::megatron_core, grad_reduce_in_bf16>;
   CHECK(bf16_reduce::memory_per_device().model_states().value() ==
-        doctest::Approx(psi * (4 + 12.0 / 32)));
+        doctest::Approx(psi * (4 + 12.0 / 32)).scale(0.0));
   // The generic model shards over the zero axis only and keeps the policy's bf16 gradients.
   using generic = llama_plan<mesh<axis<"dp", 8>, axis<"cp", 4>>, zero<1, "dp">, context<"cp">,
                              batch<global_sequences<32>, seq_len<8192>>>;
   CHECK(generic::memory_per_device().model_states().value() ==
-        doctest::Approx(psi * (4 + 12.0 / 8)));
+        doctest::Approx(psi * (4 + 12.0 / 8)).scale(0.0));
 }
 
 }  // namespace frameworks_tests
@@ -475,9 +488,9 @@ using plan = training_plan<llama, systems::dgx_h100_superpod<1>, mesh<axis<"dp",
 TEST_CASE("generic keeps the flat reserve of 2 GB and 5% of everything planned, exactly") {
   const memory_breakdown m = plan<>::memory_per_device();
   const double planned = (m.model_states() + m.activations + m.buffers).value();
-  CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.05 * planned));
+  CHECK(m.reserve.value() == doctest::Approx(2e9 + 0.05 * planned).scale(0.0));
   CHECK(m.transients().value() == 0.0);
-  CHECK(m.total.value() == doctest::Approx(planned + m.reserve.value()));
+  CHECK(m.total.value() == doctest::Approx(planned + m.reserve.value()).scale(0.0));
   // `memory_policy::framework` is the default and changes nothing under generic.
   CHECK(plan<memory_policy::framework>::memory_per_device().total.value() == m.total.value());
 }
@@ -488,14 +501,16 @@ TEST_CASE("a named framework charges its transients instead of the flat reserve"
   CHECK(m.reserve.value() == 0.0);
   // The CUDA context with lazy loading (PR #86509: 287,047,680 bytes) and cuBLAS's 32 MiB
   // Hopper workspace.
-  CHECK(m.cuda_context.value() == doctest::Approx(287'047'680.0 + 32.0 * 1024 * 1024));
+  CHECK(m.cuda_context.value() == doctest::Approx(287'047'680.0 + 32.0 * 1024 * 1024).scale(0.0));
   // Two communicators (dp 2, tp 4), 32 channels each of NCCL's 4 MiB Simple buffer.
-  CHECK(m.nccl_buffers.value() == doctest::Approx(2 * 32 * 4194304.0));
+  CHECK(m.nccl_buffers.value() == doctest::Approx(2 * 32 * 4194304.0).scale(0.0));
   // torchtitan's fused AdamW allocates no state-sized temporary.
   CHECK(m.optimizer_temporaries.value() == 0.0);
-  CHECK(m.fragmentation.value() == doctest::Approx(0.05 * (m.activations + m.buffers).value()));
+  CHECK(m.fragmentation.value() ==
+        doctest::Approx(0.05 * (m.activations + m.buffers).value()).scale(0.0));
   CHECK(m.total.value() == doctest::Approx((m.model_states() + m.activations + m.buffers).value() +
-                                           m.transients().value()));
+                                           m.transients().value())
+                               .scale(0.0));
   // Megatron-Core charges the same terms; DeepSpeed and MaxText (allocated as generic) keep the
   // flat reserve.
   CHECK(plan<framework::megatron_core>::memory_per_device().nccl_buffers.value() ==
@@ -508,7 +523,7 @@ TEST_CASE("a foreach optimizer's step needs one state's size of temporaries, a f
   memory_breakdown states;
   states.optimizer = 8e9 * byte;  // two fp32 moments of 1e9 parameters
   CHECK(optimizer_step_temporaries(states, precision::bf16_mixed_adam::policy, false).value() ==
-        doctest::Approx(4e9));
+        doctest::Approx(4e9).scale(0.0));
   CHECK(optimizer_step_temporaries(states, precision::bf16_mixed_adam::policy, true).value() ==
         0.0);
 }
@@ -519,7 +534,8 @@ TEST_CASE("the book's policy charges no reserve and no transients under any fram
   for (const memory_breakdown& m : {generic, titan}) {
     CHECK(m.reserve.value() == 0.0);
     CHECK(m.transients().value() == 0.0);
-    CHECK(m.total.value() == doctest::Approx((m.model_states() + m.activations + m.buffers).value()));
+    CHECK(m.total.value() ==
+          doctest::Approx((m.model_states() + m.activations + m.buffers).value()).scale(0.0));
   }
 }
 
@@ -527,7 +543,7 @@ TEST_CASE("reserve<> charges the flat reserve under a named framework too") {
   using titan = plan<framework::torchtitan, reserve<gigabytes{3.0}>>;
   CHECK(titan::values.setup.memory_policy == training_memory_policy::reserve);
   const memory_breakdown m = titan::memory_per_device();
-  CHECK(m.reserve.value() == doctest::Approx(3e9));
+  CHECK(m.reserve.value() == doctest::Approx(3e9).scale(0.0));
   CHECK(m.transients().value() == 0.0);
   // A policy option after it wins.
   using back = plan<framework::torchtitan, reserve<gigabytes{3.0}>, memory_policy::framework>;
@@ -540,7 +556,7 @@ TEST_CASE("the verdict: fits, tight inside the margin, does not fit above the ca
   // The default margin is the measured error band.
   const memory_assessment roomy = assess_memory(50e9 * byte, cap, 0.40);  // 30 GB over 40% of 50
   CHECK(roomy.verdict == memory_verdict::fits);
-  CHECK(roomy.headroom_gb == doctest::Approx(30.0));
+  CHECK(roomy.headroom_gb == doctest::Approx(30.0).scale(0.0));
   CHECK(assess_memory(50e9 * byte, cap).margin == memory_error_band);
   const memory_assessment tight = assess_memory(60e9 * byte, cap, 0.40);  // 20 GB under 40% of 60
   CHECK(tight.verdict == memory_verdict::tight);
@@ -548,7 +564,7 @@ TEST_CASE("the verdict: fits, tight inside the margin, does not fit above the ca
   CHECK(assess_memory(75e9 * byte, cap).verdict == memory_verdict::tight);
   const memory_assessment over = assess_memory(81e9 * byte, cap);
   CHECK(over.verdict == memory_verdict::does_not_fit);
-  CHECK(over.headroom_gb == doctest::Approx(-1.0));
+  CHECK(over.headroom_gb == doctest::Approx(-1.0).scale(0.0));
   CHECK(assess_memory(cap, cap).verdict == memory_verdict::tight);  // exactly full still fits
   CHECK(assess_memory(60e9 * byte, cap, 0.10).verdict == memory_verdict::fits);
   CHECK(verdict_name(memory_verdict::does_not_fit) == "does_not_fit");
@@ -559,7 +575,7 @@ TEST_CASE("a plan answers its verdict and headroom at compile time; fits stays s
   using no_margin = plan<memory_margin<percent{0.0}>>;
   constexpr double need = default_margin::memory_per_device().total.value();
   static_assert(default_margin::fits);
-  CHECK(default_margin::headroom_gb() == doctest::Approx(80.0 - need / 1e9));
+  CHECK(default_margin::headroom_gb() == doctest::Approx(80.0 - need / 1e9).scale(0.0));
   CHECK(no_margin::values.setup.memory_margin == 0.0);
   static_assert(no_margin::memory_verdict() == memory_verdict::fits);
   static_assert(no_margin::fits == default_margin::fits);

@@ -45,8 +45,8 @@ void check_megatron_row(const megatron_row& row) {
   const parameter_counts c = model_parameters<Model>();
   // The formula leaves out the final LayerNorm (weight and bias, 2h); everything else is equal.
   CHECK(c.total - 2 * H == expanded);
-  CHECK(static_cast<double>(c.total - 2 * H) == doctest::Approx(paper).epsilon(1e-12));
-  CHECK(billions(c.total, 1) == doctest::Approx(row.printed_billions));
+  CHECK(static_cast<double>(c.total - 2 * H) == doctest::Approx(paper).epsilon(1e-12).scale(0.0));
+  CHECK(billions(c.total, 1) == doctest::Approx(row.printed_billions).scale(0.0));
 }
 
 /// A small dense shape for the structural tests.
@@ -104,19 +104,19 @@ TEST_CASE("gpt-3 175b has 175 billion parameters") {
   // Brown et al. 2020, Table 2.1: "GPT-3 175B ... 175.0B"; its shape gives 174.6B, which the paper
   // states in round billions.
   const parameter_counts c = model_parameters<models::gpt3_175b>();
-  CHECK(billions(c.total, 0) == doctest::Approx(175.0));
+  CHECK(billions(c.total, 0) == doctest::Approx(175.0).scale(0.0));
   // Narayanan et al. 2021, Table 2, count the GPT-3 shape with their 51,200-token vocabulary as
   // 174.6B parameters.
   CHECK(billions(model_parameters<models::megatron_gpt<96, 12288, 96>>().total, 1) ==
-        doctest::Approx(174.6));
+        doctest::Approx(174.6).scale(0.0));
 }
 
 TEST_CASE("mixtral 8x7b has 46.7b parameters of which 12.9b are active") {
   const parameter_counts c = model_parameters<models::mixtral_8x7b>();
   // Mistral AI, "Mixtral of experts" (mistral.ai/news/mixtral-of-experts): "Mixtral has 46.7B total
   // parameters but only uses 12.9B parameters per token."
-  CHECK(billions(c.total, 1) == doctest::Approx(46.7));
-  CHECK(billions(c.active, 1) == doctest::Approx(12.9));
+  CHECK(billions(c.total, 1) == doctest::Approx(46.7).scale(0.0));
+  CHECK(billions(c.active, 1) == doctest::Approx(12.9).scale(0.0));
   // Hugging Face API `safetensors.total` of mistralai/Mixtral-8x7B-v0.1 (also KerasHub's preset).
   CHECK(c.total == 46'702'792'704);
 }
@@ -125,7 +125,7 @@ TEST_CASE("deepseek-v3 has 671b parameters of which about 37b are active") {
   const parameter_counts c = model_parameters<models::deepseek_v3>();
   // DeepSeek-V3 technical report (arXiv:2412.19437), abstract: "671B total parameters with 37B
   // activated for each token"; README: the 685B checkpoint adds a 14B MTP module.
-  CHECK(billions(c.total, 0) == doctest::Approx(671.0));
+  CHECK(billions(c.total, 0) == doctest::Approx(671.0).scale(0.0));
   // The element count of the checkpoint's main-model tensors (layers 0-60, embedding, head, final
   // norm; FP8 scale tensors and layer 61, the MTP module, excluded), as three independent tallies
   // of the safetensors headers in public repositories agree.
@@ -134,7 +134,7 @@ TEST_CASE("deepseek-v3 has 671b parameters of which about 37b are active") {
   // DeepSeek's README_WEIGHTS.md states 36.7B "including 0.9B for Embedding and 0.9B for the
   // output Head", which config_671B.json does not reproduce (it gives 35.70B without them).
   CHECK(c.active / 1'000'000'000 == 37);
-  CHECK(billions(c.embedding / 2, 1) == doctest::Approx(0.9));
+  CHECK(billions(c.embedding / 2, 1) == doctest::Approx(0.9).scale(0.0));
 }
 
 TEST_CASE("mla without a query rank counts deepseek-v2-lite's released checkpoint") {
@@ -172,10 +172,10 @@ TEST_CASE("the book's llama-2 13b breakdown follows from the shape") {
   CHECK(c.mlp == 3 * L * D * F);
   CHECK(c.attention == 4 * D * N * H * L);
   CHECK(c.embedding == 2 * V * D);
-  CHECK(billions(3 * L * D * F, 1) == doctest::Approx(8.5));
-  CHECK(billions(4 * D * N * H * L, 1) == doctest::Approx(4.2));
-  CHECK(billions(2 * V * D, 2) == doctest::Approx(0.33));
-  CHECK(billions(c.total, 1) == doctest::Approx(13.0));
+  CHECK(billions(3 * L * D * F, 1) == doctest::Approx(8.5).scale(0.0));
+  CHECK(billions(4 * D * N * H * L, 1) == doctest::Approx(4.2).scale(0.0));
+  CHECK(billions(2 * V * D, 2) == doctest::Approx(0.33).scale(0.0));
+  CHECK(billions(c.total, 1) == doctest::Approx(13.0).scale(0.0));
 }
 
 TEST_CASE("the book's llama-3 70b breakdown follows from the shape") {
@@ -192,20 +192,20 @@ TEST_CASE("the book's llama-3 70b breakdown follows from the shape") {
   CHECK(c.embedding == vocab);
   CHECK(c.attention == attention);
   // The book truncates 56.37e9 and 12.08e9, and sums its rounded parts to 70.4e9.
-  CHECK(static_cast<double>(ffw) == doctest::Approx(56.3e9).epsilon(0.1 / 56.3));
-  CHECK(billions(vocab, 1) == doctest::Approx(2.1));
-  CHECK(billions(attention, 0) == doctest::Approx(12.0));
-  CHECK(static_cast<double>(c.total) == doctest::Approx(70.4e9).epsilon(0.2 / 70.4));
+  CHECK(static_cast<double>(ffw) == doctest::Approx(56.3e9).epsilon(0.1 / 56.3).scale(0.0));
+  CHECK(billions(vocab, 1) == doctest::Approx(2.1).scale(0.0));
+  CHECK(billions(attention, 0) == doctest::Approx(12.0).scale(0.0));
+  CHECK(static_cast<double>(c.total) == doctest::Approx(70.4e9).epsilon(0.2 / 70.4).scale(0.0));
 }
 
 TEST_CASE("the book's llama-3 405b breakdown follows from the shape") {
   // How to Scale Your Model, Part 6 Q2 as answered in the reference notes (not by the book): FFW
   // 329.8e9 + attention 71.9e9 + vocab 4.2e9 = 405.8e9.
   const parameter_counts c = model_parameters<models::llama3_405b>();
-  CHECK(billions(c.mlp, 1) == doctest::Approx(329.8));
-  CHECK(billions(c.attention, 1) == doctest::Approx(71.9));
-  CHECK(billions(c.embedding, 1) == doctest::Approx(4.2));
-  CHECK(billions(c.total, 1) == doctest::Approx(405.9));  // 405.85e9: the notes truncate
+  CHECK(billions(c.mlp, 1) == doctest::Approx(329.8).scale(0.0));
+  CHECK(billions(c.attention, 1) == doctest::Approx(71.9).scale(0.0));
+  CHECK(billions(c.embedding, 1) == doctest::Approx(4.2).scale(0.0));
+  CHECK(billions(c.total, 1) == doctest::Approx(405.9).scale(0.0));  // 405.85e9: the notes truncate
 }
 
 TEST_CASE("a quarter of an mha model's layer weights are attention when f is 4d") {

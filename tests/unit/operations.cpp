@@ -79,7 +79,8 @@ TEST_CASE("megatron's eq. 3: a gpt's counted flops with full recomputation, summ
   const layer_shard s = shard(1, 2048, 8, attention_flops::full);
   const double ours = step_flops(gpt, s, true) * 8.0;
   CHECK(ours == doctest::Approx(megatron_flops_per_iteration(1, 2048, 128, 25600, 51200).value())
-                    .epsilon(1e-12));
+                    .epsilon(1e-12)
+                    .scale(0.0));
 }
 
 TEST_CASE("palm's 6N + 12LHQT: llama-3 8b's counted flops, the input embedding left out of N") {
@@ -92,7 +93,8 @@ TEST_CASE("palm's 6N + 12LHQT: llama-3 8b's counted flops, the input embedding l
   const layer_shard s = shard(1, 8192, 4, attention_flops::full);
   CHECK(step_flops(m, s, false) * 4.0 ==
         doctest::Approx(palm_flops_per_token(n, 32, 32, 128, 8192).value() * 8192.0)
-            .epsilon(1e-12));
+            .epsilon(1e-12)
+            .scale(0.0));
 }
 
 TEST_CASE("moe with expert parallelism: the ranks' counted flops are 3x the forward per token") {
@@ -107,7 +109,8 @@ TEST_CASE("moe with expert parallelism: the ranks' counted flops are 3x the forw
     CHECK(step_flops(m, s, false) * 8.0 ==
           doctest::Approx(3.0 * forward_flops_per_token(m, 4096, attention_flops::causal).total() *
                           tokens)
-              .epsilon(1e-12));
+              .epsilon(1e-12)
+              .scale(0.0));
   }
   SUBCASE("deepseek-v3 at ep 8, dense first layers included") {
     const model_shape& m = models::deepseek_v3::shape;
@@ -117,7 +120,8 @@ TEST_CASE("moe with expert parallelism: the ranks' counted flops are 3x the forw
     CHECK(step_flops(m, s, false) * 8.0 ==
           doctest::Approx(3.0 * forward_flops_per_token(m, 4096, attention_flops::causal).total() *
                           tokens)
-              .epsilon(1e-12));
+              .epsilon(1e-12)
+              .scale(0.0));
   }
   // Not checked: with tensor parallelism as well (t > 1), the router (and DeepSeek-V3's q and kv
   // down projections) run whole on every tensor rank and are counted on each: Mixtral at ep 4,
@@ -133,7 +137,8 @@ TEST_CASE("gqa with more tensor ranks than key heads counts the key heads once")
   CHECK(step_flops(m, s, false) * 16.0 ==
         doctest::Approx(3.0 * forward_flops_per_token(m, 8192, attention_flops::causal).total() *
                         8192.0)
-            .epsilon(1e-12));
+            .epsilon(1e-12)
+            .scale(0.0));
   // The qkv GEMM a rank runs is (2 + 2·1)·128 = 512 wide; it counts (32 + 2·8)/16·128 = 384:
   // the difference is 2·8192·128·4096 FLOPs a layer.
   const operation_list fwd = layer_forward_operations(m, s, false);
@@ -242,7 +247,7 @@ TEST_CASE("every gemm of the backward has a data-gradient and a weight-gradient 
       CHECK(bwd.items[i].attention_backward);
     }
   CHECK(attention == 1);
-  CHECK(bwd.model_flops() == doctest::Approx(2.0 * fwd.model_flops()).epsilon(1e-15));
+  CHECK(bwd.model_flops() == doctest::Approx(2.0 * fwd.model_flops()).epsilon(1e-15).scale(0.0));
 }
 
 TEST_CASE("fp8 recipes add casts whose bytes follow their scaling; attention and logits stay bf16") {
@@ -335,14 +340,15 @@ TEST_CASE("full recomputation repeats the forward; selective repeats only eager 
   CHECK(names == std::vector<std::string_view>{"attention scores QK^T", "softmax",
                                                "attention values PV"});
   const layer_time selective = time_layer(h100, m, eager, recompute_kind::selective, false);
-  CHECK(selective.recompute.value() == doctest::Approx(core.value()).epsilon(1e-15));
+  CHECK(selective.recompute.value() == doctest::Approx(core.value()).epsilon(1e-15).scale(0.0));
   CHECK(selective.recompute < selective.forward);
   // What it repeats is what flops.hpp's selective recomputation adds: the attention products of
   // every layer, 2 ranks each counting theirs.
-  CHECK(core_flops * 2.0 * 32.0 ==
-        doctest::Approx(forward_flops_per_token(m, 8192, attention_flops::causal).attention *
-                        8192.0)
-            .epsilon(1e-12));
+  CHECK(
+      core_flops * 2.0 * 32.0 ==
+      doctest::Approx(forward_flops_per_token(m, 8192, attention_flops::causal).attention * 8192.0)
+          .epsilon(1e-12)
+          .scale(0.0));
 }
 
 TEST_CASE("torchtitan's op-level selective checkpointing reruns every second mm and the rest") {
@@ -368,10 +374,11 @@ TEST_CASE("torchtitan's op-level selective checkpointing reruns every second mm 
     if (o.name == "mlp up projection") expected += x * 0.5;
   }
   const layer_time t = time_layer(h100, m, s, recompute_kind::selective, false);
-  CHECK(t.recompute.value() == doctest::Approx(expected.value()).epsilon(1e-12));
+  CHECK(t.recompute.value() == doctest::Approx(expected.value()).epsilon(1e-12).scale(0.0));
   // In FLOPs that is 2·h·(8·128 + 4096 + 14336) a token of the forward's 2·h·(6144 + 4096 +
   // 2·14336 + 14336): 36.5% of its linears.
-  CHECK((1024.0 + 4096 + 14336) / (6144.0 + 4096 + 3 * 14336) == doctest::Approx(0.365).epsilon(0.01));
+  CHECK((1024.0 + 4096 + 14336) / (6144.0 + 4096 + 3 * 14336) ==
+        doctest::Approx(0.365).epsilon(0.01).scale(0.0));
   // Without the policy a fused kernel's selective recomputation adds nothing.
   s.op_sac = false;
   CHECK(time_layer(h100, m, s, recompute_kind::selective, false).recompute.value() == 0.0);
@@ -491,13 +498,14 @@ TEST_CASE("pytorch's ring attention: its eager merges and copies, step by step")
   const double q = 1000.0;
   const double kv = 2.0 * q;
   const detail::forward_backward_bytes b = detail::pytorch_ring_bytes(q, kv, 4.0, 2.0);
-  CHECK(b.forward == doctest::Approx(4.0 * kv + 12.0 * kv + 12.0 * q + 3.0 * 32.5 * q));
+  CHECK(b.forward == doctest::Approx(4.0 * kv + 12.0 * kv + 12.0 * q + 3.0 * 32.5 * q).scale(0.0));
   // backward: fp32 zeros (4, q + kv); contiguous K, V (4 kv) and 3 send buffers (12 kv); the
   // first step's gradients added (10, q + kv); 3 later steps, on average half added in place
   // (10) and half into one chunk then concatenated (5 + 8): 3·11.5 (q + kv); dK and dV
   // concatenated in fp32 every step (4·8 kv); the three cast back to bf16 (6, q + kv).
   CHECK(b.backward == doctest::Approx((q + kv) * (4.0 + 10.0 + 3.0 * 11.5 + 6.0) + kv * 4.0 +
-                                      kv * 12.0 + 32.0 * kv));
+                                      kv * 12.0 + 32.0 * kv)
+                          .scale(0.0));
   // In a layer: one operation after the ring's calls, in place of the generic merge.
   layer_shard s = shard(1, 32768, 1, attention_flops::causal);
   s.context = 4.0;
@@ -512,8 +520,8 @@ TEST_CASE("pytorch's ring attention: its eager merges and copies, step by step")
     // 8192 queries a rank (32768 / 4) x 32 heads x 128; K and V at 32 heads too.
     const detail::forward_backward_bytes x =
         detail::pytorch_ring_bytes(8192.0 * 32 * 128, 8192.0 * 32 * 256, 4.0, 2.0);
-    CHECK(fwd.items[i].traffic == doctest::Approx(x.forward));
-    CHECK(fwd.items[i].backward_traffic == doctest::Approx(x.backward));
+    CHECK(fwd.items[i].traffic == doctest::Approx(x.forward).scale(0.0));
+    CHECK(fwd.items[i].backward_traffic == doctest::Approx(x.backward).scale(0.0));
     CHECK(fwd.items[i].attention_core);
   }
   CHECK(found);

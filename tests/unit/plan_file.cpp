@@ -46,7 +46,7 @@ TEST_CASE("a plan file names a catalogue model and a system preset, and becomes 
   CHECK(parameters(p.model).total == 8'030'261'248);
   // One DGX H100 node: 8 GPUs of 80 GB.
   CHECK(p.system.chips == 8);
-  CHECK(p.system.chip.memory.value() == doctest::Approx(80e9));
+  CHECK(p.system.chip.memory.value() == doctest::Approx(80e9).scale(0.0));
   // 16 sequences x 8192 tokens = 131,072 tokens per step.
   CHECK(p.setup.batch.global_tokens == 131'072);
   CHECK(p.setup.degrees.tensor == 8);
@@ -73,11 +73,11 @@ TEST_CASE("the JSON report of a plan file carries the verdict and the model's pa
                        m["cuda_context"].get<double>() + m["nccl_buffers"].get<double>() +
                        m["optimizer_temporaries"].get<double>() + m["fragmentation"].get<double>() -
                        m["not_live_at_peak"].get<double>();
-  CHECK(parts == doctest::Approx(m["total"].get<double>()));
+  CHECK(parts == doctest::Approx(m["total"].get<double>()).scale(0.0));
   // The verdict and its headroom, by the same function as the plan type's `memory_verdict()`.
   const memory_assessment a = memory_assessment_of(io::read_plan_file(small_plan).values());
   CHECK(j["memory_verdict"] == std::string(verdict_name(a.verdict)));
-  CHECK(j["headroom_gb"].get<double>() == doctest::Approx(a.headroom_gb));
+  CHECK(j["headroom_gb"].get<double>() == doctest::Approx(a.headroom_gb).scale(0.0));
   CHECK(j["memory_policy"] == "framework");
 }
 
@@ -176,7 +176,7 @@ TEST_CASE("names match whatever their case and separators: h100_sxm is h100 sxm"
     CHECK(parameters(p.model).total == 8'030'261'248);
     CHECK(f.model_name == "llama3-8b");
     CHECK(p.system.chip.name == "h100 sxm");
-    CHECK(p.system.chip.memory.value() == doctest::Approx(80e9));
+    CHECK(p.system.chip.memory.value() == doctest::Approx(80e9).scale(0.0));
     CHECK(p.system.chips == 2 * 4);
     CHECK(p.setup.recompute.kind == recompute_kind::selective);
   }

@@ -34,7 +34,7 @@ TEST_CASE("the traffic table has a row per collective with its axis and time") {
 TEST_CASE("the time table adds up to the step") {
   const step_cost c = plan::step();
   CHECK((c.compute + c.bubble + c.communication_exposed + c.optimizer).value() ==
-        doctest::Approx(c.step.value()));
+        doctest::Approx(c.step.value()).scale(0.0));
   const table t = time_table(c);
   CHECK(t.rows[5][0] == "step");
   CHECK(t.rows[5][1] == format(c.step));
@@ -88,14 +88,15 @@ TEST_CASE("the reliability table shows the checkpoint's write and what sets its 
   // LLaMA-3 8B's 8,030,261,248 parameters at 12 bytes (fp32 master weights and two Adam moments)
   // written at LLaMA 3's 7 TB/s: 96.4 GB in 13.8 ms.
   const double write = 8'030'261'248.0 * 12.0 / 7e12;
-  CHECK(k.write.value() == doctest::Approx(write));
+  CHECK(k.write.value() == doctest::Approx(write).scale(0.0));
   CHECK(row_value(t, "checkpoint write / restore") ==
         format(write * second) + " / " + format(write * second));
   // Asynchronous by default: the job stalls only while the fullest GPU copies its share to host
   // memory over its host link, and the write runs in the background.
   REQUIRE(k.asynchronous);
-  CHECK(k.stall.value() == doctest::Approx(k.per_device.value() /
-                                           plan::values.system.chip.host_link_bandwidth.value()));
+  CHECK(k.stall.value() ==
+        doctest::Approx(k.per_device.value() / plan::values.system.chip.host_link_bandwidth.value())
+            .scale(0.0));
   CHECK(row_value(t, "checkpoint stall") ==
         format(k.stall) + ": copy to host memory (asynchronous checkpoint)");
   // The interval: Daly's optimum for that stall and the job's MTBF, rounded to whole steps.
@@ -114,7 +115,7 @@ TEST_CASE("a synchronous checkpoint stalls for its write, and the table says so"
   run.checkpoint.asynchronous = false;
   const run_totals r = run_estimate(plan::values, run);
   CHECK_FALSE(r.checkpoint.asynchronous);
-  CHECK(r.checkpoint.stall.value() == doctest::Approx(8'030'261'248.0 * 12.0 / 7e12));
+  CHECK(r.checkpoint.stall.value() == doctest::Approx(8'030'261'248.0 * 12.0 / 7e12).scale(0.0));
   CHECK(row_value(reliability_table(r), "checkpoint stall") ==
         format(r.checkpoint.stall) + ": the write to storage (synchronous checkpoint)");
 }
@@ -128,7 +129,7 @@ TEST_CASE("check's serving JSON gives the smallest slice for the plan's batch") 
                    tensor<"tp">, weights<number_format::int8>, kv_cache<number_format::int8>,
                    serve_batch<64>, prompt_tokens<6144>, generated_tokens<2048>>;
   const double need = 70'553'706'496.0 + 64.0 * 8192 * 163'840;
-  CHECK(need / ((16e9 - 2e9) / 1.05) == doctest::Approx(11.73).epsilon(0.001));
+  CHECK(need / ((16e9 - 2e9) / 1.05) == doctest::Approx(11.73).epsilon(0.001).scale(0.0));
   CHECK(io::serving_json(serving::values)["smallest_slice"] == 16);
   CHECK(io::serving_json(serving::values)["max_batch"] == serving::max_batch());
 }

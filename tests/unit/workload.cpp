@@ -64,9 +64,9 @@ TEST_CASE(
   const double fixed = 32 * fitted::layer_overhead.value();
   const double kv = 105.0 * 2 * 32 * 128 * 32 * 2 / (2.039e12 * fitted::kv_read);
   const double step = read + fixed + kv;
-  CHECK(e.decode_step.total.value() == doctest::Approx(step).epsilon(0.01));
+  CHECK(e.decode_step.total.value() == doctest::Approx(step).epsilon(0.01).scale(0.0));
   // gpt-fast's README measures 104.9 tokens/s for this setup (calibration half): 9.53 ms.
-  CHECK(1.0 / e.decode_step.total.value() == doctest::Approx(104.9).epsilon(0.03));
+  CHECK(1.0 / e.decode_step.total.value() == doctest::Approx(104.9).epsilon(0.03).scale(0.0));
 }
 
 TEST_CASE("the roofline engine's decode is the book's step: weights and cache at peak bandwidth") {
@@ -80,7 +80,7 @@ TEST_CASE("the roofline engine's decode is the book's step: weights and cache at
   p.setup.batch = 1;
   const decode_cost book = estimate_decode(p);
   const serving_estimate e = estimate_serving_at(p, 1);
-  CHECK(e.decode_step.total.value() == doctest::Approx(book.step.value()).epsilon(0.02));
+  CHECK(e.decode_step.total.value() == doctest::Approx(book.step.value()).epsilon(0.02).scale(0.0));
 }
 
 TEST_CASE("weight-only formats read fewer bytes at their own shares of bandwidth") {
@@ -92,7 +92,9 @@ TEST_CASE("weight-only formats read fewer bytes at their own shares of bandwidth
   const double bf16 = estimate_serving_at(p, 1).decode_step.weight_read.value();
   const double int8 = estimate_serving_at(q, 1).decode_step.weight_read.value();
   // Half the bytes at the int8 weight-read share instead of bf16's: (1/2) x bf16's / int8's.
-  CHECK(int8 / bf16 == doctest::Approx(0.5 * fitted::weight_read_16 / fitted::weight_read_int8).epsilon(1e-6));
+  CHECK(int8 / bf16 == doctest::Approx(0.5 * fitted::weight_read_16 / fitted::weight_read_int8)
+                           .epsilon(1e-6)
+                           .scale(0.0));
 }
 
 TEST_CASE("continuous batching carries input/output prompt tokens in every step") {
@@ -103,13 +105,13 @@ TEST_CASE("continuous batching carries input/output prompt tokens in every step"
   const serving_estimate e = estimate_serving_at(p, 64);
   // 64 requests decode; 64/256 of them finish a step and are replaced, each with 512 prompt
   // tokens: 128 prompt tokens a step, 2/3 of the step's 192 tokens.
-  CHECK(e.step.tokens == doctest::Approx(64.0 + 128.0));
-  CHECK(e.prefill_share == doctest::Approx(128.0 / 192.0));
+  CHECK(e.step.tokens == doctest::Approx(64.0 + 128.0).scale(0.0));
+  CHECK(e.prefill_share == doctest::Approx(128.0 / 192.0).scale(0.0));
   // The mean context of decoding requests: 512 + 256/2.
-  CHECK(e.average_context == doctest::Approx(640.0));
+  CHECK(e.average_context == doctest::Approx(640.0).scale(0.0));
   // Each step gives each request one token: 64 tokens a step.
-  CHECK(e.output_tokens_per_second == doctest::Approx(64.0 / e.step.total.value()));
-  CHECK(e.time_per_output_token.value() == doctest::Approx(e.step.total.value()));
+  CHECK(e.output_tokens_per_second == doctest::Approx(64.0 / e.step.total.value()).scale(0.0));
+  CHECK(e.time_per_output_token.value() == doctest::Approx(e.step.total.value()).scale(0.0));
 }
 
 TEST_CASE("a step's token budget caps the requests that decode at once") {
@@ -121,11 +123,12 @@ TEST_CASE("a step's token budget caps the requests that decode at once") {
   p.setup.prompt_tokens = 2048;
   p.setup.generated_tokens = 128;
   const serving_estimate e = estimate_serving_at(p, 1024);
-  CHECK(e.step.tokens == doctest::Approx(8192.0));
-  CHECK(e.output_tokens_per_second == doctest::Approx(8192.0 / 17.0 / e.step.total.value()));
+  CHECK(e.step.tokens == doctest::Approx(8192.0).scale(0.0));
+  CHECK(e.output_tokens_per_second ==
+        doctest::Approx(8192.0 / 17.0 / e.step.total.value()).scale(0.0));
   // The 1024 requests take turns: each waits 1024/481.9 steps a token.
   CHECK(e.time_per_output_token.value() ==
-        doctest::Approx(e.step.total.value() * 1024.0 / (8192.0 / 17.0)));
+        doctest::Approx(e.step.total.value() * 1024.0 / (8192.0 / 17.0)).scale(0.0));
 }
 
 TEST_CASE("a static batch prefills, then decodes: throughput is batch x output over both") {
@@ -137,7 +140,8 @@ TEST_CASE("a static batch prefills, then decodes: throughput is batch x output o
   const engine_figures f = engine_figures_of(serving_engine::pytorch);
   const double prefill = serving_step(p, f, {0.0, 0.0, 8000.0, 1000.0}).total.value();
   const double decode = e.decode_step.total.value();
-  CHECK(e.output_tokens_per_second == doctest::Approx(8.0 * 100.0 / (prefill + 100.0 * decode)));
+  CHECK(e.output_tokens_per_second ==
+        doctest::Approx(8.0 * 100.0 / (prefill + 100.0 * decode)).scale(0.0));
   CHECK(e.prefill_share == 0.0);
 }
 
@@ -218,10 +222,11 @@ TEST_CASE("without CUDA graphs a decode step pays vLLM's measured 47 us a layer 
   const double graphs = estimate_serving_at(p, 1).decode_step.total.value();
   const double launched = estimate_serving_at(eager, 1).decode_step.total.value();
   // 32 layers x 47 us = 1.5 ms, the step vLLM's PR #1440 saved with graphs (12.0 -> 10.5 ms).
-  CHECK((launched - graphs) * 1e6 == doctest::Approx(32 * 47.0));  // in us: Approx's floor
+  CHECK((launched - graphs) * 1e6 ==
+        doctest::Approx(32 * 47.0).scale(0.0));  // in us: Approx's floor
   // A prefill's kernels hide their launches: the time to first token does not change.
   CHECK(estimate_serving_at(eager, 1).time_to_first_token.value() ==
-        doctest::Approx(estimate_serving_at(p, 1).time_to_first_token.value()));
+        doctest::Approx(estimate_serving_at(p, 1).time_to_first_token.value()).scale(0.0));
 }
 
 TEST_CASE("data-parallel attention: each rank runs its own share of the tokens and its own batch") {
@@ -243,10 +248,12 @@ TEST_CASE("data-parallel attention: each rank runs its own share of the tokens a
   const serving_estimate e = estimate_serving_at(p, 72 * 256);
   // A disaggregated decode pool prefills nothing.
   CHECK(e.prefill_share == 0.0);
-  CHECK(e.step.tokens == doctest::Approx(72.0 * 256));
+  CHECK(e.step.tokens == doctest::Approx(72.0 * 256).scale(0.0));
   // Per-sequence costs are each rank's: 256 x 8.2 us, not 18,432 x 8.2 us.
-  CHECK(e.step.overhead.value() ==
-        doctest::Approx(61 * fitted::layer_overhead.value() + 256 * fitted::sequence_overhead.value()).epsilon(1e-9));
+  CHECK(e.step.overhead.value() == doctest::Approx(61 * fitted::layer_overhead.value() +
+                                                   256 * fitted::sequence_overhead.value())
+                                       .epsilon(1e-9)
+                                       .scale(0.0));
   // The engine's limits hold per rank; SGLang has none but its cache.
   CHECK(e.max_concurrency >= 72 * 256);
 }
@@ -266,7 +273,7 @@ TEST_CASE("2D weight-stationary plans read 1/tensor of the weights and pay the b
   const serving_estimate a = estimate_serving_at(two_d::values, 64);
   const serving_estimate b = estimate_serving_at(one_d::values, 64);
   CHECK(a.decode_step.weight_read.value() ==
-        doctest::Approx(b.decode_step.weight_read.value()).epsilon(1e-9));
+        doctest::Approx(b.decode_step.weight_read.value()).epsilon(1e-9).scale(0.0));
   // Its collectives are the four of Q7 (the roofline's list), each at the engine's link share
   // and latency: per layer two all-gathers and two reduce-scatters over YZ of [64, 8192/4] and
   // two all-reduces over X ([64, 28672/16] and [64, 8192/16]), 160 + 80 + 80 + 160 calls in all;
@@ -282,7 +289,7 @@ TEST_CASE("2D weight-stationary plans read 1/tensor of the weights and pay the b
                            e.all_reduce_latency)
                               .value();
   }
-  CHECK(a.decode_step.communication.value() == doctest::Approx(expected).epsilon(1e-9));
+  CHECK(a.decode_step.communication.value() == doctest::Approx(expected).epsilon(1e-9).scale(0.0));
   CHECK(a.decode_step.communication.value() != b.decode_step.communication.value());
 }
 
@@ -297,16 +304,16 @@ TEST_CASE("a finite benchmark is served to its end: waves of requests, their pre
   const double prefill = serving_step(p, f, {0.0, 0.0, 20.0, 10.0}).total.value();
   // Two decode steps at contexts 11 and 12: one step at their mean, twice.
   const double decode = serving_step(p, f, {2.0, 11.5, 0.0, 0.0}).total.value();
-  CHECK(b.duration.value() == doctest::Approx(2.0 * prefill + 4.0 * decode));
-  CHECK(b.drain.value() == doctest::Approx(prefill + 2.0 * decode));
+  CHECK(b.duration.value() == doctest::Approx(2.0 * prefill + 4.0 * decode).scale(0.0));
+  CHECK(b.drain.value() == doctest::Approx(prefill + 2.0 * decode).scale(0.0));
   CHECK(b.output_tokens == 12.0);
   CHECK(b.steps == 6.0);
-  CHECK(b.mean_decoding == doctest::Approx(8.0 / 6.0));
+  CHECK(b.mean_decoding == doctest::Approx(8.0 / 6.0).scale(0.0));
   CHECK(b.longest == 3);
   // The estimate's throughput is the benchmark's: 12 tokens over its duration.
   const serving_estimate e = estimate_serving_at(p, 2, f);
-  CHECK(e.output_tokens_per_second == doctest::Approx(12.0 / b.duration.value()));
-  CHECK(e.requests_per_second == doctest::Approx(4.0 / b.duration.value()));
+  CHECK(e.output_tokens_per_second == doctest::Approx(12.0 / b.duration.value()).scale(0.0));
+  CHECK(e.requests_per_second == doctest::Approx(4.0 / b.duration.value()).scale(0.0));
 }
 
 TEST_CASE("a step's token budget spreads a wave's prompts over steps, first come first served") {
@@ -319,7 +326,7 @@ TEST_CASE("a step's token budget spreads a wave's prompts over steps, first come
   // Prompt tokens total 32,768 = 8192 + 8176 + 8160 + 8144 + 96 more: five steps with prefill,
   // then decode until the last request's 63rd decode step: 63 after the fifth step's start.
   CHECK(b.output_tokens == 64.0 * 64.0);
-  CHECK(b.steps == doctest::Approx(5.0 + 63.0).epsilon(0.02));
+  CHECK(b.steps == doctest::Approx(5.0 + 63.0).epsilon(0.02).scale(0.0));
   CHECK(b.longest == 64);
 }
 
@@ -336,19 +343,19 @@ TEST_CASE("exponential output lengths keep their mean, respect their cap and mix
     sum += static_cast<double>(l);
     below_median += l <= 124 ? 1 : 0;
   }
-  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01));
-  CHECK(static_cast<double>(below_median) / n == doctest::Approx(0.5).epsilon(0.02));
+  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01).scale(0.0));
+  CHECK(static_cast<double>(below_median) / n == doctest::Approx(0.5).epsilon(0.02).scale(0.0));
   // Capped at 1846 (vLLM's ShareGPT filter with 202-token prompts): the scale s solves
   // s - 1846 e^(-1846/s) / (1 - e^(-1846/s)) = 179; e^(-1846/179) = 3.3e-5, so s = 179.06.
   s.longest_output = 1846;
   const double scale = detail::exponential_scale(179.0, 1846.0);
-  CHECK(scale == doctest::Approx(179.06).epsilon(0.001));
+  CHECK(scale == doctest::Approx(179.06).epsilon(0.001).scale(0.0));
   // A tighter cap of 400: s solves s - 400 e^(-400/s)/(1 - e^(-400/s)) = 179 (s = 464.6 by
   // bisection written out: at 464.6, e^(-0.861) = 0.4228, 400 x 0.4228/0.5772 = 293.0, and
   // 464.6 - 293.0 = 171.6... so s is larger); check the defining equation instead.
   const double s400 = detail::exponential_scale(179.0, 400.0);
   const double tail = std::exp(-400.0 / s400);
-  CHECK(s400 - 400.0 * tail / (1.0 - tail) == doctest::Approx(179.0).epsilon(1e-6));
+  CHECK(s400 - 400.0 * tail / (1.0 - tail) == doctest::Approx(179.0).epsilon(1e-6).scale(0.0));
   s.longest_output = 400;
   sum = 0.0;
   std::int64_t longest = 0;
@@ -357,14 +364,14 @@ TEST_CASE("exponential output lengths keep their mean, respect their cap and mix
     sum += static_cast<double>(l);
     longest = std::max(longest, l);
   }
-  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01));
+  CHECK(sum / n == doctest::Approx(179.0).epsilon(0.01).scale(0.0));
   CHECK(longest == 400);
   // In the order sent, the first and second halves hold long and short requests alike.
   s.longest_output = 0;
   double first = 0.0, second_half = 0.0;
   for (int i = 0; i < 500; ++i)
     (i < 250 ? first : second_half) += static_cast<double>(benchmark_output_tokens(s, i, 179.0));
-  CHECK(first / second_half == doctest::Approx(1.0).epsilon(0.08));
+  CHECK(first / second_half == doctest::Approx(1.0).epsilon(0.08).scale(0.0));
 }
 
 TEST_CASE("the drain: long-tailed requests finish alone and cut a finite benchmark's throughput") {
@@ -382,10 +389,11 @@ TEST_CASE("the drain: long-tailed requests finish alone and cut a finite benchma
   p.setup.outputs = output_lengths::exponential;
   const serving_estimate spread = estimate_serving_at(p, 256);
   CHECK(fixed.output_tokens_per_second ==
-        doctest::Approx(steady.output_tokens_per_second).epsilon(0.15));
+        doctest::Approx(steady.output_tokens_per_second).epsilon(0.15).scale(0.0));
   CHECK(spread.output_tokens_per_second < 0.75 * fixed.output_tokens_per_second);
   // The longest of 500 exponential lengths of mean 179 is about 179 x ln(500/0.5) = 1237.
-  CHECK(static_cast<double>(spread.benchmark.longest) == doctest::Approx(1237.0).epsilon(0.1));
+  CHECK(static_cast<double>(spread.benchmark.longest) ==
+        doctest::Approx(1237.0).epsilon(0.1).scale(0.0));
   // During the drain no request waits: it lasts at least the longest request's decode steps at
   // the one-sequence step time.
   const double alone =
@@ -410,7 +418,7 @@ TEST_CASE("a static-batching benchmark decodes each batch until its longest requ
   const double expected = serving_step(p, f, {0.0, 0.0, 800.0, 100.0}).total.value() +
                           rest * serving_step(p, f, {8.0, 101.0 + (rest - 1.0) / 2.0, 0.0, 0.0})
                                      .total.value();
-  CHECK(b.duration.value() == doctest::Approx(expected));
+  CHECK(b.duration.value() == doctest::Approx(expected).scale(0.0));
   CHECK(b.output_tokens == tokens);
   CHECK(b.steps == 1.0 + rest);
 }
@@ -426,8 +434,8 @@ TEST_CASE("a serving plan type states a benchmark and its spread") {
   // Eight replicas of 500 requests each, at most 256 in flight each (vLLM's default is not this
   // plan's engine; the generic engine's limit is memory): the benchmark's throughput over the mesh.
   const serving_estimate e = plan::serving();
-  CHECK(e.benchmark.output_tokens == doctest::Approx(8.0 * 500.0 * 179.0).epsilon(0.02));
-  CHECK(e.requests_per_second == doctest::Approx(4000.0 / e.benchmark.duration.value()));
+  CHECK(e.benchmark.output_tokens == doctest::Approx(8.0 * 500.0 * 179.0).epsilon(0.02).scale(0.0));
+  CHECK(e.requests_per_second == doctest::Approx(4000.0 / e.benchmark.duration.value()).scale(0.0));
 }
 
 TEST_CASE("a prompt longer than the step budget is prefilled in budget-sized chunks") {
@@ -441,7 +449,7 @@ TEST_CASE("a prompt longer than the step budget is prefilled in budget-sized chu
   const double last = serving_step(p, f, {0.0, 0.0, 1696.0, 100000.0}).total.value();
   const double decode = serving_step(p, f, {1.0, 100001.0, 0.0, 0.0}).total.value();
   CHECK(b.steps == 14.0);
-  CHECK(b.duration.value() == doctest::Approx(12.0 * chunk + last + decode));
+  CHECK(b.duration.value() == doctest::Approx(12.0 * chunk + last + decode).scale(0.0));
   CHECK(b.output_tokens == 2.0);
 }
 
