@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/catalog.hpp>
+#include <shardplan/io/default_plan.hpp>
 #include <shardplan/io/import.hpp>
 #include <shardplan/io/job_file.hpp>
 #include <shardplan/io/json_report.hpp>
@@ -21,8 +21,6 @@
 #include <shardplan/io/report.hpp>
 #include <shardplan/io/search_chart.hpp>
 #include <shardplan/io/timeline_chart.hpp>
-#include <shardplan/models/llama.hpp>
-#include <shardplan/training/training_plan.hpp>
 #include <string>
 #include <vector>
 
@@ -34,21 +32,10 @@ constexpr int exit_ok = 0;
 constexpr int exit_infeasible = 1;
 constexpr int exit_bad_input = 2;
 
-/// The built-in plan `shardplan report` describes: the README's LLaMA-3 70B on 4096 H100.
-using default_plan = training_plan<
-    models::llama3_70b, systems::dgx_h100_superpod<512>,
-    mesh<axis<"pp", 8>, axis<"dp", 64>, axis<"tp", 8, on<"node">>>, zero<1, "dp">,
-    pipeline<"pp", schedule::interleaved<5>>, tensor<"tp", sequence_parallel>,
-    batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>, recompute::selective,
-    precision::bf16_mixed_adam>;
-
 int print_plan(const training_plan_values& p, const run_inputs& run,
                const std::string& format_name) {
-  if (format_name == "json") {
-    std::cout << io::plan_json(p, run).dump(2) << "\n";
-  } else {
-    std::cout << plan_report(p, run, format_name == "markdown");
-  }
+  if (format_name == "json") std::cout << io::plan_json(p, run).dump(2) << "\n";
+  else std::cout << plan_report(p, run, format_name == "markdown");
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
@@ -66,8 +53,7 @@ int print_serving(const serving_plan_values& p, const std::string& format_name,
   if (!svg_path.empty() && !write_chart(svg_path, io::latency_chart_svg(p)))
     return exit_bad_input;
   if (format_name == "json") std::cout << io::serving_json(p).dump(2) << "\n";
-  else if (format_name == "markdown") std::cout << render_markdown(io::serving_table(p));
-  else std::cout << render_text(io::serving_table(p));
+  else std::cout << render(io::serving_table(p), format_name == "markdown");
   return check(p).empty() ? exit_ok : exit_infeasible;
 }
 
@@ -82,6 +68,11 @@ int bad_input(const std::string& path, std::string message) {
   return exit_bad_input;
 }
 
+/// One line of bad input for a file that could not be loaded (no file name where it was unread).
+int bad_file(const std::string& path, const std::string& message) {
+  return bad_input(message.rfind("cannot read ", 0) == 0 ? "" : path, message);
+}
+
 /// Reads a plan file (standard input for "-"); bad input prints one line and gives exit code 2
 /// through `status`. `training_only` names the command that needs a training plan ("" for any).
 bool read_file(const std::string& path, io::plan_file& file, int& status,
@@ -89,8 +80,7 @@ bool read_file(const std::string& path, io::plan_file& file, int& status,
   try {
     file = io::load_plan_file(path);
   } catch (const io::bad_input& e) {
-    const std::string message = e.what();
-    status = bad_input(message.rfind("cannot read ", 0) == 0 ? "" : path, message);
+    status = bad_file(path, e.what());
     return false;
   }
   if (!training_only.empty() && file.inference) {
@@ -114,55 +104,13 @@ int write_output(const std::string& text, const std::string& output) {
   return exit_ok;
 }
 
-/// What `import` and `check --from` take beside the config file.
-struct import_flags {
-  std::string from;  ///< empty: the file is a plan file
-  std::string system;
-  std::string system_file;
-  std::string model;
-  std::int64_t world_size = 0;
-  std::vector<std::string> overrides;
-};
-
 /// Imports `path` as `flags.from` says into `plan` (a plan file's JSON); bad input prints one
 /// line and gives exit code 2 through `status`. What the import did not use and what it assumed
 /// go to stderr, a line each ("shardplan: PATH: unused: ...", "shardplan: PATH: assumed: ...").
-bool import_file(const std::string& path, const import_flags& flags, nlohmann::ordered_json& plan,
-                 int& status) {
-  io::import_request r;
-  r.path = path;
-  bool known = false;
-  for (std::size_t i = 0; i < io::import_format_names.size(); ++i)
-    if (flags.from == io::import_format_names[i]) {
-      r.from = static_cast<io::import_format>(i);
-      known = true;
-    }
-  if (!known) {
-    status = bad_input("", "--from: '" + io::detail::printable(flags.from) +
-                               "' is not megatron, torchtitan, maxtext or deepspeed");
-    return false;
-  }
-  if (!flags.system.empty() && !flags.system_file.empty()) {
-    status = bad_input("", "--system-file: give --system or --system-file, not both");
-    return false;
-  }
+bool import_file(const std::string& path, const io::import_flags& flags,
+                 nlohmann::ordered_json& plan, int& status) {
   try {
-    if (!flags.system.empty()) r.system = io::system_of_spec(flags.system);
-    if (!flags.system_file.empty()) r.system = io::load_system_file(flags.system_file);
-  } catch (const io::bad_input& e) {
-    status = bad_input("", e.what());
-    return false;
-  }
-  for (const std::string& o : flags.overrides)
-    if (o.find('=') == std::string::npos || o[0] == '=') {
-      status = bad_input("", "'" + io::detail::printable(o) + "': an override is key=value");
-      return false;
-    }
-  r.model = flags.model;
-  r.world_size = flags.world_size;
-  r.overrides = flags.overrides;
-  try {
-    io::import_result result = io::import_config(r);
+    io::import_result result = io::import_config(io::request_of(path, flags));
     for (const std::string& u : result.unused)
       std::cerr << "shardplan: " << path << ": unused: " << io::detail::printable(u) << "\n";
     for (const std::string& n : result.notes)
@@ -175,17 +123,8 @@ bool import_file(const std::string& path, const import_flags& flags, nlohmann::o
   return true;
 }
 
-/// `shardplan import`: the config as a plan file, on `output` ("-": standard output).
-int import_command(const std::string& path, const import_flags& flags,
-                   const std::string& output) {
-  nlohmann::ordered_json plan;
-  int status = exit_ok;
-  if (!import_file(path, flags, plan, status)) return status;
-  return write_output(plan.dump(2) + "\n", output);
-}
-
 int check_file(const std::string& path, const std::string& format_name,
-               const std::string& svg_path, const import_flags& flags) {
+               const std::string& svg_path, const io::import_flags& flags) {
   io::plan_file file;
   int status = exit_ok;
   if (!flags.from.empty()) {
@@ -206,20 +145,12 @@ int check_file(const std::string& path, const std::string& format_name,
     return status;
   }
   if (file.inference) return print_serving(file.serving_values(), format_name, svg_path);
-  if (!svg_path.empty()) {
-    // A training plan's chart is its pipeline's timeline.
-    const training_plan_values p = file.values();
-    if (p.setup.degrees.pipeline <= 1)
-      return bad_input(path, "--svg: draws a serving plan's latency-throughput curve or a "
-                             "training plan's pipeline timeline; this plan has no pipeline");
-    if (!check(p).empty())
-      return bad_input(path, "--svg: the plan breaks a rule (run check without --svg to see "
-                             "which); its pipeline has no timeline");
+  if (!svg_path.empty()) {  // a training plan's chart is its pipeline's timeline
+    std::string why;
     try {
-      const pipeline_timeline t = pipeline_timeline_of(p);
-      timeline_chart_options o;
-      o.title = std::string(p.model.name) + ": one step's pipeline timeline (estimate)";
-      if (!write_chart(svg_path, timeline_svg(t, o))) return exit_bad_input;
+      const std::string svg = plan_timeline_svg(file.values(), why);
+      if (!why.empty()) return bad_input(path, "--svg: " + why);
+      if (!write_chart(svg_path, svg)) return exit_bad_input;
     } catch (const std::exception& e) {
       return bad_input(path, std::string("--svg: ") + e.what());
     }
@@ -250,11 +181,8 @@ int header_file(const std::string& path, const std::string& name, const std::str
   if (!check_unit.empty()) {
     if (output == "-") return bad_input("", "--check-unit: needs the header in a file (--output)");
     const std::string header = std::filesystem::path(output).filename().string();
-    const std::string unit = "// Checks " + shown(path) + " (generated by `shardplan header`).\n"
-                             "#include \"" + header + "\"\n" +
-                             (file.inference ? "SHARDPLAN_REQUIRE_SERVABLE(" : "SHARDPLAN_REQUIRE_FEASIBLE(") +
-                             name + ");\n";
-    const int written = write_output(unit, check_unit);
+    const int written =
+        write_output(io::check_unit_text(header, shown(path), name, file.inference), check_unit);
     if (written != exit_ok) return written;
   }
   return write_output(file.inference
@@ -286,20 +214,8 @@ int search_file(const std::string& path, const std::string& format_name,
       return exit_bad_input;
     }
   }
-  if (format_name == "json") {
-    std::cout << io::search_json(r, file.run).dump(2) << "\n";
-  } else {
-    const bool markdown = format_name == "markdown";
-    auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
-    std::cout << render(search_counts_table(r.counts)) << "\n";
-    if (!r.found) {
-      std::cout << "no feasible plan\n";
-      return exit_infeasible;
-    }
-    std::cout << "fastest plans (estimates)\n" << render(ranking_table(r)) << "\n"
-              << "memory/time trade-off\n" << render(trade_off_table(r)) << "\n"
-              << plan_report(r.best, file.run, markdown);
-  }
+  if (format_name == "json") std::cout << io::search_json(r, file.run).dump(2) << "\n";
+  else std::cout << search_text(r, file.run, format_name == "markdown");
   return r.found ? exit_ok : exit_infeasible;
 }
 
@@ -311,11 +227,9 @@ int compare_file(const std::string& path, const std::string& format_name,
   try {
     job = io::load_job_file(path);
   } catch (const io::bad_input& e) {
-    const std::string message = e.what();
-    return bad_input(message.rfind("cannot read ", 0) == 0 ? "" : path, message);
+    return bad_file(path, e.what());
   }
   const bool markdown = format_name == "markdown";
-  auto render = [markdown](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
   const std::vector<compared_system> systems = job.systems();
   const std::vector<double> prices = job.prices_of(systems);
   std::string verdict;
@@ -325,31 +239,22 @@ int compare_file(const std::string& path, const std::string& format_name,
     const serving_job s = job.serving();
     const std::vector<serving_option> options = compare_serving(s, systems, prices);
     verdict = std::string(comparison_verdict(options));
-    title = std::string(s.model.name) + ": serve " + std::to_string(s.prompt_tokens) +
-            " prompt and " + std::to_string(s.generated_tokens) + " generated tokens a request";
+    title = serving_job_title(s);
     if (!svg_path.empty()) svg = serving_comparison_svg(options, title);
-    if (format_name == "json") {
+    if (format_name == "json")
       std::cout << io::serving_comparison_json(options, s.energy).dump(2) << "\n";
-    } else {
-      std::cout << title << "\n\n" << render(serving_comparison_table(options)) << "\nassumptions:\n";
-      for (const std::string& a : comparison_assumptions(s.energy, false)) std::cout << "- " << a << "\n";
-    }
+    else
+      std::cout << serving_comparison_text(options, title, s.energy, markdown);
   } else {
     const training_job t = job.training();
     const std::vector<training_option> options = compare_training(t, systems, prices);
     verdict = std::string(comparison_verdict(options));
-    title = std::string(t.model.name) + ": train on " + format_count(t.tokens) + " tokens" +
-            (t.deadline_days > 0.0 ? " within " + detail::figure_text(t.deadline_days) + " days"
-                                   : std::string()) +
-            " on " + std::to_string(t.chips) + " chips";
+    title = training_job_title(t);
     if (!svg_path.empty()) svg = training_comparison_svg(options, title);
-    if (format_name == "json") {
+    if (format_name == "json")
       std::cout << io::training_comparison_json(options, t.energy).dump(2) << "\n";
-    } else {
-      std::cout << title << "\n\n" << render(training_comparison_table(options)) << "\n"
-                << render(training_plans_table(options)) << "\nassumptions:\n";
-      for (const std::string& a : comparison_assumptions(t.energy, true)) std::cout << "- " << a << "\n";
-    }
+    else
+      std::cout << training_comparison_text(options, title, t.energy, markdown);
   }
   if (!svg.empty() && !write_chart(svg_path, svg)) return exit_bad_input;
   if (verdict.empty()) return exit_ok;
@@ -358,25 +263,8 @@ int compare_file(const std::string& path, const std::string& format_name,
 }
 
 int print_catalog(const std::string& format_name) {
-  if (format_name == "json") {
-    std::cout << io::catalog_json().dump(2) << "\n";
-    return exit_ok;
-  }
-  const bool markdown = format_name == "markdown";
-  auto render = [&](const table& t) { return markdown ? render_markdown(t) : render_text(t); };
-  std::cout << (markdown ? "## Hardware\n\n" : "Hardware (peak dense rates from datasheets)\n\n")
-            << render(chip_table())
-            << "\nC/W: peak bf16 FLOP/s over a bandwidth, the FLOP per byte moved at which that "
-               "link stops being the bound.\n\n"
-            << (markdown ? "## Inside, and what the kernel model makes of it\n\n"
-                         : "Inside, and what the kernel model makes of it\n\n")
-            << render(chip_inside_table())
-            << "\nGEMM: the deep-GEMM fraction of the bf16 peak; attention: the fused kernel's "
-               "forward; sustained: the share of those a training step's GEMMs and memory-bound "
-               "kernels keep (fused attention keeps its own); measured error: the step model's "
-               "mean error on published runs of the family.\n\n"
-            << (markdown ? "## Models\n\n" : "Models (exact parameter counts from the shapes)\n\n")
-            << render(model_table());
+  if (format_name == "json") std::cout << io::catalog_json().dump(2) << "\n";
+  else std::cout << catalog_text(format_name == "markdown");
   return exit_ok;
 }
 
@@ -395,7 +283,7 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--svg", check_svg_path,
                         "write a chart here: a serving plan's latency-throughput curve, a "
                         "training plan's pipeline timeline");
-  import_flags flags;
+  io::import_flags flags;
   std::string import_path;
   std::string import_output = "-";
   auto* import_cmd = app.add_subcommand(
@@ -490,15 +378,15 @@ int main(int argc, char** argv) {
     std::cerr << "shardplan: " << e.what() << " (see shardplan --help)\n";
     return exit_bad_input;
   }
-  if (report->parsed()) {
-    // The book's budget for LLaMA-3 70B (15e12 tokens) at the example H100 price.
-    run_inputs run;
-    run.tokens = 15e12;
-    run.price_per_chip_hour = example_price_per_chip_hour(default_plan::values.system.chip);
-    return print_plan(default_plan::values, run, format_name);
-  }
+  if (report->parsed())
+    return print_plan(io::default_plan::values, io::default_run(), format_name);
   if (check_cmd->parsed()) return check_file(plan_path, format_name, check_svg_path, flags);
-  if (import_cmd->parsed()) return import_command(import_path, flags, import_output);
+  if (import_cmd->parsed()) {  // the config as a plan file, on --output
+    nlohmann::ordered_json plan;
+    int status = exit_ok;
+    if (!import_file(import_path, flags, plan, status)) return status;
+    return write_output(plan.dump(2) + "\n", import_output);
+  }
   if (export_cmd->parsed()) return export_file(plan_path, target);
   if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
   if (compare_cmd->parsed()) return compare_file(plan_path, format_name, compare_svg_path);

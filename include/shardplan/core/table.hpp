@@ -84,4 +84,9 @@ inline std::string render_markdown(const table& t) {
   return out;
 }
 
+/// A table as Markdown or as plain text.
+inline std::string render(const table& t, bool markdown) {
+  return markdown ? render_markdown(t) : render_text(t);
+}
+
 }  // namespace shardplan

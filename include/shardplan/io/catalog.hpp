@@ -90,4 +90,23 @@ inline table model_table() {
   return t;
 }
 
+/// The catalogue as the tool prints it: the chips, what the kernel model makes of their insides,
+/// and the models (`shardplan catalog`).
+inline std::string catalog_text(bool markdown) {
+  std::string out = markdown ? "## Hardware\n\n" : "Hardware (peak dense rates from datasheets)\n\n";
+  out += render(chip_table(), markdown);
+  out += "\nC/W: peak bf16 FLOP/s over a bandwidth, the FLOP per byte moved at which that link "
+         "stops being the bound.\n\n";
+  out += markdown ? "## Inside, and what the kernel model makes of it\n\n"
+                  : "Inside, and what the kernel model makes of it\n\n";
+  out += render(chip_inside_table(), markdown);
+  out += "\nGEMM: the deep-GEMM fraction of the bf16 peak; attention: the fused kernel's "
+         "forward; sustained: the share of those a training step's GEMMs and memory-bound "
+         "kernels keep (fused attention keeps its own); measured error: the step model's "
+         "mean error on published runs of the family.\n\n";
+  out += markdown ? "## Models\n\n" : "Models (exact parameter counts from the shapes)\n\n";
+  out += render(model_table(), markdown);
+  return out;
+}
+
 }  // namespace shardplan

@@ -281,4 +281,46 @@ inline std::string serving_comparison_svg(const std::vector<serving_option>& opt
       priced ? "cost per million output tokens" : "chip-seconds per output token", unanswered);
 }
 
+/// A training job in a line: its model, tokens, deadline and chips.
+inline std::string training_job_title(const training_job& t) {
+  std::string out = std::string(t.model.name);
+  out.append(": train on ").append(format_count(t.tokens)).append(" tokens");
+  if (t.deadline_days > 0.0)
+    out.append(" within ").append(detail::figure_text(t.deadline_days)).append(" days");
+  return out.append(" on ").append(std::to_string(t.chips)).append(" chips");
+}
+
+/// A serving job in a line: its model and request.
+inline std::string serving_job_title(const serving_job& s) {
+  std::string out = std::string(s.model.name);
+  out.append(": serve ").append(std::to_string(s.prompt_tokens)).append(" prompt and ");
+  return out.append(std::to_string(s.generated_tokens)).append(" generated tokens a request");
+}
+
+/// A training comparison as the tool prints it: the title, the systems, their plans and the
+/// assumptions.
+inline std::string training_comparison_text(const std::vector<training_option>& options,
+                                            const std::string& title, const energy_inputs& e,
+                                            bool markdown) {
+  std::string out = title;
+  out.append("\n\n").append(render(training_comparison_table(options), markdown));
+  out.append("\n").append(render(training_plans_table(options), markdown));
+  out.append("\nassumptions:\n");
+  for (const std::string& a : comparison_assumptions(e, true))
+    out.append("- ").append(a).append("\n");
+  return out;
+}
+
+/// A serving comparison as the tool prints it: the title, the systems and the assumptions.
+inline std::string serving_comparison_text(const std::vector<serving_option>& options,
+                                           const std::string& title, const energy_inputs& e,
+                                           bool markdown) {
+  std::string out = title;
+  out.append("\n\n").append(render(serving_comparison_table(options), markdown));
+  out.append("\nassumptions:\n");
+  for (const std::string& a : comparison_assumptions(e, false))
+    out.append("- ").append(a).append("\n");
+  return out;
+}
+
 }  // namespace shardplan

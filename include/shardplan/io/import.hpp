@@ -151,4 +151,43 @@ inline nlohmann::json load_system_file(const std::string& path) {
   }
 }
 
+/// What a command line gives an import beside the config file (`shardplan import`,
+/// `shardplan check --from`).
+struct import_flags {
+  std::string from;  ///< empty for `check`: the file is a plan file
+  std::string system;
+  std::string system_file;
+  std::string model;
+  std::int64_t world_size = 0;
+  std::vector<std::string> overrides;
+};
+
+/// The request `flags` make for the config at `path`. Throws `bad_input` naming the flag: an
+/// unknown `--from`, both system flags, a system that cannot be read, an override that is not
+/// key=value.
+inline import_request request_of(const std::string& path, const import_flags& flags) {
+  import_request r;
+  r.path = path;
+  bool known = false;
+  for (std::size_t i = 0; i < import_format_names.size(); ++i)
+    if (flags.from == import_format_names[i]) {
+      r.from = static_cast<import_format>(i);
+      known = true;
+    }
+  if (!known)
+    throw bad_input("--from: '" + detail::printable(flags.from) +
+                    "' is not megatron, torchtitan, maxtext or deepspeed");
+  if (!flags.system.empty() && !flags.system_file.empty())
+    throw bad_input("--system-file: give --system or --system-file, not both");
+  if (!flags.system.empty()) r.system = system_of_spec(flags.system);
+  if (!flags.system_file.empty()) r.system = load_system_file(flags.system_file);
+  for (const std::string& o : flags.overrides)
+    if (o.find('=') == std::string::npos || o[0] == '=')
+      throw bad_input("'" + detail::printable(o) + "': an override is key=value");
+  r.model = flags.model;
+  r.world_size = flags.world_size;
+  r.overrides = flags.overrides;
+  return r;
+}
+
 }  // namespace shardplan::io

@@ -17,6 +17,7 @@
 #include <shardplan/training/sharding.hpp>
 #include <shardplan/core/table.hpp>
 #include <shardplan/io/reliability_report.hpp>
+#include <shardplan/search/search.hpp>
 
 namespace shardplan {
 
@@ -232,6 +233,17 @@ inline std::string plan_report(const training_plan_values& p, const run_inputs& 
   if (has_run(run)) out << render(reliability_table(run_estimate(p, run)));
   else out << no_run_text << "\n";
   return out.str();
+}
+
+/// A search's result as the tool prints it: the counts, then (when a plan was found) the fastest
+/// plans, the memory/time trade-off and the best plan's report.
+inline std::string search_text(const search_result& r, const run_inputs& run, bool markdown) {
+  std::string out = render(search_counts_table(r.counts), markdown);
+  out.append("\n");
+  if (!r.found) return out.append("no feasible plan\n");
+  out.append("fastest plans (estimates)\n").append(render(ranking_table(r), markdown));
+  out.append("\nmemory/time trade-off\n").append(render(trade_off_table(r), markdown));
+  return out.append("\n").append(plan_report(r.best, run, markdown));
 }
 
 }  // namespace shardplan

@@ -173,4 +173,22 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   return out;
 }
 
+/// The pipeline timeline chart of a training plan, as `shardplan check --svg` draws it; "" with
+/// `why` set where the plan has none (no pipeline, or a broken rule).
+inline std::string plan_timeline_svg(const training_plan_values& p, std::string& why) {
+  if (p.setup.degrees.pipeline <= 1) {
+    why = "draws a serving plan's latency-throughput curve or a training plan's pipeline "
+          "timeline; this plan has no pipeline";
+    return {};
+  }
+  if (!check(p).empty()) {
+    why = "the plan breaks a rule (run check without --svg to see which); its pipeline has no "
+          "timeline";
+    return {};
+  }
+  timeline_chart_options o;
+  o.title = std::string(p.model.name) + ": one step's pipeline timeline (estimate)";
+  return timeline_svg(pipeline_timeline_of(p), o);
+}
+
 }  // namespace shardplan
