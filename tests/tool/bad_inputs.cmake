@@ -207,7 +207,7 @@ bad_plan("training.zero3_per_tensor: is how DeepSpeed's ZeRO-3 gathered paramete
 bad_plan("training.tp_comm_overlap: is Megatron-Core's --tp-comm-overlap or torchtitan's async TP: it needs \"framework\": \"megatron_core\" or \"torchtitan\"" training training tp_comm_overlap true)
 bad_plan("training.tp_comm_overlap: must be true or false" training training tp_comm_overlap [=["userbuffers"]=])
 bad_plan("training.tp_comm_overlap: needs \"sequence_parallel\": true" training training [=[{"parallelism": {"data": 1, "tensor": 8}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "megatron_core", "tp_comm_overlap": true}]=])
-bad_plan("training.tp_comm_overlap: is torchtitan's async TP here: it needs \"compiled_layers\": true" training training [=[{"parallelism": {"data": 1, "tensor": 8, "sequence_parallel": true}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "torchtitan", "tp_comm_overlap": true}]=])
+bad_plan("training.tp_comm_overlap: is async TP here, which the framework runs only compiled: it needs \"compiled_layers\": true" training training [=[{"parallelism": {"data": 1, "tensor": 8, "sequence_parallel": true}, "batch": {"global_sequences": 64, "seq_len": 4096}, "framework": "torchtitan", "tp_comm_overlap": true}]=])
 bad_plan("training.attention_kernel: does not apply with \"eager_attention\": true" training training [=[{"batch": {"global_sequences": 64, "seq_len": 4096}, "eager_attention": true, "attention_kernel": "flash3"}]=])
 bad_plan("training.mfu_format: must be \"bf16\", \"fp16\", \"fp8\", \"fp4\", \"tf32\", \"fp32\" or \"int8\"" training training mfu_format [=["int4"]=])
 bad_plan("training.mfu_format: must be a string" training training mfu_format 8)

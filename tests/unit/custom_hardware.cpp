@@ -12,6 +12,8 @@
 #include <shardplan/training/cost.hpp>
 #include <shardplan/training/memory.hpp>
 
+#include "plan_file_error.hpp"
+
 using namespace shardplan;
 
 namespace {
@@ -21,15 +23,6 @@ namespace fs = std::filesystem;
 /// examples/plans, found from this file's path (tests/unit/custom_hardware.cpp).
 fs::path example_plans() {
   return fs::path(__FILE__).parent_path().parent_path().parent_path() / "examples" / "plans";
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    (void)io::read_plan_file(text);
-  } catch (const io::bad_input& e) {
-    return e.what();
-  }
-  return "";
 }
 
 /// A training plan of LLaMA-3 8B on `system` (JSON), TP 8 and ZeRO-1 over the rest.

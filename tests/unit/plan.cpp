@@ -399,12 +399,13 @@ TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
   p.setup.degrees.zero_stage = 2;
   violation x = only_violation(check(with_degrees(p)));
   CHECK(x.rule == plan_rule::framework_runs_plan);
-  CHECK(describe(x) == "DeepSpeed runs no ZeRO-2 with a pipeline (8 stages): its pipeline engine "
-                       "takes ZeRO-0 or ZeRO-1");
+  CHECK(describe(x) == "the framework's pipeline engine takes ZeRO-0 or ZeRO-1 (as DeepSpeed's), "
+                       "not ZeRO-2 with a pipeline (8 stages)");
   p.setup.degrees.zero_stage = 1;
   p.setup.degrees.schedule = pipeline_schedule::interleaved;
   x = only_violation(check(with_degrees(p)));
-  CHECK(describe(x) == "DeepSpeed's pipeline runs only 1F1B, not interleaved 1F1B");
+  CHECK(describe(x) ==
+        "the framework's pipeline runs only 1F1B (as DeepSpeed's), not interleaved 1F1B");
   p.setup.degrees.schedule = pipeline_schedule::one_f_one_b;
   p.setup.degrees.virtual_stages = 1;
   CHECK(check(with_degrees(p)).empty());
@@ -417,8 +418,8 @@ TEST_CASE("a plan its framework cannot run breaks framework_runs_plan") {
   p.setup.optimizer_in_backward = true;
   x = only_violation(check(with_degrees(p)));
   CHECK(x.rule == plan_rule::framework_runs_plan);
-  CHECK(describe(x).find("torchtune steps the optimizer in the backward only with one "
-                         "micro-batch and no pipeline, not ") == 0);
+  CHECK(describe(x).find("the framework steps the optimizer in the backward only with one "
+                         "micro-batch and no pipeline (as torchtune), not ") == 0);
 }
 
 // Megatron-LM's validate_args asserts --sequence-parallel with --tp-comm-overlap; torchtitan's
@@ -439,8 +440,8 @@ TEST_CASE("tensor-parallel overlap needs sequence parallelism, and async tp a co
   p.setup.framework = profiles::torchtitan;
   x = only_violation(check(with_degrees(p)));
   CHECK(describe(x) ==
-        "torchtitan runs async TP (tensor degree 8) only with the model compiled "
-        "(compiled_layers)");
+        "the framework runs async TP (tensor degree 8) only with the model compiled "
+        "(compiled_layers, as torchtitan)");
   p.setup.compiled_layers = true;
   CHECK(check(with_degrees(p)).empty());
 }

@@ -13,6 +13,8 @@
 #include <shardplan/io/plan_writer.hpp>
 #include <shardplan/models/llama.hpp>
 
+#include "plan_file_error.hpp"
+
 using namespace shardplan;
 
 namespace {
@@ -26,15 +28,6 @@ constexpr const char* small_plan = R"({
     "batch": { "global_sequences": 16, "seq_len": 8192 }
   }
 })";
-
-std::string error_of(const std::string& text) {
-  try {
-    (void)io::read_plan_file(text);
-  } catch (const io::bad_input& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -570,8 +563,8 @@ TEST_CASE("tp_comm_overlap is megatron-core's or torchtitan's and needs sequence
         "--tp-comm-overlap without --sequence-parallel; async TP rewrites sequence "
         "parallelism's collectives)");
   CHECK(error_of(small_plan_with("\"framework\": \"torchtitan\", \"tp_comm_overlap\": true,")) ==
-        "training.tp_comm_overlap: is torchtitan's async TP here: it needs \"compiled_layers\": "
-        "true (torchtitan requires the model compiled)");
+        "training.tp_comm_overlap: is async TP here, which the framework runs only compiled: "
+        "it needs \"compiled_layers\": true (as torchtitan requires the model compiled)");
   CHECK(io::read_plan_file(small_plan_with("\"framework\": \"torchtitan\", \"compiled_layers\": "
                                            "true, \"tp_comm_overlap\": true,"))
             .plan.setup.tp_comm_overlap);

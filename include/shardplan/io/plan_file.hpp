@@ -376,59 +376,60 @@ constexpr const auto& choices_of(tp_backward_overlap) { return tp_backward_overl
 constexpr const auto& choices_of(gradient_accumulation) { return gradient_accumulation_choices; }
 constexpr const auto& choices_of(bucket_rule) { return bucket_rule_choices; }
 
-/// A framework's own flag: its key under `training`, the `training_setup` member it sets, the
-/// frameworks that have it and what it is (the reader's error says "is <what>: it needs
-/// <frameworks>"). The reader and the writer (plan_writer.hpp) both go through this table.
+/// A framework's own flag: its key under `training`, the `training_setup` member it sets, whether
+/// a framework's code reads it (by the profile's behaviours: a fork that does what a family does
+/// reads its flag) and what it is (the reader's error says "is <what>: it needs <frameworks>").
+/// The reader and the writer (plan_writer.hpp) both go through this table.
 struct framework_flag {
   const char* key;
   bool training_setup::*member;
-  std::array<training_framework, 2> owners;
-  std::size_t owner_count;
+  bool (*read_by)(const framework_profile&);
   const char* what;
-
-  constexpr bool owned_by(training_framework f) const {
-    for (std::size_t i = 0; i < owner_count; ++i)
-      if (owners[i] == f) return true;
-    return false;
-  }
 };
 
 inline constexpr framework_flag framework_flags[] = {
     {"grad_reduce_in_bf16", &training_setup::grad_reduce_in_bf16,
-     {training_framework::megatron_core}, 1, "Megatron-Core's flag"},
+     [](const framework_profile& f) { return f.fp32_main_gradients; }, "Megatron-Core's flag"},
     {"compiled_loss", &training_setup::compiled_loss,
-     {training_framework::torchtitan, training_framework::torchtune}, 2,
+     [](const framework_profile& f) {
+       return f.loss == loss_memory::torchtitan || f.loss == loss_memory::torchtune;
+     },
      "torchtitan's or torchtune's compiled loss"},
     {"compiled_layers", &training_setup::compiled_layers,
-     {training_framework::torchtitan, training_framework::torchtune}, 2,
+     [](const framework_profile& f) { return f.eager_modules; },
      "torchtitan's or torchtune's compiled layers"},
-    {"chunked_loss", &training_setup::chunked_loss, {training_framework::torchtune}, 1,
+    {"chunked_loss", &training_setup::chunked_loss,
+     [](const framework_profile& f) { return f.loss == loss_memory::torchtune; },
      "torchtune's chunked cross-entropy"},
     {"optimizer_in_backward", &training_setup::optimizer_in_backward,
-     {training_framework::torchtune}, 1, "torchtune's optimizer_in_bwd"},
-    {"zero3_per_tensor", &training_setup::zero3_per_tensor, {training_framework::deepspeed}, 1,
+     [](const framework_profile& f) { return f.optimizer_in_backward_single_micro_batch; },
+     "torchtune's optimizer_in_bwd"},
+    {"zero3_per_tensor", &training_setup::zero3_per_tensor,
+     [](const framework_profile& f) { return f.reads_zero3_per_tensor; },
      "DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2"},
-    {"overlap_comm", &training_setup::overlap_comm, {training_framework::deepspeed}, 1,
+    {"overlap_comm", &training_setup::overlap_comm,
+     [](const framework_profile& f) { return f.reduction_overlap_needs_flag; },
      "DeepSpeed's zero_optimization.overlap_comm"},
     {"tp_comm_overlap", &training_setup::tp_comm_overlap,
-     {training_framework::megatron_core, training_framework::torchtitan}, 2,
+     [](const framework_profile& f) { return f.tp_comm_overlap_method != tp_overlap_method::none; },
      "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"},
-    {"sync_tp_backward", &training_setup::sync_tp_backward, {training_framework::megatron_core},
-     1, "Megatron-LM's --no-async-tensor-model-parallel-allreduce"}};
+    {"sync_tp_backward", &training_setup::sync_tp_backward,
+     [](const framework_profile& f) { return f.tp_backward == tp_backward_overlap::unless_synchronous; },
+     "Megatron-LM's --no-async-tensor-model-parallel-allreduce"}};
 
-/// The frameworks that have `f`, as a plan file names them: `"framework": "torchtitan" or
-/// "torchtune"`.
+/// The shipped frameworks that read `f`, as a plan file names them: `"framework": "torchtitan"
+/// or "torchtune"`.
 inline std::string owners_text(const framework_flag& f) {
   std::string out = "\"framework\": ";
-  for (std::size_t i = 0; i < f.owner_count; ++i) {
-    if (i > 0) out += " or ";
-    for (const auto& c : framework_choices)
-      if (c.value == f.owners[i]) {
-        // Appended piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict) on "\"" + string.
-        out += '"';
-        out += c.name;
-        out += '"';
-      }
+  bool first = true;
+  for (const auto& c : framework_choices) {
+    if (!f.read_by(profile_of(c.value))) continue;
+    if (!first) out += " or ";
+    first = false;
+    // Appended piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict) on "\"" + string.
+    out += '"';
+    out += c.name;
+    out += '"';
   }
   return out;
 }
@@ -487,6 +488,14 @@ T pick(const std::string& where, const std::string& given, const named<T> (&tabl
   fail(where, "must be " + quoted_choices(names_of(table)));
 }
 
+/// The name of `value` in `table`, or "" when the table has none for it.
+template <class T, std::size_t N>
+std::string_view name_in(const named<T> (&table)[N], const T& value) {
+  for (const named<T>& x : table)
+    if (x.value == value) return x.name;
+  return {};
+}
+
 /// The keys of a framework object: its `base` and every behaviour.
 inline std::vector<const char*> framework_keys() {
   std::vector<const char*> keys{"base"};
@@ -508,22 +517,18 @@ inline framework_profile read_framework(const json& j, const std::string& p) {
     if constexpr (std::is_same_v<T, bool>) {
       f.*member = boolean(j, p, key, false);
     } else if constexpr (std::is_same_v<T, double>) {
-      f.*member = number(j, p, key, 0.0, 1e15, 0.0);
-    } else if constexpr (std::is_same_v<T, std::int64_t>) {
-      f.*member = integer(j, p, key, 0, 3, false);
+      const json& v = j.at(key);
+      if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() <= 1e15))
+        fail(join(p, key), "must be a number from 0 to 1e15");
+      f.*member = v.get<double>();
     } else {
       f.*member = pick(join(p, key), text(j, p, key), choices_of(T{}));
     }
   });
+  if (f.bucket != bucket_rule::layer && !(f.bucket_size > 0.0))
+    fail(join(p, "bucket_size"), "must be above 0 with \"bucket\": \"" +
+                                     std::string(name_in(bucket_rule_choices, f.bucket)) + "\"");
   return f;
-}
-
-/// The name of `value` in `table`, or "" when the table has none for it.
-template <class T, std::size_t N>
-std::string_view name_in(const named<T> (&table)[N], const T& value) {
-  for (const named<T>& x : table)
-    if (x.value == value) return x.name;
-  return {};
 }
 
 // Sizes large enough for any real model or cluster, small enough that products stay in 64 bits.
@@ -1342,7 +1347,7 @@ inline plan_file read_plan_file(const std::string& text_in) {
     setup.framework = detail::read_framework(t.at("framework"), tp + ".framework");
   for (const detail::framework_flag& f : detail::framework_flags) {
     setup.*f.member = detail::boolean(t, tp, f.key, false);
-    if (setup.*f.member && !f.owned_by(setup.framework.base))
+    if (setup.*f.member && !f.read_by(setup.framework))
       fail(tp + "." + f.key,
            std::string("is ") + f.what + ": it needs " + detail::owners_text(f));
   }
@@ -1368,8 +1373,8 @@ inline plan_file read_plan_file(const std::string& text_in) {
            "--sequence-parallel; async TP rewrites sequence parallelism's collectives)");
     case framework_limit::torchtitan_async_tp_needs_compile:
       fail(tp + ".tp_comm_overlap",
-           "is torchtitan's async TP here: it needs \"compiled_layers\": true (torchtitan "
-           "requires the model compiled)");
+           "is async TP here, which the framework runs only compiled: it needs "
+           "\"compiled_layers\": true (as torchtitan requires the model compiled)");
     default: break;
   }
   if (t.contains("attention"))

@@ -321,7 +321,7 @@ inline std::string framework_reference() {
       out.append(" ");
       if constexpr (std::is_same_v<T, bool>)
         out.append(v ? "yes" : "no");
-      else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>)
+      else if constexpr (std::is_same_v<T, double>)
         out.append(ordered_json(v).dump());
       else
         out.append(name_in(choices_of(T{}), v));
@@ -573,7 +573,7 @@ inline ordered_json training_json(const training_plan_values& p) {
   // A framework's own flags: a plan file gives each only with the frameworks that have it.
   for (const framework_flag& f : framework_flags) {
     if (!(t.*f.member)) continue;
-    if (!f.owned_by(t.framework.base))
+    if (!f.read_by(t.framework))
       unwritable(std::string("training.") + f.key,
                  "a plan file gives it only with " + owners_text(f));
     j[f.key] = true;

@@ -21,11 +21,36 @@ enum class training_framework : std::uint8_t {
   torchtune,      ///< pytorch/torchtune recipes
 };
 
-/// How tensor-parallel collectives are overlapped with the GEMMs they feed or drain:
-/// `userbuffers` (Transformer Engine's, Megatron-Core's `--tp-comm-overlap`: the GEMM split into
-/// chunks along its tokens, each chunk's collective hidden under the next chunk's GEMM),
-/// `symmetric_memory` (PyTorch's async TP, torchtitan's `enable_async_tensor_parallel`) or
-/// `windowed_einsum` (XLA's collective matmul on TPU). `none`: every collective exposed.
+/// How a plan's tensor-parallel collectives overlap the GEMMs next to them
+/// (`training_setup::tp_comm_overlap`; `tp_overlap_of`):
+/// - `userbuffers`: Megatron-Core's `--tp-comm-overlap`, Transformer Engine's userbuffers with
+///   the defaults of `initialize_ub` (transformer_engine/pytorch/module/base.py at v1.9): the
+///   forward all-gathers before the QKV and MLP-up GEMMs and the backward ones before the
+///   output-projection and MLP-down data gradients `ring_exchange`, point to point, the GEMM in
+///   `tp_size` chunks on 1 communication SM; the forward reduce-scatters after the output
+///   projection and MLP down `pipeline`, the GEMM in 4 chunks (`num_splits`) each reduced on 16
+///   SMs (`num_sm`) while the next computes; the backward reduce-scatters of the QKV and MLP-up
+///   data gradients `bulk`, on 16 SMs beside the weight-gradient GEMM, which is not split;
+/// - `symmetric_memory`: torchtitan's `enable_async_tensor_parallel`, PyTorch's micro-pipelined
+///   `fused_all_gather_matmul` and `fused_matmul_reduce_scatter`
+///   (torch/distributed/_symmetric_memory/__init__.py), which Inductor's `micro_pipeline_tp`
+///   pass substitutes: the forward's GEMMs (and a recomputed forward's) in `tp_size` chunks, the
+///   chunks copied between peers by the copy engines ("to minimize compute interference ... the
+///   use of copy engines", docs/source/symmetric_memory.md), so no SMs are taken. The backward's
+///   collectives stay exposed: its authors measured "up to ~29% forward pass speedup and ~8% E2E
+///   speedup in Llama3 7B" (the forward a third of the step, 29% of it is 7% of the step, so
+///   the backward gained nothing; "[Distributed w/ TorchTitan] Introducing Async Tensor
+///   Parallelism in PyTorch", discuss.pytorch.org/t/209487, 2024).
+/// - `windowed_einsum`: XLA's collective matmul on TPU (Wang et al., "Overlap Communication with
+///   Dependent Computation via Decomposition in Large Deep Learning Models", ASPLOS 2023): the
+///   SPMD partitioner turns an all-gather before an einsum, or a reduce-scatter after one, into
+///   a loop of `tp_size` steps, each a collective permute to the next rank beside 1/tp of the
+///   einsum, forward and backward, when the operand is over a size threshold
+///   (`--xla_jf_spmd_threshold_for_windowed_einsum_mib`). It is on by default: MaxText's
+///   benchmark library turns it off by raising that threshold to 1000000 MiB
+///   (`DISABLE_COLLECTIVE_MATMUL`, benchmarks/xla_flags_library.py at e591f30). The threshold's
+///   default is not published; every MaxText activation we model is hundreds of MiB a shard. A
+///   TPU's collectives take no compute from the matrix units (`collective_overlap_contention`).
 enum class tp_overlap_method : std::uint8_t {
   none,
   userbuffers,
@@ -156,8 +181,8 @@ struct framework_profile {
   bool pipeline_reduces_after_backward = false;
 
   // --- limits (training/plan.hpp, `broken_framework_limit`) -----------------------------------
-  /// The highest ZeRO stage it runs with a pipeline.
-  std::int64_t pipeline_max_zero_stage = 3;
+  /// Its pipeline engine takes ZeRO-0 or ZeRO-1 only.
+  bool pipeline_zero_0_or_1_only = false;
   /// Its pipeline runs 1F1B only.
   bool pipeline_one_f_one_b_only = false;
   /// `optimizer_in_backward` needs one micro-batch per step and no pipeline.
@@ -224,8 +249,8 @@ constexpr void for_each_behaviour(Visit&& visit) {
         "zero3_per_tensor is read (DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2)");
   visit("pipeline_reduces_after_backward", &p::pipeline_reduces_after_backward,
         "with a pipeline, gradients reduced only after the last micro-batch");
-  visit("pipeline_max_zero_stage", &p::pipeline_max_zero_stage,
-        "the highest ZeRO stage it runs with a pipeline");
+  visit("pipeline_zero_0_or_1_only", &p::pipeline_zero_0_or_1_only,
+        "its pipeline engine takes ZeRO-0 or ZeRO-1 only");
   visit("pipeline_one_f_one_b_only", &p::pipeline_one_f_one_b_only, "its pipeline runs 1F1B only");
   visit("optimizer_in_backward_single_micro_batch", &p::optimizer_in_backward_single_micro_batch,
         "optimizer_in_backward needs one micro-batch per step and no pipeline");
@@ -315,7 +340,7 @@ inline constexpr framework_profile deepspeed = [] {
   p.accumulation = gradient_accumulation::autograd_in_place;
   p.reads_zero3_per_tensor = true;
   p.pipeline_reduces_after_backward = true;
-  p.pipeline_max_zero_stage = 1;
+  p.pipeline_zero_0_or_1_only = true;
   p.pipeline_one_f_one_b_only = true;
   return p;
 }();

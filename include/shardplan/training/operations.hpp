@@ -33,37 +33,6 @@ constexpr std::string_view pass_name(operation_pass p) {
   return "?";
 }
 
-/// How a plan's tensor-parallel collectives overlap the GEMMs next to them
-/// (`training_setup::tp_comm_overlap`; `tp_overlap_of`):
-/// - `userbuffers`: Megatron-Core's `--tp-comm-overlap`, Transformer Engine's userbuffers with
-///   the defaults of `initialize_ub` (transformer_engine/pytorch/module/base.py at v1.9): the
-///   forward all-gathers before the QKV and MLP-up GEMMs and the backward ones before the
-///   output-projection and MLP-down data gradients `ring_exchange`, point to point, the GEMM in
-///   `tp_size` chunks on 1 communication SM; the forward reduce-scatters after the output
-///   projection and MLP down `pipeline`, the GEMM in 4 chunks (`num_splits`) each reduced on 16
-///   SMs (`num_sm`) while the next computes; the backward reduce-scatters of the QKV and MLP-up
-///   data gradients `bulk`, on 16 SMs beside the weight-gradient GEMM, which is not split;
-/// - `symmetric_memory`: torchtitan's `enable_async_tensor_parallel`, PyTorch's micro-pipelined
-///   `fused_all_gather_matmul` and `fused_matmul_reduce_scatter`
-///   (torch/distributed/_symmetric_memory/__init__.py), which Inductor's `micro_pipeline_tp`
-///   pass substitutes: the forward's GEMMs (and a recomputed forward's) in `tp_size` chunks, the
-///   chunks copied between peers by the copy engines ("to minimize compute interference ... the
-///   use of copy engines", docs/source/symmetric_memory.md), so no SMs are taken. The backward's
-///   collectives stay exposed: its authors measured "up to ~29% forward pass speedup and ~8% E2E
-///   speedup in Llama3 7B" (the forward a third of the step, 29% of it is 7% of the step, so
-///   the backward gained nothing; "[Distributed w/ TorchTitan] Introducing Async Tensor
-///   Parallelism in PyTorch", discuss.pytorch.org/t/209487, 2024).
-/// - `windowed_einsum`: XLA's collective matmul on TPU (Wang et al., "Overlap Communication with
-///   Dependent Computation via Decomposition in Large Deep Learning Models", ASPLOS 2023): the
-///   SPMD partitioner turns an all-gather before an einsum, or a reduce-scatter after one, into
-///   a loop of `tp_size` steps, each a collective permute to the next rank beside 1/tp of the
-///   einsum, forward and backward, when the operand is over a size threshold
-///   (`--xla_jf_spmd_threshold_for_windowed_einsum_mib`). It is on by default: MaxText's
-///   benchmark library turns it off by raising that threshold to 1000000 MiB
-///   (`DISABLE_COLLECTIVE_MATMUL`, benchmarks/xla_flags_library.py at e591f30). The threshold's
-///   default is not published; every MaxText activation we model is hundreds of MiB a shard. A
-///   TPU's collectives take no compute from the matrix units (`collective_overlap_contention`).
-
 /// Which tensor-parallel collective a linear GEMM sits next to: `column` (its input all-gathered
 /// in the forward, its input gradient reduce-scattered in the backward: QKV, MLP up) or `row`
 /// (its output reduce-scattered forward, its output gradient all-gathered backward: the

@@ -285,7 +285,7 @@ enum class framework_limit : std::uint8_t {
 constexpr framework_limit broken_framework_limit(const training_setup& t) {
   const parallel_degrees& d = t.degrees;
   if (d.pipeline > 1) {
-    if (d.zero_stage > t.framework.pipeline_max_zero_stage)
+    if (t.framework.pipeline_zero_0_or_1_only && d.zero_stage >= 2)
       return framework_limit::deepspeed_zero_with_pipeline;
     if (t.framework.pipeline_one_f_one_b_only && d.schedule != pipeline_schedule::one_f_one_b)
       return framework_limit::deepspeed_schedule;
@@ -664,20 +664,21 @@ inline std::string describe(const violation& x) {
     case plan_rule::framework_runs_plan:
       switch (static_cast<framework_limit>(static_cast<int>(x.a))) {
         case framework_limit::deepspeed_zero_with_pipeline:
-          return "DeepSpeed runs no ZeRO-" + n(x.b) + " with a pipeline (" + n(x.c) +
-                 " stages): its pipeline engine takes ZeRO-0 or ZeRO-1";
+          return "the framework's pipeline engine takes ZeRO-0 or ZeRO-1 (as DeepSpeed's), not "
+                 "ZeRO-" + n(x.b) + " with a pipeline (" + n(x.c) + " stages)";
         case framework_limit::deepspeed_schedule:
-          return "DeepSpeed's pipeline runs only 1F1B, not " +
+          return "the framework's pipeline runs only 1F1B (as DeepSpeed's), not " +
                  std::string(schedule_name(static_cast<pipeline_schedule>(static_cast<int>(x.b))));
         case framework_limit::torchtune_optimizer_in_backward:
-          return "torchtune steps the optimizer in the backward only with one micro-batch and "
-                 "no pipeline, not " + n(x.b) + " micro-batches on " + n(x.c) + " stages";
+          return "the framework steps the optimizer in the backward only with one micro-batch "
+                 "and no pipeline (as torchtune), not " + n(x.b) + " micro-batches on " + n(x.c) +
+                 " stages";
         case framework_limit::tp_comm_overlap_needs_sequence_parallel:
           return "tensor-parallel communication overlap needs sequence parallelism (tensor "
                  "degree " + n(x.b) + ")";
         case framework_limit::torchtitan_async_tp_needs_compile:
-          return "torchtitan runs async TP (tensor degree " + n(x.b) +
-                 ") only with the model compiled (compiled_layers)";
+          return "the framework runs async TP (tensor degree " + n(x.b) +
+                 ") only with the model compiled (compiled_layers, as torchtitan)";
         case framework_limit::none: break;
       }
       return "the plan's framework cannot run it";

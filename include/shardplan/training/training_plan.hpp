@@ -327,15 +327,11 @@ struct with_dropout {
   static constexpr void apply(training_plan_values& p) { p.setup.dropout = true; }
 };
 
-/// The framework whose allocations the memory model charges (default `framework::generic`, the
-/// papers' accounting): `framework::megatron_core`, `framework::torchtitan`,
-/// `framework::deepspeed`, `framework::maxtext`, `framework::torchtune`. See `training_framework`
-/// (training/memory.hpp).
+/// The framework that runs the plan, whose allocations and behaviours the model charges (default
+/// `framework::generic`, the papers' accounting): `framework::megatron_core`,
+/// `framework::torchtitan`, `framework::deepspeed`, `framework::maxtext`, `framework::torchtune`,
+/// or a fork, `framework::described<P>` (`framework_profile`, training/framework.hpp).
 namespace framework {
-template <training_framework F>
-struct named {
-  static constexpr void apply(training_plan_values& p) { p.setup.framework = profile_of(F); }
-};
 /// A framework described by the user: a `framework_profile` with static storage, usually a copy
 /// of one of `profiles::` with what their fork does differently.
 template <const framework_profile& Profile>
