@@ -353,7 +353,8 @@ constexpr double attention_efficiency(const chip_figures& chip, attention_kernel
   if (kernel == attention_kernel::flash2 && newer)
     best = backward ? flash2_hopper_backward : flash2_hopper_forward;
   if (kernel == attention_kernel::flash1)
-    best = backward ? fitted::flash1_backward * (newer ? flash2_hopper_backward / flash2_ampere_backward : 1.0)
+    best = backward ? fitted::flash1_backward *
+                          (newer ? flash2_hopper_backward / flash2_ampere_backward : 1.0)
                     : 0.40 * (newer ? flash2_hopper_forward / flash2_ampere_forward : 1.0);
   if (!a.causal && !backward) best *= unmasked_attention_gain(chip, kernel);
   const double units = compute_units_of(chip);

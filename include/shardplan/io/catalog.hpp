@@ -93,7 +93,8 @@ inline table model_table() {
 /// The catalogue as the tool prints it: the chips, what the kernel model makes of their insides,
 /// and the models (`shardplan catalog`).
 inline std::string catalog_text(bool markdown) {
-  std::string out = markdown ? "## Hardware\n\n" : "Hardware (peak dense rates from datasheets)\n\n";
+  std::string out =
+      markdown ? "## Hardware\n\n" : "Hardware (peak dense rates from datasheets)\n\n";
   out += render(chip_table(), markdown);
   out += "\nC/W: peak bf16 FLOP/s over a bandwidth, the FLOP per byte moved at which that link "
          "stops being the bound.\n\n";

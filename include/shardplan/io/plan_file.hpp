@@ -411,10 +411,14 @@ inline constexpr framework_flag framework_flags[] = {
      [](const framework_profile& f) { return f.reduction_overlap_needs_flag; },
      "DeepSpeed's zero_optimization.overlap_comm"},
     {"tp_comm_overlap", &training_setup::tp_comm_overlap,
-     [](const framework_profile& f) { return f.tp_comm_overlap_method != tp_overlap_method::none; },
+     [](const framework_profile& f) {
+       return f.tp_comm_overlap_method != tp_overlap_method::none;
+     },
      "Megatron-Core's --tp-comm-overlap or torchtitan's async TP"},
     {"sync_tp_backward", &training_setup::sync_tp_backward,
-     [](const framework_profile& f) { return f.tp_backward == tp_backward_overlap::unless_synchronous; },
+     [](const framework_profile& f) {
+       return f.tp_backward == tp_backward_overlap::unless_synchronous;
+     },
      "Megatron-LM's --no-async-tensor-model-parallel-allreduce"}};
 
 /// The shipped frameworks that read `f`, as a plan file names them: `"framework": "torchtitan"

@@ -286,9 +286,6 @@ std::string choice_name(const std::string& field, const named<T> (&table)[N], co
 inline ordered_json framework_json(const framework_profile& f) {
   const framework_profile& base = profile_of(f.base);
   const std::string name = choice_name("training.framework", framework_choices, f.base);
-  differ same;
-  compare(same, "training.framework", f, base);
-  if (same.first.empty()) return name;
   ordered_json j;
   j["base"] = name;
   for_each_behaviour([&](const char* key, auto member, const char*) {
@@ -299,6 +296,7 @@ inline ordered_json framework_json(const framework_profile& f) {
     else
       j[key] = f.*member;
   });
+  if (j.size() == 1) return name;  // no behaviour differs: the shipped profile
   return j;
 }
 

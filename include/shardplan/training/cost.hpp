@@ -620,7 +620,8 @@ constexpr void zero3_per_tensor_traffic(const traffic_inputs& in, traffic_list& 
   const recompute_kind r = t.recompute.kind;
   const double gathers = layer_passes_per_micro_batch(r);
   const double bytes_each = t.precision.parameter_bytes;
-  const double buckets = std::max(1.0, (t.framework.bucket_size > 0.0 ? detail::ceil_div(params, t.framework.bucket_size) : 1.0));
+  const double bucket = t.framework.bucket_size;  // elements; a described 0 is one bucket
+  const double buckets = bucket > 0.0 ? std::max(1.0, detail::ceil_div(params, bucket)) : 1.0;
   const seconds host = list_collective_rank_overhead * static_cast<double>(p.axes[axis].size);
   in.add(out, "zero-3 parameter gather, per tensor", collective_kind::all_gather, axis,
          gathers * mb * tensors, params * bytes_each / tensors * byte, 0.0 * second,
