@@ -15,6 +15,7 @@
 #include <shardplan/io/job_file.hpp>
 #include <shardplan/io/json_report.hpp>
 #include <shardplan/io/launch.hpp>
+#include <shardplan/io/model_report.hpp>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/plan_header.hpp>
 #include <shardplan/io/plan_writer.hpp>
@@ -76,9 +77,9 @@ int bad_file(const std::string& path, const std::string& message) {
 /// Reads a plan file (standard input for "-"); bad input prints one line and gives exit code 2
 /// through `status`. `training_only` names the command that needs a training plan ("" for any).
 bool read_file(const std::string& path, io::plan_file& file, int& status,
-               const std::string& training_only) {
+               const std::string& training_only, const std::string& model_config = "") {
   try {
-    file = io::load_plan_file(path);
+    file = io::load_plan_file(path, model_config);
   } catch (const io::bad_input& e) {
     status = bad_file(path, e.what());
     return false;
@@ -141,7 +142,7 @@ int check_file(const std::string& path, const std::string& format_name,
                              (extra.find('=') == std::string::npos
                                   ? "': not expected (check takes one plan file)"
                                   : "': key=value overrides go with --from (an imported config)"));
-  } else if (!read_file(path, file, status, "")) {
+  } else if (!read_file(path, file, status, "", flags.model_config)) {
     return status;
   }
   if (file.inference) return print_serving(file.serving_values(), format_name, svg_path);
@@ -193,10 +194,11 @@ int header_file(const std::string& path, const std::string& name, const std::str
 
 /// Searches every plan for a spec's model, system, chips and batch (its parallelism is ignored).
 int search_file(const std::string& path, const std::string& format_name,
-                const std::string& svg_path, const std::string& plans_dir) {
+                const std::string& svg_path, const std::string& plans_dir,
+                const std::string& model_config) {
   io::plan_file file;
   int status = exit_ok;
-  if (!read_file(path, file, status, "search")) return status;
+  if (!read_file(path, file, status, "search", model_config)) return status;
   training_plan_values base = file.values();
   base.axis_count = 0;
   base.setup.degrees = {};
@@ -222,44 +224,30 @@ int search_file(const std::string& path, const std::string& format_name,
 /// Which hardware for a job: every system's best plan, ranked, with the constraint of each.
 /// Exit 1 when no system meets the job (the verdict line names the constraint).
 int compare_file(const std::string& path, const std::string& format_name,
-                 const std::string& svg_path) {
+                 const std::string& svg_path, const std::string& model_config) {
   io::job_file job;
   try {
-    job = io::load_job_file(path);
+    job = io::load_job_file(path, model_config);
   } catch (const io::bad_input& e) {
     return bad_file(path, e.what());
   }
-  const bool markdown = format_name == "markdown";
-  const std::vector<compared_system> systems = job.systems();
-  const std::vector<double> prices = job.prices_of(systems);
-  std::string verdict;
-  std::string title;
-  std::string svg;
-  if (job.serving_job_given) {
-    const serving_job s = job.serving();
-    const std::vector<serving_option> options = compare_serving(s, systems, prices);
-    verdict = std::string(comparison_verdict(options));
-    title = serving_job_title(s);
-    if (!svg_path.empty()) svg = serving_comparison_svg(options, title);
-    if (format_name == "json")
-      std::cout << io::serving_comparison_json(options, s.energy).dump(2) << "\n";
-    else
-      std::cout << serving_comparison_text(options, title, s.energy, markdown);
-  } else {
-    const training_job t = job.training();
-    const std::vector<training_option> options = compare_training(t, systems, prices);
-    verdict = std::string(comparison_verdict(options));
-    title = training_job_title(t);
-    if (!svg_path.empty()) svg = training_comparison_svg(options, title);
-    if (format_name == "json")
-      std::cout << io::training_comparison_json(options, t.energy).dump(2) << "\n";
-    else
-      std::cout << training_comparison_text(options, title, t.energy, markdown);
-  }
-  if (!svg.empty() && !write_chart(svg_path, svg)) return exit_bad_input;
-  if (verdict.empty()) return exit_ok;
-  if (format_name != "json") std::cout << "\n" << verdict << "\n";
+  const io::comparison_output out = io::compare_job(job, format_name, !svg_path.empty());
+  std::cout << out.text;
+  if (!out.svg.empty() && !write_chart(svg_path, out.svg)) return exit_bad_input;
+  if (out.verdict.empty()) return exit_ok;
+  if (format_name != "json") std::cout << "\n" << out.verdict << "\n";
   return exit_infeasible;
+}
+
+/// What the tool reads of a model: a catalogue name or a Hugging Face config.json.
+int print_model(const std::string& given, const std::vector<std::int64_t>& contexts,
+                const std::string& format_name) {
+  try {
+    std::cout << io::model_output(given, contexts, format_name);
+  } catch (const io::bad_input& e) {
+    return bad_input("", e.what());
+  }
+  return exit_ok;
 }
 
 int print_catalog(const std::string& format_name) {
@@ -349,8 +337,18 @@ int main(int argc, char** argv) {
       ->required();
   compare_cmd->add_option("--svg", compare_svg_path,
                           "write the cost against time chart here (one point per system)");
+  for (CLI::App* sub : {check_cmd, import_cmd, search_cmd, compare_cmd})
+    sub->add_option("--model-config", flags.model_config,
+                    "a Hugging Face config.json: the model, whatever the file names");
+  std::string model_given;
+  std::vector<std::int64_t> contexts{4096, 32768, 131072};
+  auto* model_cmd = app.add_subcommand("model", "print what the tool reads of a model");
+  model_cmd->add_option("model", model_given, "a catalogue model or a Hugging Face config.json")
+      ->required();
+  model_cmd->add_option("--context", contexts, "contexts to size the KV cache and FLOPs at")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
   auto* catalog = app.add_subcommand("catalog", "print the built-in chips and models");
-  for (auto* sub : {report, check_cmd, search_cmd, compare_cmd, catalog})
+  for (auto* sub : {report, check_cmd, search_cmd, compare_cmd, model_cmd, catalog})
     sub->add_option("--format", format_name, "output format")
         ->check(CLI::IsMember({"text", "markdown", "json"}));
   auto is_command = [&app](const std::string& word) {
@@ -359,8 +357,8 @@ int main(int argc, char** argv) {
     return false;
   };
   const char* commands =
-      "(commands: report, check, import, search, compare, export, header, catalog; see shardplan "
-      "--help)";
+      "(commands: report, check, import, search, compare, export, header, model, catalog; see "
+      "shardplan --help)";
   const std::string first = argc > 1 ? argv[1] : "";
   if (first.empty()) {
     std::cerr << "shardplan: a command is required " << commands << "\n";
@@ -388,8 +386,11 @@ int main(int argc, char** argv) {
     return write_output(plan.dump(2) + "\n", import_output);
   }
   if (export_cmd->parsed()) return export_file(plan_path, target);
-  if (search_cmd->parsed()) return search_file(plan_path, format_name, svg_path, plans_dir);
-  if (compare_cmd->parsed()) return compare_file(plan_path, format_name, compare_svg_path);
+  if (search_cmd->parsed())
+    return search_file(plan_path, format_name, svg_path, plans_dir, flags.model_config);
+  if (compare_cmd->parsed())
+    return compare_file(plan_path, format_name, compare_svg_path, flags.model_config);
+  if (model_cmd->parsed()) return print_model(model_given, contexts, format_name);
   if (header_cmd->parsed())
     return header_file(plan_path, header_name, header_output, header_check_unit);
   if (catalog->parsed()) return print_catalog(format_name);

@@ -1,5 +1,6 @@
-// EXPECT: shardplan: optional sizes must not be negative@@optional_sizes_are_not_negative<[a-z_:]*{-1}, [a-z_:]*{28672}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}>
-// Rule: sizes where 0 means "none" (learned positions, d_ff, the moe fields) are never negative.
+// EXPECT: shardplan: optional sizes must not be negative@@optional_sizes_are_not_negative<[a-z_:]*{-1}, [a-z_:]*{28672}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{1}, [a-z_:]*{0}, [a-z_:]*{0}, [a-z_:]*{2}>
+// Rule: sizes where 0 means "none" (learned positions, d_ff, the moe fields, the local-attention
+// window and its period, the norms a layer has) are never negative.
 // -1 learned positions is a typo for "none"; the twin has 0 (RoPE, no position table).
 #include <shardplan/models/parameters.hpp>
 

@@ -563,7 +563,7 @@ TEST_CASE("maxtext: the importer's base.yml defaults are base.yml's") {
   // Every default the importer falls back on, against the real base.yml at e591f30.
   YAML::Node node = YAML::LoadFile(sample("maxtext/base.yml"));
   std::size_t budget = 1'000'000;
-  const shardplan::io::detail::importer::source src{"base.yml", json(), "", 0, {}};
+  const shardplan::io::detail::importer::source src{"base.yml", json(), "", nullptr, 0, {}};
   const shardplan::io::detail::importer::context c{src, "maxtext", {}, {}};
   const json base = shardplan::io::detail::importer::maxtext::from_yaml(c, node, "", 0, budget);
   const json defaults = shardplan::io::detail::importer::maxtext::base_defaults();

@@ -388,3 +388,17 @@ bad_job("serve.weights: unknown number format 'int3'" job_serve serve weights [=
 bad_job("serve.engine: " job_serve serve engine [=["llama.cpp"]=])
 bad_job("serve: must be an object" job_serve serve 5)
 bad_job("serve.batch: unknown key" job_serve serve batch 8)
+
+# --- models from Hugging Face configs (io/hf_config.hpp; the config's own fields are checked by
+# tests/unit/hf_config.cpp) --------------------------------------------------------------------
+bad_plan("model.hf_config: cannot read " training model [=[{"hf_config": "missing.json"}]=])
+bad_plan("model.hf_config: must be a string" training model [=[{"hf_config": 3}]=])
+bad_plan("model.name: unknown key (known: hf_config)" training model [=[{"hf_config": "c.json", "name": "x"}]=])
+bad_command("'no-such-model' is neither a catalogue model nor a file" model no-such-model)
+bad_command("is a directory" model @DIR@)
+bad_command("malformed JSON" model @PLANS@/../models/SOURCES.md)
+bad_command("architectures: missing" model @PLANS@/llama3_70b_h100.json)
+bad_command("--model-config: " check @GOOD@ --model-config @PLANS@/llama3_70b_h100.json)
+bad_command("--model-config: cannot read " search @GOOD@ --model-config @DIR@/none.json)
+bad_command("--model-config: give --model or --model-config, not both" import --from megatron @GOOD@ --model llama3-8b --model-config @PLANS@/../models/qwen3-8b.json)
+bad_command("--context: Value 0 not in range" model qwen3-32b --context 0)

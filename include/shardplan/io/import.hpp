@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <shardplan/io/import/common.hpp>
@@ -33,6 +34,7 @@ struct import_request {
   std::string path;                    // the config file
   nlohmann::json system;               // the plan file's "system" value to use (null: none given)
   std::string model;                   // a catalogue model name (empty: from the config)
+  std::shared_ptr<const hf_model> model_config;  // a Hugging Face config's model, its shape named (null: none)
   std::int64_t world_size = 0;         // devices (0: from the config, else the system's chips)
   std::vector<std::string> overrides;  // MaxText key=value overrides (also for the others where meaningful, else refused)
 };
@@ -57,7 +59,7 @@ struct import_result {
 /// pipeline_parallel=N, expert_parallel=N (degrees that live in the model code).
 inline import_result import_config(const import_request& r) {
   namespace im = detail::importer;
-  const im::source src{r.path, r.system, r.model, r.world_size, r.overrides};
+  const im::source src{r.path, r.system, r.model, r.model_config, r.world_size, r.overrides};
   im::outcome out;
   switch (r.from) {
     case import_format::megatron:
@@ -158,6 +160,7 @@ struct import_flags {
   std::string system;
   std::string system_file;
   std::string model;
+  std::string model_config;  ///< a Hugging Face config.json, or empty
   std::int64_t world_size = 0;
   std::vector<std::string> overrides;
 };
@@ -184,7 +187,19 @@ inline import_request request_of(const std::string& path, const import_flags& fl
   for (const std::string& o : flags.overrides)
     if (o.find('=') == std::string::npos || o[0] == '=')
       throw bad_input("'" + detail::printable(o) + "': an override is key=value");
+  if (!flags.model.empty() && !flags.model_config.empty())
+    throw bad_input("--model-config: give --model or --model-config, not both");
   r.model = flags.model;
+  if (!flags.model_config.empty()) {
+    auto m = std::make_shared<hf_model>();
+    try {
+      *m = read_hf_config_file(flags.model_config);
+    } catch (const bad_input& e) {
+      throw bad_input(std::string("--model-config: ") + e.what());
+    }
+    m->shape.name = m->name;  // on the heap: the name stays where the shape points
+    r.model_config = std::move(m);
+  }
   r.world_size = flags.world_size;
   r.overrides = flags.overrides;
   return r;

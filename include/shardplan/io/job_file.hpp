@@ -154,18 +154,19 @@ inline energy_inputs read_energy(const json& j) {
 }  // namespace detail
 
 /// Reads a job file's text.
-inline job_file read_job_file(const std::string& text_in) {
+inline job_file read_job_file(const std::string& text_in, const model_source& from = {}) {
   using detail::fail;
   const detail::json j = detail::parse(text_in);
   if (!j.is_object()) fail("job file", "must be a JSON object (with model, and train or serve)");
   detail::only_keys(j, "",
                     {"model", "train", "serve", "families", "systems", "price_per_chip_hour",
                      "prices", "energy"});
-  if (!j.contains("model")) fail("model", "missing");
+  if (!j.contains("model") && from.config.empty()) fail("model", "missing");
   if (j.contains("train") == j.contains("serve"))
     fail("train", "a job file has exactly one of train and serve");
   job_file out;
-  const model_shape model = detail::read_model(j.at("model"), *out.model_name);
+  const model_shape model = detail::read_model(
+      j.contains("model") ? j.at("model") : detail::json(), *out.model_name, from);
   out.serving_job_given = j.contains("serve");
   if (out.serving_job_given)
     out.serve = detail::read_serve(j.at("serve"), model);
@@ -218,8 +219,9 @@ inline job_file read_job_file(const std::string& text_in) {
 }
 
 /// Reads the job file at `path` ("-": standard input).
-inline job_file load_job_file(const std::string& path) {
-  return read_job_file(input_text(path));
+inline job_file load_job_file(const std::string& path, const std::string& model_config = "") {
+  const std::string base = path == "-" ? "" : std::filesystem::path(path).parent_path().string();
+  return read_job_file(input_text(path), {base, model_config});
 }
 
 namespace detail {
@@ -310,6 +312,40 @@ inline nlohmann::json serving_comparison_json(const std::vector<serving_option>&
     j["systems"].push_back(s);
   }
   return j;
+}
+
+/// What `shardplan compare` prints for a job: the ranking as text, Markdown or JSON, the
+/// verdict when no system meets the job ("" when one does), and the chart when asked for.
+struct comparison_output {
+  std::string text;
+  std::string verdict;
+  std::string svg;
+};
+inline comparison_output compare_job(const job_file& job, const std::string& format_name,
+                                     bool chart) {
+  const bool markdown = format_name == "markdown";
+  const std::vector<compared_system> systems = job.systems();
+  const std::vector<double> prices = job.prices_of(systems);
+  comparison_output out;
+  if (job.serving_job_given) {
+    const serving_job s = job.serving();
+    const std::vector<serving_option> options = compare_serving(s, systems, prices);
+    out.verdict = std::string(comparison_verdict(options));
+    const std::string title = serving_job_title(s);
+    if (chart) out.svg = serving_comparison_svg(options, title);
+    out.text = format_name == "json" ? serving_comparison_json(options, s.energy).dump(2) + "\n"
+                                     : serving_comparison_text(options, title, s.energy, markdown);
+  } else {
+    const training_job t = job.training();
+    const std::vector<training_option> options = compare_training(t, systems, prices);
+    out.verdict = std::string(comparison_verdict(options));
+    const std::string title = training_job_title(t);
+    if (chart) out.svg = training_comparison_svg(options, title);
+    out.text = format_name == "json"
+                   ? training_comparison_json(options, t.energy).dump(2) + "\n"
+                   : training_comparison_text(options, title, t.energy, markdown);
+  }
+  return out;
 }
 
 }  // namespace shardplan::io

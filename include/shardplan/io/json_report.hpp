@@ -87,6 +87,11 @@ inline json model_json(const model_shape& m) {
                          {"shared_experts", m.moe.shared_experts},
                          {"expert_d_ff", m.moe.expert_d_ff},
                          {"dense_layers", m.moe.dense_layers}};
+  if (has_local_attention(m))
+    j["shape"]["local"] = {
+        {"window", m.local.window},
+        {"global_layers", global_attention_layers(m)},
+        {"kind", m.local.kind == local_attention_kind::chunked ? "chunked" : "sliding"}};
   if (m.mla.kv_lora_rank > 0)
     j["shape"]["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
                          {"kv_lora_rank", m.mla.kv_lora_rank},

@@ -14,6 +14,8 @@
 #include <limits>
 #include <set>
 #include <nlohmann/json.hpp>
+#include <shardplan/io/hf_config.hpp>
+#include <shardplan/io/json_input.hpp>
 #include <shardplan/hardware/catalog.hpp>
 #include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/catalog.hpp>
@@ -35,9 +37,13 @@
 
 namespace shardplan::io {
 
-/// A plan file's mistake: a one-line message that names the field.
-struct bad_input : std::runtime_error {
-  using std::runtime_error::runtime_error;
+
+/// Where a plan or job file's model comes from besides the file: the folder a relative
+/// `"hf_config"` path is read from, and a Hugging Face config that replaces the file's model
+/// (`--model-config`).
+struct model_source {
+  std::string base_dir;
+  std::string config;
 };
 
 /// The owned names of a system read from a plan file (its `string_view`s point at these).
@@ -83,232 +89,8 @@ struct plan_file {
   }
 };
 
-/// A library rule's text without its "shardplan: " prefix, for a message that has its own
-/// ("shardplan: FILE: system.nodes: a dgx h100 superpod has at most 2048 nodes ...").
-inline std::string rule_message(std::string_view text) {
-  constexpr std::string_view prefix = "shardplan: ";
-  if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
-  return std::string(text);
-}
 
 namespace detail {
-
-using json = nlohmann::json;
-
-/// `text` with its control characters written as \n, \t or \xNN, so that a message that echoes
-/// the input (a key, a name) stays one line.
-inline std::string printable(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (u < 0x20 || u == 0x7f) {
-      constexpr const char* hex = "0123456789abcdef";
-      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-    } else out += c;
-  }
-  return out;
-}
-
-[[noreturn]] inline void fail(const std::string& path, const std::string& what) {
-  throw bad_input(printable(path + ": " + what));
-}
-
-inline std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-
-/// "a, b, c" of a list of names.
-template <class Names>
-std::string name_list(const Names& names) {
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + std::string(n);
-  return list;
-}
-
-/// Parses JSON, rejecting a key given twice in one object (nlohmann-json would keep the last)
-/// and nesting deeper than any plan file needs (which would cost memory quadratic in the depth).
-inline json parse(const std::string& text) {
-  constexpr std::size_t max_depth = 64;
-  struct frame {
-    bool array = false;
-    std::string path;
-    std::set<std::string> keys;
-    std::string last_key;
-    std::size_t next_index = 0;
-  };
-  std::vector<frame> open;
-  const auto child_path = [&open]() -> std::string {
-    if (open.empty()) return "";
-    frame& top = open.back();
-    if (!top.array) return join(top.path, top.last_key);
-    return top.path + "[" + std::to_string(top.next_index++) + "]";
-  };
-  const json::parser_callback_t on_event = [&](int, json::parse_event_t event, json& parsed) {
-    using e = json::parse_event_t;
-    if (event == e::object_start || event == e::array_start) {
-      if (open.size() >= max_depth)
-        fail("plan file", "nests deeper than " + std::to_string(max_depth) + " levels");
-      std::string path = child_path();
-      open.push_back({event == e::array_start, std::move(path), {}, {}, 0});
-    } else if (event == e::object_end || event == e::array_end) {
-      if (!open.empty()) open.pop_back();
-    } else if (event == e::key && !open.empty()) {
-      frame& top = open.back();
-      const std::string key = parsed.get<std::string>();
-      if (!top.keys.insert(key).second)
-        fail(join(top.path, key), "is given twice (each key may appear once)");
-      top.last_key = key;
-    } else if (event == e::value && !open.empty() && open.back().array) {
-      ++open.back().next_index;
-    }
-    return true;
-  };
-  try {
-    return json::parse(text, on_event);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e3030
-    throw bad_input(std::string("malformed JSON: ") + e.what());
-  }
-}
-
-/// `j` is an object of no key but `allowed` (any list of names).
-template <class Names>
-void only_keys_of(const json& j, const std::string& path, const Names& allowed) {
-  if (!j.is_object()) fail(path, "must be an object");
-  for (const auto& [key, value] : j.items()) {
-    bool known = false;
-    for (const char* a : allowed) known = known || key == a;
-    if (!known) fail(join(path, key), "unknown key (known: " + name_list(allowed) + ")");
-  }
-}
-
-inline void only_keys(const json& j, const std::string& path,
-                      std::initializer_list<const char*> allowed) {
-  only_keys_of(j, path, allowed);
-}
-inline void only_keys(const json& j, const std::string& path,
-                      const std::vector<const char*>& allowed) {
-  only_keys_of(j, path, allowed);
-}
-
-/// A whole number in [lo, hi] (an integral number such as 64.0 counts; lo >= 0).
-inline std::int64_t whole(const json& v, const std::string& where, std::int64_t lo,
-                          std::int64_t hi) {
-  const std::string too_large = "is too large (at most " + std::to_string(hi) + ")";
-  const std::string too_small = "must be at least " + std::to_string(lo);
-  if (!v.is_number()) fail(where, "must be an integer");
-  if (v.is_number_float()) {
-    const double x = v.get<double>();
-    if (std::trunc(x) != x) fail(where, "must be a whole number");
-    if (x < static_cast<double>(lo)) fail(where, too_small);
-    if (x > static_cast<double>(hi)) fail(where, too_large);
-    return static_cast<std::int64_t>(x);
-  }
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-    fail(where, too_large);
-  const auto x = v.get<std::int64_t>();
-  if (x < lo) fail(where, too_small);
-  if (x > hi) fail(where, too_large);
-  return x;
-}
-
-/// An integer field in [lo, hi]; `fallback` when absent, or an error when `required`.
-inline std::int64_t integer(const json& j, const std::string& path, const char* key,
-                            std::int64_t lo, std::int64_t hi, bool required,
-                            std::int64_t fallback = 0) {
-  const std::string where = join(path, key);
-  if (!j.contains(key)) {
-    if (required) fail(where, "missing");
-    return fallback;
-  }
-  return whole(j.at(key), where, lo, hi);
-}
-
-/// The product of named factors, checked before it can overflow: more than `limit` is one line
-/// naming every factor and its number ("data 65536 x tensor 65536 x ...").
-inline std::int64_t product(const std::string& where,
-                            std::initializer_list<std::pair<const char*, std::int64_t>> factors,
-                            std::int64_t limit, const std::string& what) {
-  std::int64_t n = 1;
-  bool over = false;
-  for (const auto& [name, x] : factors) {
-    if (x > 0 && n > limit / x) over = true;
-    if (!over) n *= x;
-  }
-  if (!over) return n;
-  std::string terms;  // the factors that multiply (a degree of 1 is left out)
-  for (const auto& [name, x] : factors)
-    if (x != 1) terms += (terms.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(x);
-  fail(where, terms + " " + what + " (at most " + std::to_string(limit) + ")");
-}
-
-inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
-
-inline double number(const json& j, const std::string& path, const char* key, double lo,
-                     double hi, double fallback) {
-  const std::string where = join(path, key);
-  if (!j.contains(key)) return fallback;
-  const json& v = j.at(key);
-  if (!v.is_number()) fail(where, "must be a number");
-  const double x = v.get<double>();
-  if (!(x >= lo && x <= hi))
-    fail(where, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-  return x;
-}
-
-inline bool boolean(const json& j, const std::string& path, const char* key, bool fallback) {
-  if (!j.contains(key)) return fallback;
-  if (!j.at(key).is_boolean()) fail(join(path, key), "must be true or false");
-  return j.at(key).get<bool>();
-}
-
-inline std::string text(const json& j, const std::string& path, const char* key) {
-  if (!j.contains(key)) fail(join(path, key), "missing");
-  if (!j.at(key).is_string()) fail(join(path, key), "must be a string");
-  return j.at(key).get<std::string>();
-}
-
-/// Which of `options` the string `given` names (by `same_name`), or -1.
-inline int option_index(std::string_view given, std::initializer_list<std::string_view> options) {
-  int i = 0;
-  for (std::string_view o : options) {
-    if (same_name(given, o)) return i;
-    ++i;
-  }
-  return -1;
-}
-
-/// "\"a\", \"b\" or \"c\"" of a list of names.
-template <class Names>
-std::string quoted_choices(const Names& names) {
-  std::string list;
-  std::size_t k = 0;
-  const std::size_t count = std::size(names);
-  for (const auto& o : names) {
-    const char* separator = k == 0 ? "" : k + 1 == count ? " or " : ", ";
-    list.append(separator).append("\"").append(std::string_view(o)).append("\"");
-    ++k;
-  }
-  return list;
-}
-
-/// One of `options` by `same_name`, as its index; else "must be \"a\", \"b\" or \"c\"".
-inline int choice(const std::string& where, const std::string& given,
-                  std::initializer_list<std::string_view> options) {
-  const int i = option_index(given, options);
-  if (i >= 0) return i;
-  fail(where, "must be " + quoted_choices(options));
-}
-
-/// A name a plan file spells and the value it stands for: one table per choice, read by
-/// `read_plan_file` and written by `plan_file_text` (io/plan_writer.hpp), so that the two
-/// cannot disagree.
-template <class T>
-struct named {
-  std::string_view name;
-  T value;
-};
 
 /// `training.parallelism.schedule`.
 inline constexpr named<pipeline_schedule> schedule_choices[] = {
@@ -369,6 +151,17 @@ inline constexpr named<bucket_rule> bucket_rule_choices[] = {
     {"elements", bucket_rule::elements},
     {"ranks_scaled", bucket_rule::ranks_scaled},
     {"layer", bucket_rule::layer}};
+/// The enumerated fields of a model shape (models/model.hpp), found by type the same way.
+inline constexpr named<norm_kind> norm_choices[] = {{"rms_norm", norm_kind::rms_norm},
+                                                    {"layer_norm", norm_kind::layer_norm}};
+inline constexpr named<qk_norm_kind> qk_norm_choices[] = {{"none", qk_norm_kind::none},
+                                                          {"per_head", qk_norm_kind::per_head},
+                                                          {"whole", qk_norm_kind::whole}};
+inline constexpr named<local_attention_kind> local_attention_choices[] = {
+    {"sliding", local_attention_kind::sliding}, {"chunked", local_attention_kind::chunked}};
+constexpr const auto& choices_of(norm_kind) { return norm_choices; }
+constexpr const auto& choices_of(qk_norm_kind) { return qk_norm_choices; }
+constexpr const auto& choices_of(local_attention_kind) { return local_attention_choices; }
 constexpr const auto& choices_of(selective_recompute) { return selective_recompute_choices; }
 constexpr const auto& choices_of(loss_memory) { return loss_memory_choices; }
 constexpr const auto& choices_of(tp_overlap_method) { return tp_overlap_method_choices; }
@@ -469,37 +262,6 @@ inline constexpr named<precision_policy> precision_choices[] = {
     {"bf16_adam_8bit", precision::bf16_adam_8bit::policy},
     {"scaling_book_adam", precision::scaling_book_adam::policy}};
 
-/// The names of a table, in its order.
-template <class T, std::size_t N>
-std::vector<std::string_view> names_of(const named<T> (&table)[N]) {
-  std::vector<std::string_view> out;
-  for (const named<T>& x : table) out.push_back(x.name);
-  return out;
-}
-
-/// The entry of `table` that `given` names (by `same_name`), or null.
-template <class T, std::size_t N>
-const named<T>* find_named(const named<T> (&table)[N], std::string_view given) {
-  for (const named<T>& x : table)
-    if (same_name(x.name, given)) return &x;
-  return nullptr;
-}
-
-/// The value `given` names in `table`; else "must be \"a\", \"b\" or \"c\"".
-template <class T, std::size_t N>
-T pick(const std::string& where, const std::string& given, const named<T> (&table)[N]) {
-  if (const named<T>* x = find_named(table, given)) return x->value;
-  fail(where, "must be " + quoted_choices(names_of(table)));
-}
-
-/// The name of `value` in `table`, or "" when the table has none for it.
-template <class T, std::size_t N>
-std::string_view name_in(const named<T> (&table)[N], const T& value) {
-  for (const named<T>& x : table)
-    if (x.value == value) return x.name;
-  return {};
-}
-
 /// The keys of a framework object: its `base` and every behaviour.
 inline std::vector<const char*> framework_keys() {
   std::vector<const char*> keys{"base"};
@@ -535,9 +297,6 @@ inline framework_profile read_framework(const json& j, const std::string& p) {
   return f;
 }
 
-// Sizes large enough for any real model or cluster, small enough that products stay in 64 bits.
-inline constexpr std::int64_t max_dim = 10'000'000;
-inline constexpr std::int64_t max_count = 1'000'000;
 
 /// The field a broken shape rule concerns.
 inline std::string shape_rule_field(shape_rule r) {
@@ -553,7 +312,27 @@ inline std::string shape_rule_field(shape_rule r) {
   }
 }
 
-inline model_shape read_model(const json& j, std::string& name) {
+/// The model of the Hugging Face config at `path` (relative to `base_dir`), named; a mistake in
+/// it is "WHERE: PATH: FIELD: what".
+inline model_shape hf_config_model(const std::string& where, const std::string& path,
+                                   const std::string& base_dir, std::string& name) {
+  std::filesystem::path file(path);
+  if (file.is_relative() && !base_dir.empty() && path != "-") file = base_dir / file;
+  try {
+    const hf_model m = read_hf_config_file(file.string());
+    name = m.name;
+    return m.shape;
+  } catch (const bad_input& e) {
+    fail(where, e.what());
+  }
+}
+
+inline model_shape read_model(const json& j, std::string& name, const model_source& from = {}) {
+  if (!from.config.empty()) return hf_config_model("--model-config", from.config, "", name);
+  if (j.is_object() && j.contains("hf_config")) {
+    only_keys(j, "model", {"hf_config"});
+    return hf_config_model("model.hf_config", text(j, "model", "hf_config"), from.base_dir, name);
+  }
   if (j.is_string()) {
     const std::string given = j.get<std::string>();
     for (const model_shape& m : catalog_models)
@@ -568,7 +347,7 @@ inline model_shape read_model(const json& j, std::string& name) {
   const std::string p = "model";
   only_keys(j, p, {"name", "layers", "d_model", "d_ff", "heads", "kv_heads", "head_dim", "vocab",
                    "gated_mlp", "tied_embeddings", "biases", "norm", "position_embeddings", "moe",
-                   "mla"});
+                   "mla", "local", "qk_norm", "qkv_bias", "layer_norms", "attention_sinks"});
   model_shape m;
   name = text(j, p, "name");
   if (name.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -588,24 +367,22 @@ inline model_shape read_model(const json& j, std::string& name) {
   m.gated_mlp = boolean(j, p, "gated_mlp", true);
   m.tied_embeddings = boolean(j, p, "tied_embeddings", false);
   m.biases = boolean(j, p, "biases", false);
-  if (j.contains("norm"))
-    m.norm = choice(join(p, "norm"), text(j, p, "norm"), {"rms_norm", "layer_norm"}) == 0
-                 ? norm_kind::rms_norm
-                 : norm_kind::layer_norm;
+  if (j.contains("norm")) m.norm = pick(join(p, "norm"), text(j, p, "norm"), norm_choices);
   m.position_embeddings = integer(j, p, "position_embeddings", 0, max_dim, false);
   if (j.contains("moe")) {
     const json& e = j.at("moe");
     const std::string q = join(p, "moe");
     only_keys(e, q, {"experts", "top_k", "shared_experts", "expert_d_ff", "dense_layers",
-                     "router_bias"});
+                     "router_bias", "every"});
     m.moe.experts = integer(e, q, "experts", 1, max_count, true);
     m.moe.top_k = integer(e, q, "top_k", 1, m.moe.experts, true);
     m.moe.shared_experts = integer(e, q, "shared_experts", 0, max_count, false);
     m.moe.expert_d_ff = integer(e, q, "expert_d_ff", 1, max_dim, true);
     m.moe.dense_layers = integer(e, q, "dense_layers", 0, m.layers, false);
     m.moe.router_bias = boolean(e, q, "router_bias", false);
+    m.moe.every = integer(e, q, "every", 1, m.layers, false, 1);
   }
-  const bool dense_mlp = m.moe.experts == 0 || m.moe.dense_layers > 0;
+  const bool dense_mlp = dense_layer_count(m) > 0;
   m.d_ff = integer(j, p, "d_ff", dense_mlp ? 1 : 0, max_dim, dense_mlp);
   if (j.contains("mla")) {
     const json& a = j.at("mla");
@@ -618,6 +395,20 @@ inline model_shape read_model(const json& j, std::string& name) {
     m.mla.qk_rope_head_dim = integer(a, q, "qk_rope_head_dim", 1, max_dim, true);
     m.mla.v_head_dim = integer(a, q, "v_head_dim", 1, max_dim, true);
   }
+  if (j.contains("local")) {
+    const json& a = j.at("local");
+    const std::string q = join(p, "local");
+    only_keys(a, q, {"window", "global_every", "kind"});
+    m.local.window = integer(a, q, "window", 1, max_dim, true);
+    m.local.global_every = integer(a, q, "global_every", 0, m.layers, false);
+    if (a.contains("kind"))
+      m.local.kind = pick(join(q, "kind"), text(a, q, "kind"), local_attention_choices);
+  }
+  if (j.contains("qk_norm"))
+    m.qk_norm = pick(join(p, "qk_norm"), text(j, p, "qk_norm"), qk_norm_choices);
+  m.qkv_bias = boolean(j, p, "qkv_bias", false);
+  m.layer_norms = integer(j, p, "layer_norms", 0, 16, false, 2);
+  m.attention_sinks = boolean(j, p, "attention_sinks", false);
   if (m.heads % m.kv_heads != 0) fail(join(p, "kv_heads"), "must divide heads");
   const shape_rule broken = first_broken_rule(m);
   if (broken != shape_rule::none) fail(shape_rule_field(broken), rule_message(rule_text(broken)));
@@ -1251,18 +1042,19 @@ inline batch_settings read_batch(const json& b, std::int64_t data) {
 }  // namespace detail
 
 /// Reads a plan file's text. Throws `bad_input` with one line naming the field on any mistake.
-inline plan_file read_plan_file(const std::string& text_in) {
+inline plan_file read_plan_file(const std::string& text_in, const model_source& from = {}) {
   using detail::fail;
   using detail::integer;
   const detail::json j = detail::parse(text_in);
   if (!j.is_object()) fail("plan file", "must be a JSON object (with model, system and training)");
   detail::only_keys(j, "", {"model", "system", "training", "inference", "run", "search"});
-  if (!j.contains("model")) fail("model", "missing");
+  if (!j.contains("model") && from.config.empty()) fail("model", "missing");
   if (!j.contains("system")) fail("system", "missing");
   if (j.contains("training") == j.contains("inference"))
     fail("training", "a plan file has exactly one of training and inference");
   plan_file out;
-  const model_shape model = detail::read_model(j.at("model"), out.model_name);
+  const model_shape model =
+      detail::read_model(j.contains("model") ? j.at("model") : detail::json(), out.model_name, from);
   const system_figures system = detail::read_system(j.at("system"), out.names);
   if (j.contains("inference")) {
     if (j.contains("run")) fail("run", "belongs to a training plan");
@@ -1402,32 +1194,14 @@ inline plan_file read_plan_file(const std::string& text_in) {
   return out;
 }
 
-/// The text of the file at `path` (standard input when `path` is "-"). Throws `bad_input`
-/// ("cannot read PATH: why") when it cannot be read.
-inline std::string input_text(const std::string& path) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    if (std::cin.bad()) throw bad_input("cannot read standard input");
-    return text.str();
-  }
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw bad_input("cannot read " + path + ": no such file");
-  if (std::filesystem::is_directory(status))
-    throw bad_input("cannot read " + path + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input("cannot read " + path + ": cannot open it");
-  text << in.rdbuf();
-  if (in.bad()) throw bad_input("cannot read " + path + ": read error");
-  return text.str();
-}
-
 /// Reads the plan file at `path` (standard input when `path` is "-"): `read_plan_file` of its
 /// text. Throws `bad_input` ("cannot read PATH: why") when the file cannot be read, or with the
 /// field's line on any mistake in it.
-inline plan_file load_plan_file(const std::string& path) {
-  return read_plan_file(input_text(path));
+/// `model_config`, when given, replaces the file's model (`--model-config`); a relative
+/// `"hf_config"` is read from the plan file's folder.
+inline plan_file load_plan_file(const std::string& path, const std::string& model_config = "") {
+  const std::string base = path == "-" ? "" : std::filesystem::path(path).parent_path().string();
+  return read_plan_file(input_text(path), {base, model_config});
 }
 
 }  // namespace shardplan::io

@@ -84,35 +84,32 @@ class cpp_writer {
   }
 };
 
+constexpr const char* cpp_type(norm_kind) { return "norm_kind"; }
+constexpr const char* cpp_type(qk_norm_kind) { return "qk_norm_kind"; }
+constexpr const char* cpp_type(local_attention_kind) { return "local_attention_kind"; }
+
+/// Every field of the shape (`for_each_shape_field`, in declaration order), its groups as nested
+/// designated initializers.
 inline void write(cpp_writer& w, const model_shape& m) {
   w.field("name", m.name);
-  w.field("layers", m.layers);
-  w.field("d_model", m.d_model);
-  w.field("d_ff", m.d_ff);
-  w.field("heads", m.heads);
-  w.field("kv_heads", m.kv_heads);
-  w.field("head_dim", m.head_dim);
-  w.field("vocab", m.vocab);
-  w.field("gated_mlp", m.gated_mlp);
-  w.field("tied_embeddings", m.tied_embeddings);
-  w.field("biases", m.biases);
-  w.enumerator("norm", "norm_kind", m.norm);
-  w.field("position_embeddings", m.position_embeddings);
-  w.open("moe");
-  w.field("experts", m.moe.experts);
-  w.field("top_k", m.moe.top_k);
-  w.field("shared_experts", m.moe.shared_experts);
-  w.field("expert_d_ff", m.moe.expert_d_ff);
-  w.field("dense_layers", m.moe.dense_layers);
-  w.field("router_bias", m.moe.router_bias);
-  w.close();
-  w.open("mla");
-  w.field("q_lora_rank", m.mla.q_lora_rank);
-  w.field("kv_lora_rank", m.mla.kv_lora_rank);
-  w.field("qk_nope_head_dim", m.mla.qk_nope_head_dim);
-  w.field("qk_rope_head_dim", m.mla.qk_rope_head_dim);
-  w.field("v_head_dim", m.mla.v_head_dim);
-  w.close();
+  std::string group;
+  for_each_shape_field([&](const char* key, auto get, const char*) {
+    const std::string k = key;
+    const std::size_t dot = k.find('.');
+    const std::string g = dot == std::string::npos ? "" : k.substr(0, dot);
+    if (g != group) {
+      if (!group.empty()) w.close();
+      if (!g.empty()) w.open(g);
+      group = g;
+    }
+    const std::string member = dot == std::string::npos ? k : k.substr(dot + 1);
+    using T = std::remove_cvref_t<decltype(get(m))>;
+    if constexpr (std::is_enum_v<T>)
+      w.enumerator(member, cpp_type(T{}), get(m));
+    else
+      w.field(member, get(m));
+  });
+  if (!group.empty()) w.close();
 }
 
 inline void write(cpp_writer& w, const flop_per_clock_by_format& r) {

@@ -54,29 +54,8 @@ struct differ {
 
 inline void compare(differ& d, const std::string& p, const model_shape& a, const model_shape& b) {
   d(p + ".name", a.name, b.name);
-  d(p + ".layers", a.layers, b.layers);
-  d(p + ".d_model", a.d_model, b.d_model);
-  d(p + ".d_ff", a.d_ff, b.d_ff);
-  d(p + ".heads", a.heads, b.heads);
-  d(p + ".kv_heads", a.kv_heads, b.kv_heads);
-  d(p + ".head_dim", a.head_dim, b.head_dim);
-  d(p + ".vocab", a.vocab, b.vocab);
-  d(p + ".gated_mlp", a.gated_mlp, b.gated_mlp);
-  d(p + ".tied_embeddings", a.tied_embeddings, b.tied_embeddings);
-  d(p + ".biases", a.biases, b.biases);
-  d(p + ".norm", a.norm, b.norm);
-  d(p + ".position_embeddings", a.position_embeddings, b.position_embeddings);
-  d(p + ".moe.experts", a.moe.experts, b.moe.experts);
-  d(p + ".moe.top_k", a.moe.top_k, b.moe.top_k);
-  d(p + ".moe.shared_experts", a.moe.shared_experts, b.moe.shared_experts);
-  d(p + ".moe.expert_d_ff", a.moe.expert_d_ff, b.moe.expert_d_ff);
-  d(p + ".moe.dense_layers", a.moe.dense_layers, b.moe.dense_layers);
-  d(p + ".moe.router_bias", a.moe.router_bias, b.moe.router_bias);
-  d(p + ".mla.q_lora_rank", a.mla.q_lora_rank, b.mla.q_lora_rank);
-  d(p + ".mla.kv_lora_rank", a.mla.kv_lora_rank, b.mla.kv_lora_rank);
-  d(p + ".mla.qk_nope_head_dim", a.mla.qk_nope_head_dim, b.mla.qk_nope_head_dim);
-  d(p + ".mla.qk_rope_head_dim", a.mla.qk_rope_head_dim, b.mla.qk_rope_head_dim);
-  d(p + ".mla.v_head_dim", a.mla.v_head_dim, b.mla.v_head_dim);
+  for_each_shape_field(
+      [&](const char* key, auto get, const char*) { d(p + "." + key, get(a), get(b)); });
 }
 
 /// Each number of a table of chip numbers (io/plan_file.hpp) under `p`.
@@ -330,6 +309,24 @@ inline std::string framework_reference() {
   return out;
 }
 
+/// The Markdown table of a plan file's model keys (`for_each_shape_field`) with their defaults:
+/// the reference docs/models.md holds, checked by a unit test.
+inline std::string model_key_reference() {
+  std::string out = "| key | what | default |\n| --- | --- | --- |\n";
+  const model_shape plain{};
+  for_each_shape_field([&](const char* key, auto get, const char* what) {
+    using T = std::remove_cvref_t<decltype(get(plain))>;
+    std::string value;
+    if constexpr (std::is_enum_v<T>)
+      value = name_in(choices_of(T{}), get(plain));
+    else
+      value = ordered_json(get(plain)).dump();
+    out.append("| `").append(key).append("` | ").append(what).append(" | ").append(value);
+    out.append(" |\n");
+  });
+  return out;
+}
+
 inline bool same_model(const model_shape& a, const model_shape& b) {
   differ d;
   compare(d, "model", a, b);
@@ -343,33 +340,27 @@ inline ordered_json model_json(const model_shape& m) {
     if (same_model(c, m)) return std::string(c.name);
   ordered_json j;
   j["name"] = std::string(m.name);
-  j["layers"] = m.layers;
-  j["d_model"] = m.d_model;
-  j["d_ff"] = m.d_ff;
-  j["heads"] = m.heads;
-  j["kv_heads"] = m.kv_heads;
-  j["head_dim"] = m.head_dim;
-  j["vocab"] = m.vocab;
-  j["gated_mlp"] = m.gated_mlp;
-  j["tied_embeddings"] = m.tied_embeddings;
-  j["biases"] = m.biases;
-  j["norm"] = m.norm == norm_kind::rms_norm ? "rms_norm" : "layer_norm";
-  j["position_embeddings"] = m.position_embeddings;
-  if (m.moe.experts > 0) {
-    j["moe"] = {{"experts", m.moe.experts},
-                {"top_k", m.moe.top_k},
-                {"shared_experts", m.moe.shared_experts},
-                {"expert_d_ff", m.moe.expert_d_ff},
-                {"dense_layers", m.moe.dense_layers},
-                {"router_bias", m.moe.router_bias}};
-  }
-  if (m.mla.kv_lora_rank > 0) {
-    j["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
-                {"kv_lora_rank", m.mla.kv_lora_rank},
-                {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
-                {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
-                {"v_head_dim", m.mla.v_head_dim}};
-  }
+  // A group ("moe", "mla", "local") is written when the shape has it; the fields added with
+  // today's architectures only when they differ from a shape's default.
+  const model_shape plain{};
+  for_each_shape_field([&](const char* key, auto get, const char*) {
+    const std::string_view k = key;
+    const std::size_t dot = k.find('.');
+    const std::string_view group = dot == std::string_view::npos ? "" : k.substr(0, dot);
+    if ((group == "moe" && !is_moe(m)) || (group == "mla" && !has_mla(m)) ||
+        (group == "local" && !has_local_attention(m)))
+      return;
+    const bool newer = k == "qk_norm" || k == "qkv_bias" || k == "layer_norms" ||
+                       k == "attention_sinks" || k == "moe.every";
+    if (newer && get(m) == get(plain)) return;
+    ordered_json& out = group.empty() ? j : j[std::string(group)];
+    const std::string member(dot == std::string_view::npos ? k : k.substr(dot + 1));
+    using T = std::remove_cvref_t<decltype(get(m))>;
+    if constexpr (std::is_enum_v<T>)
+      out[member] = std::string(name_in(choices_of(T{}), get(m)));
+    else
+      out[member] = get(m);
+  });
   return j;
 }
 

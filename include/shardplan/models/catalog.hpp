@@ -10,6 +10,7 @@
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
+#include <shardplan/models/released.hpp>
 
 namespace shardplan::models {
 
@@ -20,7 +21,10 @@ inline constexpr auto all =
                          megatron_gpt_18b, megatron_gpt_39b, megatron_gpt_76b, megatron_gpt_145b,
                          megatron_gpt_310b, megatron_gpt_530b, megatron_gpt_1t, llama2_7b,
                          llama2_13b, llama2_70b, llama3_8b, llama3_70b, llama3_405b, mixtral_8x7b,
-                         deepseek_v3>;
+                         deepseek_v3, qwen3_0_6b, qwen3_1_7b, qwen3_8b, qwen3_32b, qwen3_30b_a3b,
+                         qwen3_235b_a22b, qwen2_5_7b, llama3_1_8b, mistral_7b_v0_1, mixtral_8x22b,
+                         gemma2_9b, gpt_oss_20b, gpt_oss_120b, phi3_mini_4k, olmo2_13b,
+                         llama3_1_70b, llama3_1_405b, qwen3_coder_480b_a35b, kimi_k2>;
 
 }  // namespace shardplan::models
 

@@ -43,23 +43,51 @@ struct token_flops {
 /// an MoE layer counts its router, shared experts and top_k routed experts).
 constexpr double matmul_parameters_per_token(const model_shape& m) {
   const parameter_counts c = parameters(m);
-  const double attention = static_cast<double>(c.attention_per_layer - attention_biases(m));
-  const double mla_norms =
-      m.mla.kv_lora_rank > 0
-          ? static_cast<double>(norm_parameters(m, m.mla.kv_lora_rank) +
-                                (m.mla.q_lora_rank > 0 ? norm_parameters(m, m.mla.q_lora_rank) : 0))
-          : 0.0;
+  const double attention =
+      static_cast<double>(c.attention_per_layer - attention_non_matmul_parameters(m));
   const double dense_mlp = static_cast<double>(c.dense_mlp_per_layer - mlp_biases(m, m.d_ff));
   const double expert = static_cast<double>(c.expert - mlp_biases(m, m.moe.expert_d_ff));
   const double moe_mlp = static_cast<double>(m.moe.experts * m.d_model) +
                          static_cast<double>(m.moe.top_k + m.moe.shared_experts) * expert;
-  return static_cast<double>(c.dense_layers) * (attention - mla_norms + dense_mlp) +
-         static_cast<double>(c.moe_layers) * (attention - mla_norms + moe_mlp);
+  return static_cast<double>(c.dense_layers) * (attention + dense_mlp) +
+         static_cast<double>(c.moe_layers) * (attention + moe_mlp);
+}
+
+/// Keys one query of a sequence of `seq` tokens is counted against in a local layer, under the
+/// convention (`full`: the unmasked products, as a global layer's `seq`; `causal`: the mean over
+/// the sequence's positions, as a global layer's seq/2). A sliding window w: min(seq, w) in full;
+/// causally seq/2 up to w, then w − w²/(2·seq). Chunks of w: full, each query against its whole
+/// chunk, (n·w² + r²)/seq for n whole chunks and r tokens left; causally half of that.
+constexpr double local_attention_keys(const model_shape& m, double seq, attention_flops convention) {
+  const double w = static_cast<double>(m.local.window);
+  if (seq <= 0.0) return 0.0;
+  const double factor = attention_factor(convention);
+  if (m.local.kind == local_attention_kind::chunked) {
+    const double whole = w > 0.0 ? static_cast<double>(static_cast<std::int64_t>(seq / w)) : 0.0;
+    const double rest = seq - whole * w;
+    return factor * (whole * w * w + rest * rest) / seq;
+  }
+  if (seq <= w) return factor * seq;
+  if (convention == attention_flops::causal) return w - w * w / (2.0 * seq);
+  return factor * w;
+}
+
+/// The attention products of every layer at `seq` tokens as a share of what they would be if
+/// every layer attended globally: 1 without local attention.
+constexpr double attention_key_share(const model_shape& m, double seq, attention_flops convention) {
+  if (!has_local_attention(m)) return 1.0;
+  const double global = attention_factor(convention) * seq;
+  if (global <= 0.0) return 1.0;
+  const double layers = static_cast<double>(m.layers);
+  return (static_cast<double>(global_attention_layers(m)) * global +
+          static_cast<double>(local_attention_layers(m)) *
+              local_attention_keys(m, seq, convention)) /
+         (layers * global);
 }
 
 /// Forward FLOPs of one token in a sequence of `seq_len` tokens: 2 FLOP per weight of every
 /// matmul the token passes through; 2·s·(a·d_qk + a·d_v) per layer for attention, times the
-/// convention's factor; 2·V·d for the logits.
+/// convention's factor (a local layer's keys: `local_attention_keys`); 2·V·d for the logits.
 constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t seq_len,
                                               attention_flops convention) {
   token_flops f;
@@ -73,7 +101,8 @@ constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t
   const double v = m.mla.kv_lora_rank > 0 ? static_cast<double>(m.mla.v_head_dim)
                                           : static_cast<double>(m.head_dim);
   f.attention = attention_factor(convention) * 2.0 * static_cast<double>(seq_len) *
-                static_cast<double>(m.heads) * (qk + v) * static_cast<double>(m.layers);
+                static_cast<double>(m.heads) * (qk + v) * static_cast<double>(m.layers) *
+                attention_key_share(m, static_cast<double>(seq_len), convention);
   f.logits = 2.0 * static_cast<double>(m.vocab) * static_cast<double>(m.d_model);
   return f;
 }

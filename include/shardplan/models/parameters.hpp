@@ -16,15 +16,45 @@ constexpr bool has_mla(const model_shape& s) { return s.mla.kv_lora_rank > 0; }
 /// True when the shape has mixture-of-experts layers (`moe.experts > 0`).
 constexpr bool is_moe(const model_shape& s) { return s.moe.experts > 0; }
 
-/// Layers whose MLP is dense (width `d_ff`): every layer of a dense model, the leading
-/// `moe.dense_layers` of an MoE model.
-constexpr std::int64_t dense_layer_count(const model_shape& s) {
-  return is_moe(s) ? s.moe.dense_layers : s.layers;
+/// Layers whose MLP is a mixture of experts: after the `moe.dense_layers` leading dense ones, every
+/// `moe.every`-th layer (all of them when `every` is 0 or 1).
+constexpr std::int64_t moe_layer_count(const model_shape& s) {
+  if (!is_moe(s)) return 0;
+  const std::int64_t after = s.layers - s.moe.dense_layers;
+  return s.moe.every > 1 ? after / s.moe.every : after;
 }
 
-/// Layers whose MLP is a mixture of experts.
-constexpr std::int64_t moe_layer_count(const model_shape& s) {
-  return s.layers - dense_layer_count(s);
+/// Layers whose MLP is dense (width `d_ff`): every layer of a dense model; the leading
+/// `moe.dense_layers` and the interleaved dense layers of an MoE model.
+constexpr std::int64_t dense_layer_count(const model_shape& s) {
+  return s.layers - moe_layer_count(s);
+}
+
+/// True when some layers attend only to a window or a chunk of the sequence.
+constexpr bool has_local_attention(const model_shape& s) { return s.local.window > 0; }
+
+/// Layers that attend to the whole sequence: all without local attention, else every
+/// `local.global_every`-th (none when it is 0).
+constexpr std::int64_t global_attention_layers(const model_shape& s) {
+  if (!has_local_attention(s)) return s.layers;
+  return s.local.global_every > 0 ? s.layers / s.local.global_every : 0;
+}
+
+/// Layers that attend to a window or a chunk.
+constexpr std::int64_t local_attention_layers(const model_shape& s) {
+  return s.layers - global_attention_layers(s);
+}
+
+/// Tokens of a sequence of `context` tokens whose keys and values the model keeps, summed over
+/// its layers: `context` on a global layer; on a sliding layer the latest `window`; on a chunked
+/// one the current chunk, up to `window` (its size at the chunk's end, the peak).
+constexpr double cached_token_layers(const model_shape& s, double context) {
+  const double local_keep =
+      has_local_attention(s) && static_cast<double>(s.local.window) < context
+          ? static_cast<double>(s.local.window)
+          : context;
+  return static_cast<double>(global_attention_layers(s)) * context +
+         static_cast<double>(local_attention_layers(s)) * local_keep;
 }
 
 /// Parameters of one norm over `width` features: LayerNorm has a weight and a bias, RMSNorm a
@@ -35,8 +65,9 @@ constexpr std::int64_t norm_parameters(const model_shape& s, std::int64_t width)
 
 /// Bias parameters of one attention block: one bias per output feature of every projection when
 /// `biases` is set (Megatron GPT: QKV and output projection), else 0.
+/// Qwen2's biases on the query, key and value projections only are (heads + 2·kv_heads)·head_dim.
 constexpr std::int64_t attention_biases(const model_shape& s) {
-  if (!s.biases) return 0;
+  if (!s.biases) return s.qkv_bias ? (s.heads + 2 * s.kv_heads) * s.head_dim : 0;
   if (has_mla(s)) {
     const mla_shape& m = s.mla;
     const std::int64_t q = m.q_lora_rank > 0 ? m.q_lora_rank : 0;
@@ -47,7 +78,33 @@ constexpr std::int64_t attention_biases(const model_shape& s) {
   return (s.heads + 2 * s.kv_heads) * s.head_dim + s.d_model;
 }
 
-/// Parameters of one attention block, biases included, layer norms excluded.
+/// Parameters of one attention block's query and key norms (`qk_norm`): two norms of head_dim
+/// shared by the heads (Qwen3, Gemma 3), or one over heads·head_dim and one over
+/// kv_heads·head_dim (OLMo 2).
+constexpr std::int64_t qk_norm_parameters(const model_shape& s) {
+  switch (s.qk_norm) {
+    case qk_norm_kind::none: return 0;
+    case qk_norm_kind::per_head: return 2 * norm_parameters(s, s.head_dim);
+    case qk_norm_kind::whole:
+      return norm_parameters(s, s.heads * s.head_dim) + norm_parameters(s, s.kv_heads * s.head_dim);
+  }
+  return 0;
+}
+
+/// Parameters of one attention block that are not matmul weights: its biases, MLA's two norms,
+/// the query and key norms and the sinks (one per query head).
+constexpr std::int64_t attention_non_matmul_parameters(const model_shape& s) {
+  const std::int64_t mla_norms =
+      s.mla.kv_lora_rank > 0
+          ? norm_parameters(s, s.mla.kv_lora_rank) +
+                (s.mla.q_lora_rank > 0 ? norm_parameters(s, s.mla.q_lora_rank) : 0)
+          : 0;
+  return attention_biases(s) + mla_norms + qk_norm_parameters(s) +
+         (s.attention_sinks ? s.heads : 0);
+}
+
+/// Parameters of one attention block, biases, query and key norms and sinks included, layer
+/// norms excluded.
 /// Standard attention: Wq [d, heads·head_dim], Wk and Wv [d, kv_heads·head_dim], Wo
 /// [heads·head_dim, d]. MLA (DeepSeek-V3 `inference/model.py`): wq_a [d, q_lora], q_a norm
 /// [q_lora], wq_b [q_lora, heads·(nope+rope)] (or wq [d, heads·(nope+rope)] when q_lora_rank is 0),
@@ -65,11 +122,12 @@ constexpr std::int64_t attention_parameters(const model_shape& s) {
                             norm_parameters(s, m.kv_lora_rank) +
                             m.kv_lora_rank * s.heads * (m.qk_nope_head_dim + m.v_head_dim);
     const std::int64_t out = s.heads * m.v_head_dim * d;
-    return q + kv + out + attention_biases(s);
+    return q + kv + out + attention_biases(s) + qk_norm_parameters(s) +
+           (s.attention_sinks ? s.heads : 0);
   }
   const std::int64_t q_and_out = 2 * d * s.heads * s.head_dim;
   const std::int64_t k_and_v = 2 * d * s.kv_heads * s.head_dim;
-  return q_and_out + k_and_v + attention_biases(s);
+  return q_and_out + k_and_v + attention_non_matmul_parameters(s);
 }
 
 /// Bias parameters of one MLP of hidden width `width` when `biases` is set: one per hidden feature
@@ -106,14 +164,15 @@ struct parameter_counts {
   std::int64_t active_without_embeddings = 0;
   std::int64_t embedding = 0;  ///< input token table, plus the output projection unless tied
   std::int64_t position_embedding = 0;   ///< learned absolute positions (0 with RoPE)
-  std::int64_t attention_per_layer = 0;  ///< projections and their biases (MLA: and its two norms)
+  /// Projections and their biases, query and key norms, sinks (MLA: and its two norms).
+  std::int64_t attention_per_layer = 0;
   /// One dense MLP of width d_ff with its biases (0 if the model has none).
   std::int64_t dense_mlp_per_layer = 0;
   std::int64_t expert = 0;                ///< one expert (routed or shared) with its biases
   std::int64_t router_per_layer = 0;      ///< one router's weight and optional bias
   std::int64_t moe_per_layer = 0;         ///< router + every routed expert + shared experts
   std::int64_t moe_active_per_layer = 0;  ///< router + `top_k` routed experts + shared experts
-  std::int64_t norms_per_layer = 0;       ///< the norms before attention and before the MLP
+  std::int64_t norms_per_layer = 0;       ///< the `layer_norms` norms of d_model of one layer
   std::int64_t final_norm = 0;            ///< the norm before the output projection
   std::int64_t dense_layers = 0;          ///< how many layers have a dense MLP
   std::int64_t moe_layers = 0;            ///< how many layers have an MoE MLP
@@ -140,7 +199,7 @@ constexpr parameter_counts parameters(const model_shape& s) {
     c.moe_per_layer = c.router_per_layer + s.moe.experts * c.expert + shared;
     c.moe_active_per_layer = c.router_per_layer + s.moe.top_k * c.expert + shared;
   }
-  c.norms_per_layer = 2 * norm_parameters(s, s.d_model);
+  c.norms_per_layer = s.layer_norms * norm_parameters(s, s.d_model);
   c.final_norm = norm_parameters(s, s.d_model);
 
   c.attention = s.layers * c.attention_per_layer;
@@ -172,13 +231,17 @@ constexpr std::int64_t parameter_tensors(const model_shape& s) {
   const std::int64_t linear = s.biases ? 2 : 1;
   // MLA: queries (down, norm, up; or one projection), keys and values (down, norm, up), output.
   const std::int64_t mla_queries = s.mla.q_lora_rank > 0 ? 2 * linear + 1 : linear;
+  const std::int64_t extras = (s.qkv_bias && !s.biases ? 1 : 0) +
+                              (s.qk_norm != qk_norm_kind::none ? 2 * norm : 0) +
+                              (s.attention_sinks ? 1 : 0);
   const std::int64_t attention =
-      s.mla.kv_lora_rank > 0 ? mla_queries + (2 * linear + 1) + linear : 2 * linear;
+      (s.mla.kv_lora_rank > 0 ? mla_queries + (2 * linear + 1) + linear : 2 * linear) + extras;
   const std::int64_t mlp = 2 * linear;
-  const std::int64_t moe_layers = s.moe.experts > 0 ? s.layers - s.moe.dense_layers : 0;
+  const std::int64_t moe_layers = moe_layer_count(s);
   const std::int64_t moe = (s.moe.router_bias ? 2 : 1) + s.moe.experts * 2 * linear +
                            (s.moe.shared_experts > 0 ? 2 * linear : 0);
-  return s.layers * (2 * norm + attention) + (s.layers - moe_layers) * mlp + moe_layers * moe +
+  return s.layers * (s.layer_norms * norm + attention) + (s.layers - moe_layers) * mlp +
+         moe_layers * moe +
          1 + (s.position_embeddings > 0 ? 1 : 0) + norm + (s.tied_embeddings ? 0 : 1);
 }
 
@@ -207,9 +270,12 @@ constexpr bool sizes_positive(std::int64_t layers, std::int64_t d_model, std::in
 constexpr bool optional_sizes_not_negative(std::int64_t position_embeddings, std::int64_t d_ff,
                                            std::int64_t experts, std::int64_t top_k,
                                            std::int64_t shared_experts, std::int64_t expert_d_ff,
-                                           std::int64_t dense_layers) {
+                                           std::int64_t dense_layers, std::int64_t every = 0,
+                                           std::int64_t window = 0, std::int64_t global_every = 0,
+                                           std::int64_t layer_norms = 0) {
   return position_embeddings >= 0 && d_ff >= 0 && experts >= 0 && top_k >= 0 &&
-         shared_experts >= 0 && expert_d_ff >= 0 && dense_layers >= 0;
+         shared_experts >= 0 && expert_d_ff >= 0 && dense_layers >= 0 && every >= 0 &&
+         window >= 0 && global_every >= 0 && layer_norms >= 0;
 }
 constexpr bool kv_heads_divide_heads(std::int64_t heads, std::int64_t kv_heads) {
   return kv_heads <= 0 || heads % kv_heads == 0;
@@ -251,7 +317,8 @@ constexpr shape_rule first_broken_rule(const model_shape& s) {
   if (!r::sizes_positive(s.layers, s.d_model, s.heads, s.kv_heads, s.head_dim, s.vocab))
     return shape_rule::sizes_positive;
   if (!r::optional_sizes_not_negative(s.position_embeddings, s.d_ff, e.experts, e.top_k,
-                                      e.shared_experts, e.expert_d_ff, e.dense_layers))
+                                      e.shared_experts, e.expert_d_ff, e.dense_layers, e.every,
+                                      s.local.window, s.local.global_every, s.layer_norms))
     return shape_rule::optional_sizes_not_negative;
   if (!r::kv_heads_divide_heads(s.heads, s.kv_heads)) return shape_rule::kv_heads_divide_heads;
   if (!r::dense_mlp_has_width(dense_layer_count(s), s.d_ff)) return shape_rule::dense_mlp_has_width;
@@ -316,6 +383,10 @@ struct shared_experts { std::int64_t value; };
 struct expert_d_ff { std::int64_t value; };
 struct dense_layers { std::int64_t value; };
 struct router_bias { bool value; };
+struct every { std::int64_t value; };
+struct window { std::int64_t value; };
+struct global_every { std::int64_t value; };
+struct layer_norms { std::int64_t value; };
 struct kv_lora_rank { std::int64_t value; };
 struct q_lora_rank { std::int64_t value; };
 struct qk_nope_head_dim { std::int64_t value; };
@@ -329,10 +400,11 @@ struct sizes_are_positive {
       shape_rules::sizes_positive(L.value, D.value, H.value, K.value, Hd.value, V.value);
 };
 template <position_embeddings P, d_ff F, experts E, top_k K, shared_experts S, expert_d_ff Fe,
-          dense_layers N>
+          dense_layers N, every Ev, window W, global_every G, layer_norms Ln>
 struct optional_sizes_are_not_negative {
   static constexpr bool value = shape_rules::optional_sizes_not_negative(
-      P.value, F.value, E.value, K.value, S.value, Fe.value, N.value);
+      P.value, F.value, E.value, K.value, S.value, Fe.value, N.value, Ev.value, W.value, G.value,
+      Ln.value);
 };
 template <heads H, kv_heads K>
 struct kv_heads_divide_heads {
@@ -387,7 +459,9 @@ constexpr const model_shape& checked_shape() {
       check::optional_sizes_are_not_negative<
           check::position_embeddings{s.position_embeddings}, check::d_ff{s.d_ff},
           check::experts{e.experts}, check::top_k{e.top_k}, check::shared_experts{e.shared_experts},
-          check::expert_d_ff{e.expert_d_ff}, check::dense_layers{e.dense_layers}>::value,
+          check::expert_d_ff{e.expert_d_ff}, check::dense_layers{e.dense_layers},
+          check::every{e.every}, check::window{s.local.window},
+          check::global_every{s.local.global_every}, check::layer_norms{s.layer_norms}>::value,
       "shardplan: optional sizes must not be negative");
   // Grouped-query attention shares each KV head among heads / kv_heads query heads.
   static_assert(

@@ -50,15 +50,24 @@ constexpr double kv_elements_per_token_per_layer(const model_shape& m) {
 constexpr std::int64_t kv_cache_heads(const model_shape& m) { return has_mla(m) ? 1 : m.kv_heads; }
 
 /// Bytes one token adds to the cache over all layers, in format `f` (a scale per block of a
-/// quantised cache is not counted).
+/// quantised cache is not counted): what each token costs while the context is within every
+/// layer's window.
 constexpr bytes kv_bytes_per_token(const model_shape& m, number_format f) {
   return kv_elements_per_token_per_layer(m) * static_cast<double>(m.layers) * bytes_per_element(f) *
          byte;
 }
 
+/// Bytes of the cache of one sequence at a context of `tokens` tokens: a local layer keeps at
+/// most its window (`cached_token_layers`).
+constexpr bytes kv_bytes_at_context(const model_shape& m, number_format f, double tokens) {
+  if (!has_local_attention(m)) return kv_bytes_per_token(m, f) * tokens;
+  return kv_elements_per_token_per_layer(m) * cached_token_layers(m, tokens) *
+         bytes_per_element(f) * byte;
+}
+
 /// Bytes of the cache of one sequence of `tokens` tokens.
 constexpr bytes kv_bytes_per_sequence(const model_shape& m, number_format f, std::int64_t tokens) {
-  return kv_bytes_per_token(m, f) * static_cast<double>(tokens);
+  return kv_bytes_at_context(m, f, static_cast<double>(tokens));
 }
 
 /// How a serving plan splits the cache: each token's kv heads over `heads` devices, each

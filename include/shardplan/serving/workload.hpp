@@ -188,15 +188,20 @@ constexpr step_time serving_step(const serving_plan_values& p, const engine_figu
             const double sequences = shape.decoding * static_cast<double>(d.data) /
                                      static_cast<double>(split.batch);
             const double per_layer =
-                kv_bytes_per_sequence_on_device(m, s.kv, 1, split).value() /
-                static_cast<double>(m.layers) * shape.context * sequences;
+                has_local_attention(m)
+                    ? kv_bytes_at_context(m, s.kv, shape.context).value() /
+                          static_cast<double>(split.heads * split.sequence) /
+                          static_cast<double>(m.layers) * sequences
+                    : kv_bytes_per_sequence_on_device(m, s.kv, 1, split).value() /
+                          static_cast<double>(m.layers) * shape.context * sequences;
             t.attention += per_layer * byte / (chip.memory_bandwidth * kv_share);
           }
           if (shape.prefill_tokens > 0.0 && shape.prompt > 0.0) {
             attention_shape a = o.attention;
             a.batch = shape.prefill_tokens / shape.prompt * group_share;
             a.query = shape.prompt;
-            a.keys = shape.prompt;
+            a.keys = shape.prompt *
+                     attention_key_share(m, shape.prompt, attention_flops::causal);
             a.causal = true;
             const double fraction =
                 roofline ? 1.0

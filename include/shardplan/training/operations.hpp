@@ -470,8 +470,10 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
   const double q_len = s.seq_len / s.context;
   // Counted FLOPs: 2·s·a·(d_qk + d_v) per token and layer at the plan's convention (the
   // context-parallel ring holds s/cp queries against all s keys).
+  // Local layers (sliding windows, chunks) count their share (`attention_key_share`).
   const double counted = attention_factor(s.convention) * 2.0 * s.micro_batch * q_len *
-                         s.seq_len * heads * (qk + v);
+                         s.seq_len * heads * (qk + v) *
+                         attention_key_share(m, s.seq_len, s.convention);
   const number_format f = attention_format(s.precision);
   if (s.eager_attention) {
     const double e = 2.0;
@@ -501,7 +503,9 @@ constexpr void add_attention(operation_list& out, const model_shape& m, const la
   a.format = f;
   a.attention_core = true;
   if (s.context <= 1.0) {
-    a.attention = {s.micro_batch, heads, kv, q_len, s.seq_len, qk, v, true};
+    // A local layer's kernel skips the keys outside its window or chunk: the layers' mean.
+    const double keys = s.seq_len * attention_key_share(m, s.seq_len, attention_flops::causal);
+    a.attention = {s.micro_batch, heads, kv, q_len, keys, qk, v, true};
     a.model_flops = counted;
     // Q read and O written for the device's queries; K and V read for all keys.
     a.traffic = e * s.micro_batch * (q_len * heads * (qk + v) + s.seq_len * kv * (qk + v));

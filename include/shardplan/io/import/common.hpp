@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/io/plan_file.hpp>
@@ -33,6 +34,8 @@ struct source {
   std::string path;
   nlohmann::json system;  ///< the plan file's "system" value, or null
   std::string model;      ///< a catalogue model name, or empty
+  /// The model of a Hugging Face config (`--model-config`), its shape named; or null.
+  std::shared_ptr<const hf_model> model_config;
   std::int64_t world_size = 0;
   std::vector<std::string> overrides;
 };
@@ -197,8 +200,15 @@ inline const model_shape* catalogue_match(const model_shape& m, bool ignore_voca
   return nullptr;
 }
 
-/// The catalogue model the request names, or `bad_input` "PATH: model: unknown ...".
+/// True when the request names the model (a catalogue name or a Hugging Face config).
+inline bool model_given(const source& s) {
+  return !s.model.empty() || s.model_config != nullptr;
+}
+
+/// The model the request names: its Hugging Face config's, or the catalogue model (else
+/// `bad_input` "PATH: model: unknown ...").
 inline const model_shape& requested_model(const context& c) {
+  if (c.src.model_config != nullptr) return c.src.model_config->shape;
   const model_shape* m = catalogue_model(c.src.model);
   if (m == nullptr)
     c.fail("model",
@@ -386,7 +396,7 @@ inline void check_degrees(const context& c, const plan_parts& p, std::int64_t wo
 /// name made from the file's.
 template <class Agree>
 void settle_model(context& c, plan_parts& p, Agree agree) {
-  if (!c.src.model.empty()) {
+  if (model_given(c.src)) {
     const model_shape& m = requested_model(c);
     agree(m);
     p.model = m;

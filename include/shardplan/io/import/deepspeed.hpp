@@ -68,7 +68,7 @@ inline outcome import_deepspeed(const source& src) {
   p.framework = "deepspeed";
 
   // ---- the model: only the request names it ----------------------------------------------------
-  if (src.model.empty())
+  if (!model_given(src))
     c.fail("model", "a DeepSpeed config does not name the model; give --model NAME (one of: " +
                         catalogue_names() + ")");
   const model_shape& m = requested_model(c);

@@ -457,7 +457,7 @@ inline outcome import_maxtext(const source& src) {
       c.note("model_name " + name + ": the model keys of " + file.string());
     } else {
       by_name = named_model(name);
-      if (by_name == nullptr && src.model.empty())
+      if (by_name == nullptr && !model_given(src))
         c.fail("model_name", "'" + name + "': no models/" + name +
                                  ".yml beside the config and "
                                  "no catalogue model for it; give --model NAME");
@@ -472,7 +472,7 @@ inline outcome import_maxtext(const source& src) {
   p.framework = "maxtext";
 
   // ---- model ---------------------------------------------------------------------------------
-  if (!src.model.empty()) {
+  if (model_given(src)) {
     const model_shape& m = requested_model(c);
     if (by_name != nullptr && by_name->name != m.name)
       c.fail("model_name", "'" + name + "' is " + std::string(by_name->name) +

@@ -893,7 +893,7 @@ inline outcome import_megatron(const source& src) {
         "--hidden-dropout is not given");
 
   // ---- the model against the catalogue ---------------------------------------------------------
-  if (!src.model.empty()) {
+  if (model_given(src)) {
     settle_model(c, p, [&](const model_shape& named) {
       model_shape x = m;
       x.vocab = named.vocab;

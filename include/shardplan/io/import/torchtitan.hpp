@@ -104,7 +104,7 @@ inline void read_model(context& c, plan_parts& p, key_tree& t, const std::string
   const std::string name = t.text(section + ".name", "llama3");
   const std::string flavor = t.text(section + ".flavor", "debugmodel");
   const model_shape* mapped = named ? flavor_model(name, flavor) : nullptr;
-  if (!c.src.model.empty()) {
+  if (model_given(c.src)) {
     const model_shape& m = requested_model(c);
     if (mapped != nullptr && mapped->name != m.name)
       c.fail(section + ".flavor", "torchtitan's " + name + " " + flavor + " is " +
@@ -637,7 +637,7 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
            " and the values the command line does not");
     if (policy.empty()) policy = "activation-checkpoint:" + std::string(f->ac);
   } else if (!function.empty() || !module.empty()) {
-    if (c.src.model.empty())
+    if (!model_given(c.src))
       c.fail("--config", "'" + function + "' of --module '" + module +
                              "' is not a config function the importer knows (llama3_8b, "
                              "llama3_8b_mxfp8, llama3_70b, llama3_405b, deepseek_v3_671b, "
