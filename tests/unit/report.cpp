@@ -6,6 +6,7 @@
 #include <cmath>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/io/json_report.hpp>
+#include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/serving/serving_plan.hpp>
@@ -206,4 +207,36 @@ TEST_CASE("check's JSON carries the recipe's scaling, the resolved attention ker
   CHECK(g["attention_kernel"] == "eager");
   // The fp8 peak is the larger one (and the eager kernel the slower): a smaller fraction of it.
   CHECK(g["mfu"].get<double>() < f["mfu"].get<double>());
+}
+
+TEST_CASE("a serving report prices and validates only what it can say") {
+  const auto json_of = [](const std::string& system, const std::string& extra) {
+    const io::plan_file f = io::read_plan_file(
+        R"({"model": "llama3-8b", "system": )" + system +
+        R"(, "inference": {"batch": 8, "prompt_tokens": 512, "generated_tokens": 128)" + extra +
+        "}}");
+    return io::serving_json(f.serving_values());
+  };
+  // An H100 node: the catalogue's example price, said to be one; the family the runs measured.
+  const auto h100 = json_of(R"({"preset": "nvlink_fat_tree", "nodes": 1, "chip": "h100 sxm"})", "");
+  CHECK(h100["dollars_per_chip_hour"] == doctest::Approx(98.32 / 8.0).scale(0.0));
+  CHECK(h100["price"].get<std::string>().rfind("an example on-demand price", 0) == 0);
+  CHECK(h100["estimate_measured_error_percent"]["throughput"] ==
+        doctest::Approx(fitted::serving_error.throughput).scale(0.0));
+  CHECK(h100["cuda_graphs"] == true);
+  // The plan's own price is "given".
+  const auto priced = json_of(R"({"preset": "nvlink_fat_tree", "nodes": 1, "chip": "h100 sxm"})",
+                              R"(, "price_per_chip_hour": 2.5)");
+  CHECK(priced["price"] == "given");
+  CHECK(priced["dollars_per_chip_hour"] == doctest::Approx(2.5).scale(0.0));
+  // A CPU server: no price in the catalogue, no cost; never measured; no CUDA graphs.
+  const std::string cpu =
+      R"({"chip": "2x xeon platinum 8480+", "levels": [{"name": "host", "link": "pcie",
+          "degree": 1, "hop_latency_us": 1}]})";
+  const auto xeon = json_of(cpu, "");
+  CHECK(xeon["dollars_per_chip_hour"].is_null());
+  CHECK(xeon["dollars_per_million_output_tokens"].is_null());
+  CHECK(xeon["price"].get<std::string>().rfind("none", 0) == 0);
+  CHECK(xeon["estimate_measured_error_percent"].get<std::string>().rfind("not validated", 0) == 0);
+  CHECK(!xeon.contains("cuda_graphs"));
 }

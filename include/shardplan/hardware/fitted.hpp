@@ -6,6 +6,7 @@
 #pragma once
 
 #include <shardplan/core/units.hpp>
+#include <shardplan/hardware/chip.hpp>
 
 namespace shardplan::fitted {
 
@@ -88,5 +89,12 @@ struct serving_error_figures {
   double throughput = 0.0;
 };
 inline constexpr serving_error_figures serving_error{6.0, 14.0, 11.8};
+
+/// True for the chips whose family the serving runs measured: NVIDIA's NVLink-switched data-centre
+/// GPUs (the runs' A100, H100, H200 and B200). Elsewhere (CPU servers, TPUs, AMD's and Intel's
+/// fully meshed parts, PCIe cards) the serving estimate is not validated.
+constexpr bool serving_measured_family(const chip_figures& chip) {
+  return chip.kind == chip_kind::gpu && chip.scale_up == scale_up_kind::switched;
+}
 
 }  // namespace shardplan::fitted

@@ -253,17 +253,26 @@ inline json serving_json(const serving_plan_values& p) {
         {"output_tokens", e.benchmark.output_tokens},
         {"steps", e.benchmark.steps},
         {"mean_decoding_sequences", e.benchmark.mean_decoding}};
-  j["cuda_graphs"] = p.setup.cuda_graphs;
+  if (p.system.chip.kind == chip_kind::gpu) j["cuda_graphs"] = p.setup.cuda_graphs;
   j["disaggregated"] = p.setup.disaggregated;
   j["prefill_servers_per_decode_server"] = e.prefill_servers_per_decode_server;
   j["prefill_seconds"] = e.time_to_first_token.value();
   j["loaded_time_to_first_token_seconds"] = e.loaded_time_to_first_token.value();
-  j["dollars_per_million_output_tokens"] = ec.per_million_output_tokens;
-  j["dollars_per_query"] = ec.per_query;
-  j["estimate_measured_error_percent"] = {
-      {"batch_1_decode", serving_measured_error.batch_1_decode},
-      {"time_to_first_token", serving_measured_error.time_to_first_token},
-      {"throughput", serving_measured_error.throughput}};
+  // A cost needs a price: the plan's, or an example price of the catalogue chip, said so.
+  const bool priced = ec.dollars_per_chip_hour > 0.0;
+  j["dollars_per_chip_hour"] = priced ? json(ec.dollars_per_chip_hour) : json(nullptr);
+  j["price"] = p.setup.dollars_per_chip_hour > 0.0 ? "given"
+               : priced ? "an example on-demand price (serving/inference.hpp), not a quote"
+                        : "none: give inference.price_per_chip_hour";
+  j["dollars_per_million_output_tokens"] = priced ? json(ec.per_million_output_tokens) : json(nullptr);
+  j["dollars_per_query"] = priced ? json(ec.per_query) : json(nullptr);
+  if (fitted::serving_measured_family(p.system.chip))
+    j["estimate_measured_error_percent"] = {
+        {"batch_1_decode", serving_measured_error.batch_1_decode},
+        {"time_to_first_token", serving_measured_error.time_to_first_token},
+        {"throughput", serving_measured_error.throughput}};
+  else
+    j["estimate_measured_error_percent"] = "not validated (no measured run on this chip's family)";
   // The book's bound: the last decode step and the prefill at the roofline.
   j["roofline"] = {{"decode_step_seconds", d.step.value()},
                    {"decode_memory_bound", d.memory_bound},
@@ -271,7 +280,8 @@ inline json serving_json(const serving_plan_values& p) {
                    {"tokens_per_second_per_device", d.tokens_per_second_per_device},
                    {"tokens_per_second_per_user", d.tokens_per_second_per_user},
                    {"prefill_seconds", f.time_to_first_token.value()},
-                   {"dollars_per_million_output_tokens", c.per_million_output_tokens}};
+                   {"dollars_per_million_output_tokens",
+                    priced ? json(c.per_million_output_tokens) : json(nullptr)}};
   j["decode_memory_bound"] = d.memory_bound;
   j["critical_batch"] = d.critical_batch;
   return j;
@@ -360,6 +370,7 @@ inline table serving_table(const serving_plan_values& p) {
   const json j = serving_json(p);
   table t{{"serving plan (estimate)", "value"}, {}, {false, true}};
   auto shown = [](const json& value) {
+    if (value.is_null()) return std::string("-");
     return value.is_number_float() ? shardplan::detail::significant(value.get<double>(), 4)
                                    : value.dump();
   };
