@@ -20,8 +20,9 @@ using plan = training_plan<
     batch<global_tokens<16'777'216>, seq_len<8192>, micro_batch<1>>,
     recompute::selective, precision::bf16_mixed_adam>;
 
-static_assert(plan::fits);
+// The rules first: a broken one stops the build with its text and numbers as the first error.
 SHARDPLAN_REQUIRE_FEASIBLE(plan);
+static_assert(plan::fits);
 // Model states of the first stage: 10 of 80 layers (0.86 B parameters each) and the embedding
 // (1.05 B) split 8 ways is 1.20 B parameters a GPU; 4 bytes each of bf16 weights and gradients,
 // and 12 bytes of fp32 master weights and Adam moments over 64 ZeRO-1 shards: 5.0 GB.

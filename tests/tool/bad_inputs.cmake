@@ -56,6 +56,7 @@ bad_plan("model.kv_heads: must divide heads" custom model kv_heads 3)
 bad_plan("model.kv_heads: must be at least 1" custom model kv_heads 0)
 bad_plan("model.head_dim: must be at least 1" custom model head_dim 0)
 bad_plan("model.vocab: is too large (at most 10000000)" custom model vocab 100000000)
+bad_plan("model: gives more than 10^15 parameters" custom model [=[{"name": "huge", "layers": 1000, "d_model": 10000000, "d_ff": 128, "heads": 8, "vocab": 100}]=])
 bad_plan_without("model.vocab: missing" custom model vocab)
 bad_plan_without("model.d_ff: missing" custom model d_ff)
 bad_plan("model.d_ff: must be at least 1" custom model d_ff 0)
@@ -137,8 +138,9 @@ bad_plan("training.parallelism.bogus: unknown key (known: data, tensor" training
 # Products that would overflow 64-bit integers are refused with every factor (finding 1: four
 # degrees of 65536 multiply to 2^64, which wrapped to 0 chips and a "feasible" plan).
 bad_plan("training.parallelism: data 65536 x tensor 65536 x pipeline 65536 x context 65536 overflows 64-bit integers (at most 9223372036854775807)" training training parallelism [=[{"data": 65536, "tensor": 65536, "pipeline": 65536, "context": 65536}]=])
-# The issue's plan: every rule holds for a model this wide, so the wrapped product read "feasible".
-bad_plan_text("training.parallelism: data 65536 x tensor 65536 x pipeline 65536 x context 65536 overflows 64-bit integers" [=[{"model": {"name": "wide", "layers": 65536, "d_model": 65536, "d_ff": 65536, "heads": 65536, "vocab": 65536}, "system": {"preset": "dgx_h100_superpod", "nodes": 1}, "training": {"parallelism": {"data": 65536, "tensor": 65536, "pipeline": 65536, "context": 65536}, "batch": {"global_sequences": 65536, "seq_len": 131072}}}]=])
+# The issue's plan, which the wrapped product read "feasible" (its 65536 layers cut to 4096: a model
+# of more than 10^15 parameters is now refused first); the overflow is refused before any rule.
+bad_plan_text("training.parallelism: data 65536 x tensor 65536 x pipeline 65536 x context 65536 overflows 64-bit integers" [=[{"model": {"name": "wide", "layers": 4096, "d_model": 65536, "d_ff": 65536, "heads": 65536, "vocab": 65536}, "system": {"preset": "dgx_h100_superpod", "nodes": 1}, "training": {"parallelism": {"data": 65536, "tensor": 65536, "pipeline": 65536, "context": 65536}, "batch": {"global_sequences": 65536, "seq_len": 131072}}}]=])
 bad_plan("training.parallelism: data 10000000 x tensor 100000 x pipeline 100000 x context 100000 overflows 64-bit integers" training training parallelism [=[{"data": 10000000, "tensor": 100000, "pipeline": 100000, "context": 100000}]=])
 bad_plan("training.parallelism: data 1000000 x tensor 1000 x pipeline 1000 x context 1000 x expert 100000 overflows 64-bit integers" training training parallelism [=[{"data": 1000000, "tensor": 1000, "pipeline": 1000, "context": 1000, "expert": 100000}]=])
 

@@ -17,6 +17,7 @@
 #include <shardplan/io/plan_writer.hpp>
 #include <shardplan/models/catalog.hpp>
 #include <shardplan/serving/kv_cache.hpp>
+#include <shardplan/training/memory.hpp>
 
 using namespace shardplan;
 
@@ -308,11 +309,12 @@ TEST_CASE("keys that change no estimate are listed, never dropped") {
 }
 
 TEST_CASE("a malformed or unsupported config is one line naming the field") {
-  const std::string base =
+  const std::string sizes =
       R"("hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
          "intermediate_size": 128)";
+  const std::string base = sizes + R"(, "num_key_value_heads": 2)";
   const auto llama = [&](const std::string& extra) {
-    return R"({"architectures": ["LlamaForCausalLM"], )" + base + extra + "}";
+    return R"({"architectures": ["LlamaForCausalLM"], )" + sizes + extra + "}";
   };
   struct bad {
     std::string text;
@@ -377,12 +379,22 @@ TEST_CASE("a malformed or unsupported config is one line naming the field") {
       {R"({"architectures": ["Llama4ForConditionalGeneration"], "text_config": 3})",
        "text_config: missing"},
       {R"({"architectures": ["Llama4ForConditionalGeneration"], "text_config": {)" + base +
-           R"(, "num_local_experts": 4, "num_experts_per_tok": 1, "interleave_moe_layer_step": 2}})",
-       "text_config.intermediate_size_mlp: missing"},
+           R"(, "num_local_experts": 4, "num_experts_per_tok": 1, "moe_layers": [0]}})",
+       "text_config.moe_layers: only every N-th layer being MoE is read"},
       {R"({"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 1000000,
           "hidden_size": 10000000, "num_attention_heads": 1, "vocab_size": 100,
           "intermediate_size": 100})",
        "hidden_size: gives more than 10^15 parameters"},
+      {R"({"architectures": ["DeepseekV3ForCausalLM"], "num_hidden_layers": 100,
+          "hidden_size": 1000, "num_attention_heads": 1000, "vocab_size": 1000,
+          "intermediate_size": 1000, "kv_lora_rank": 10000000, "qk_nope_head_dim": 1,
+          "qk_rope_head_dim": 1, "v_head_dim": 10000000, "n_routed_experts": null})",
+       "hidden_size: gives more than 10^15 parameters"},
+      {R"({"architectures": ["Qwen3ForCausalLM"], )" + base + R"(, "attention_bias": true})",
+       "attention_bias: true is not read for this architecture"},
+      {R"({"architectures": ["MixtralForCausalLM"], )" + sizes + R"(, "num_local_experts": 4,
+          "num_experts_per_tok": 2})",
+       "num_key_value_heads: missing, and transformers' default 8 does not divide the heads"},
       {"{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 1, \"hidden_size\": 2}",
        "hidden_size: is given twice"},
       {"{\"architectures\": [", "malformed JSON"},
@@ -439,4 +451,69 @@ TEST_CASE("every key of a shape is read, written and in the C++ header and docs/
   std::stringstream text;
   text << in.rdbuf();
   CHECK(text.str().find(io::detail::model_key_reference()) != std::string::npos);
+}
+
+TEST_CASE("transformers' defaults and bias rules are read as each architecture has them") {
+  const auto has = [](const std::vector<std::string>& v, const std::string& k) {
+    return std::find(v.begin(), v.end(), k) != v.end();
+  };
+  // MistralConfig's window is 4096 when the key is absent, none when it is null; its attention
+  // and MLP never have biases whatever attention_bias says.
+  const io::hf_model mistral = from_text(R"({"architectures": ["MistralForCausalLM"],
+    "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "vocab_size": 32000, "intermediate_size": 14336,
+    "attention_bias": true})");
+  CHECK(mistral.shape.local.window == 4096);
+  CHECK(has(mistral.defaulted, "sliding_window = 4096"));
+  CHECK(!mistral.shape.biases);
+  CHECK(has(mistral.ignored, "attention_bias"));
+  CHECK(io::detail::importer::shape_difference(mistral.shape, models::mistral_7b_v0_1::shape) ==
+        "");
+  // DeepseekV2Config: absent shared experts are 2, an absent q_lora_rank 1536.
+  const io::hf_model v2 = from_text(R"({"architectures": ["DeepseekV2ForCausalLM"],
+    "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+    "intermediate_size": 128, "kv_lora_rank": 16, "qk_nope_head_dim": 8, "qk_rope_head_dim": 8,
+    "v_head_dim": 8, "n_routed_experts": 4, "num_experts_per_tok": 2,
+    "moe_intermediate_size": 32})");
+  CHECK(v2.shape.moe.shared_experts == 2);
+  CHECK(v2.shape.mla.q_lora_rank == 1536);
+  // A layer pattern longer than the stack (Gemma 3's 6 on 2 layers): no global layer, and the
+  // shape reads back from a plan file. A layer_types list on a model without windows leaves none.
+  const io::hf_model tiny = from_text(R"({"architectures": ["Gemma3ForCausalLM"],
+    "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "vocab_size": 100, "intermediate_size": 128, "head_dim": 16,
+    "sliding_window": 8})");
+  CHECK(global_attention_layers(tiny.shape) == 0);
+  model_shape named = tiny.shape;
+  named.name = "tiny";
+  std::string name;
+  CHECK(io::detail::importer::shape_difference(
+            io::detail::read_model(nlohmann::json::parse(io::detail::model_json(named).dump()), name),
+            tiny.shape) == "");
+  const io::hf_model qwen = from_text(R"({"architectures": ["Qwen3ForCausalLM"],
+    "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "vocab_size": 100, "intermediate_size": 128,
+    "use_sliding_window": false, "layer_types": ["sliding_attention", "full_attention"]})");
+  CHECK(qwen.shape.local.window == 0);
+  CHECK(qwen.shape.local.global_every == 0);
+}
+
+TEST_CASE("interleaved MoE layers are counted where the stack puts them") {
+  // Llama 4 Maverick's pattern: every second layer MoE. A pipeline of 4 over 48 layers gives
+  // each stage 6 MoE and 6 dense layers, not 12 dense on the first and 12 MoE on the last.
+  model_shape m = models::llama3_8b::shape;
+  m.layers = 48;
+  m.moe = {.experts = 8, .top_k = 1, .shared_experts = 1, .expert_d_ff = 1024, .every = 2};
+  CHECK(moe_layer_count(m) == 24);
+  CHECK(moe_layers_in(m, 0, 12) == 6);
+  CHECK(moe_layers_in(m, 36, 12) == 6);
+  // DeepSeek-V3's three leading dense layers: a stage of 16 from the first holds 13 MoE layers.
+  CHECK(moe_layers_in(models::deepseek_v3::shape, 0, 16) == 13);
+  CHECK(moe_layers_in(models::deepseek_v3::shape, 45, 16) == 16);
+  const parameter_counts c = parameters(m);
+  const parallel_degrees d{.pipeline = 4};
+  const device_parameters first = parameters_on_device(m, c, d, stage_position::first);
+  const device_parameters last = parameters_on_device(m, c, d, stage_position::last);
+  CHECK(first.expert == doctest::Approx(6.0 * 8 * static_cast<double>(c.expert)).scale(0.0));
+  CHECK(last.expert == doctest::Approx(first.expert).scale(0.0));
 }

@@ -199,9 +199,10 @@ TEST_CASE("a size that applies to another preset is refused, not ignored") {
 
 TEST_CASE("degrees whose product overflows 64-bit integers are refused with every factor") {
   // 65536^4 = 2^64, one more than the largest 64-bit unsigned value; it wrapped to 0 devices, and
-  // a model wide enough for every divisibility rule then read as "feasible" on 0 chips.
+  // a model wide enough for every divisibility rule then read as "feasible" on 0 chips (its 65536
+  // layers are 4096 here: a model of more than 10^15 parameters is refused before the degrees).
   const std::string wide = R"({
-    "model": {"name": "wide", "layers": 65536, "d_model": 65536, "d_ff": 65536, "heads": 65536,
+    "model": {"name": "wide", "layers": 4096, "d_model": 65536, "d_ff": 65536, "heads": 65536,
               "vocab": 65536},
     "system": {"preset": "dgx_h100_superpod", "nodes": 1},
     "training": {"parallelism": {"data": 65536, "tensor": 65536, "pipeline": 65536, "context": 65536},

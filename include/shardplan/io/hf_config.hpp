@@ -77,12 +77,16 @@ constexpr hf_defaults hf_defaults_of(hf_family f) {
   switch (f) {
     // Gemma3TextConfig: the multimodal configs' text_config leaves these out.
     case hf_family::gemma3: return {26, 2304, 9216, 8, 4, 256, 262208, 4096};
-    case hf_family::gemma2: return {0, 0, 0, 0, 0, 256, 0, 4096};
-    case hf_family::qwen3: return {0, 0, 0, 0, 0, 128, 0, 0};
-    case hf_family::gpt_oss: return {0, 0, 0, 0, 0, 64, 0, 128};
-    case hf_family::llama4: return {0, 0, 0, 0, 0, 128, 0, 0};
+    case hf_family::gemma2: return {0, 0, 0, 0, 4, 256, 0, 4096};
+    case hf_family::qwen2: return {0, 0, 0, 0, 32, 0, 0, 0};
+    case hf_family::qwen3: return {0, 0, 0, 0, 32, 128, 0, 0};
+    case hf_family::qwen3_moe: return {0, 0, 6144, 0, 4, 0, 0, 0};
+    case hf_family::gpt_oss: return {0, 0, 0, 0, 8, 64, 0, 128};
+    // Llama4TextConfig: chunks of 8192; the dense layers' intermediate_size_mlp is 16384.
+    case hf_family::llama4: return {0, 0, 0, 0, 8, 128, 0, 8192};
     // MistralConfig's sliding_window is 4096 when the key is absent (null: none).
-    case hf_family::mistral: return {0, 0, 0, 0, 0, 0, 0, 4096};
+    case hf_family::mistral: return {0, 0, 0, 0, 8, 0, 0, 4096};
+    case hf_family::mixtral: return {0, 0, 0, 0, 8, 0, 0, 0};
     default: return {};
   }
 }
@@ -128,6 +132,9 @@ inline constexpr std::string_view hf_shape_keys[] = {
     "moe_intermediate_size", "num_experts", "num_local_experts", "num_experts_per_tok",
     "experts_per_token", "interleave_moe_layer_step", "moe_layers", "topk_method",
     "architectures", "model_type", "text_config"};
+
+/// True when `key` is absent (null is given: "none").
+inline bool hf_absent(const json& j, const char* key) { return !j.contains(key); }
 
 /// A config's size key: a whole number in [lo, hi].
 inline std::int64_t hf_size(const json& j, const std::string& p, const char* key, std::int64_t lo,
@@ -204,8 +211,14 @@ inline void hf_sort_keys(const json& j, const std::string& p, hf_model& out) {
 
 /// Local attention of the families that have it: the window and which layers are global.
 inline void hf_local_attention(const json& t, const std::string& p, hf_family f,
-                               std::int64_t default_window, model_shape& m) {
+                               std::int64_t default_window, model_shape& m,
+                               std::vector<std::string>& defaulted) {
   const std::int64_t layers = m.layers;
+  // A default the config relies on is listed, as transformers' config class fills it.
+  const auto default_of = [&](const char* key, std::int64_t value) {
+    if (hf_absent(t, key) && value > 0)
+      defaulted.push_back(join(p, key) + " = " + std::to_string(value));
+  };
   // An explicit `layer_types` list (newer configs of Gemma 2/3, gpt-oss, Qwen) decides.
   if (t.contains("layer_types") && !t.at("layer_types").is_null()) {
     const json& list = t.at("layer_types");
@@ -241,14 +254,14 @@ inline void hf_local_attention(const json& t, const std::string& p, hf_family f,
       m.local.window = t.contains("sliding_window")
                            ? hf_size_or(t, p, "sliding_window", 1, max_dim, 0)
                            : default_window;
+      default_of("sliding_window", default_window);
       m.local.global_every = 0;
       return;
     case hf_family::qwen3_moe:
       // Qwen3MoeAttention: every layer slides when use_sliding_window is set.
-      if (hf_flag(t, p, "use_sliding_window", false)) {
+      m.local.global_every = 0;
+      if (hf_flag(t, p, "use_sliding_window", false))
         m.local.window = hf_size(t, p, "sliding_window", 1, max_dim);
-        m.local.global_every = 0;
-      }
       return;
     case hf_family::qwen2:
     case hf_family::qwen3:
@@ -256,23 +269,32 @@ inline void hf_local_attention(const json& t, const std::string& p, hf_family f,
         fail(join(p, "use_sliding_window"),
              "true is not read (the layers from max_window_layers on slide; shardplan reads "
              "repeating patterns only)");
+      m.local.global_every = 0;
       return;
     case hf_family::gemma2:
     case hf_family::gemma3:
     case hf_family::gpt_oss: {
       m.local.window = hf_size_or(t, p, "sliding_window", 1, max_dim, default_window);
+      default_of("sliding_window", default_window);
       if (t.contains("layer_types") && !t.at("layer_types").is_null()) return;
       // Gemma 2 and gpt-oss alternate, sliding first; Gemma 3's `sliding_window_pattern` (6)
       // makes every sixth layer global.
       m.local.global_every =
-          f == hf_family::gemma3 ? hf_size_or(t, p, "sliding_window_pattern", 1, layers, 6) : 2;
+          f == hf_family::gemma3 ? hf_size_or(t, p, "sliding_window_pattern", 1, max_count, 6) : 2;
+      if (f == hf_family::gemma3) default_of("sliding_window_pattern", 6);
       return;
     }
     case hf_family::llama4: {
       // Llama4TextAttention: layers with rotary positions attend within chunks; every
       // `no_rope_layer_interval`-th (4) has no positions and attends globally.
-      m.local.window = hf_size_or(t, p, "attention_chunk_size", 1, max_dim, 0);
-      if (m.local.window == 0) return;
+      m.local.window = hf_absent(t, "attention_chunk_size")
+                           ? default_window
+                           : hf_size_or(t, p, "attention_chunk_size", 1, max_dim, 0);
+      default_of("attention_chunk_size", default_window);
+      if (m.local.window == 0) {
+        m.local.global_every = 0;
+        return;
+      }
       m.local.kind = local_attention_kind::chunked;
       if (t.contains("no_rope_layers") && !t.at("no_rope_layers").is_null() &&
           !t.at("no_rope_layers").empty()) {
@@ -287,13 +309,15 @@ inline void hf_local_attention(const json& t, const std::string& p, hf_family f,
           fail(where, "only a repeating pattern with the global layer last in each period is read");
         m.local.global_every = period;
       } else {
-        m.local.global_every = hf_size_or(t, p, "no_rope_layer_interval", 1, layers, 4);
+        m.local.global_every = hf_size_or(t, p, "no_rope_layer_interval", 1, max_count, 4);
+        default_of("no_rope_layer_interval", 4);
       }
       return;
     }
     default:
       if (t.contains("sliding_window") && !t.at("sliding_window").is_null())
         fail(join(p, "sliding_window"), "is not read for this architecture");
+      m.local.global_every = 0;  // a layer_types list of full layers only
       return;
   }
 }
@@ -328,14 +352,19 @@ inline void hf_experts(const json& t, const std::string& p, hf_family f, model_s
         e.dense_layers = static_cast<std::int64_t>(dense.size());
       }
       if (dense_layer_count(m) == 0) m.d_ff = 0;
+      else if (m.d_ff == 0) m.d_ff = hf_size_or(t, p, "intermediate_size", 1, max_dim, 6144);
       return;
     }
     case hf_family::deepseek_v2:
     case hf_family::deepseek_v3: {
-      if (!t.contains("n_routed_experts") || t.at("n_routed_experts").is_null()) return;
-      e.experts = hf_size(t, p, "n_routed_experts", 1, max_count);
+      // DeepseekV2Config: 64 routed and 2 shared experts; DeepseekV3Config: 256 and 1. A null
+      // n_routed_experts is a dense model.
+      const bool v3 = f == hf_family::deepseek_v3;
+      if (t.contains("n_routed_experts") && t.at("n_routed_experts").is_null()) return;
+      e.experts = hf_size_or(t, p, "n_routed_experts", 1, max_count, v3 ? 256 : 64);
       e.top_k = hf_size(t, p, "num_experts_per_tok", 1, e.experts);
-      e.shared_experts = hf_size_or(t, p, "n_shared_experts", 0, max_count, 0);
+      e.shared_experts = hf_size_or(t, p, "n_shared_experts", 0, max_count,
+                                    hf_absent(t, "n_shared_experts") ? (v3 ? 1 : 2) : 0);
       e.expert_d_ff = hf_size(t, p, "moe_intermediate_size", 1, max_dim);
       e.dense_layers = hf_size_or(t, p, "first_k_dense_replace", 0, m.layers, 0);
       if (hf_size_or(t, p, "moe_layer_freq", 1, m.layers, 1) != 1)
@@ -360,7 +389,8 @@ inline void hf_experts(const json& t, const std::string& p, hf_family f, model_s
       e.shared_experts = 1;  // Llama4TextMoe: one shared expert of intermediate_size
       e.expert_d_ff = m.d_ff;
       e.every = hf_size_or(t, p, "interleave_moe_layer_step", 1, m.layers, 1);
-      m.d_ff = hf_size_or(t, p, "intermediate_size_mlp", 1, max_dim, 0);
+      m.d_ff = hf_size_or(t, p, "intermediate_size_mlp", 1, max_dim,
+                          hf_absent(t, "intermediate_size_mlp") ? 16384 : 0);
       if (t.contains("moe_layers") && !t.at("moe_layers").is_null()) {
         const std::string where = join(p, "moe_layers");
         const std::vector<std::int64_t> listed = hf_index_list(t.at("moe_layers"), where, m.layers - 1);
@@ -386,7 +416,8 @@ inline void hf_experts(const json& t, const std::string& p, hf_family f, model_s
 /// Multi-head latent attention (DeepSeek-V2/V3).
 inline void hf_mla(const json& t, const std::string& p, model_shape& m) {
   mla_shape& a = m.mla;
-  a.q_lora_rank = hf_size_or(t, p, "q_lora_rank", 0, max_dim, 0);
+  // Absent, the config class's 1536; null, no query compression (DeepSeek-V2-Lite).
+  a.q_lora_rank = hf_size_or(t, p, "q_lora_rank", 0, max_dim, hf_absent(t, "q_lora_rank") ? 1536 : 0);
   a.kv_lora_rank = hf_size(t, p, "kv_lora_rank", 1, max_dim);
   a.qk_nope_head_dim = hf_size(t, p, "qk_nope_head_dim", 1, max_dim);
   a.qk_rope_head_dim = hf_size(t, p, "qk_rope_head_dim", 1, max_dim);
@@ -394,6 +425,52 @@ inline void hf_mla(const json& t, const std::string& p, model_shape& m) {
   // The query and key head width; every head has its own decompressed keys and values.
   m.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
   m.kv_heads = m.heads;
+}
+
+/// Biases as each family's modeling file builds them: gpt-oss on q, k, v and o and on each
+/// expert and the router; Qwen2 on q, k and v always; LLaMA on attention and MLP by
+/// attention_bias and mlp_bias (both or neither is read); Mistral, Mixtral and Phi-3 never (the
+/// keys are ignored); the others none, and a key that would give attention alone its biases is
+/// refused.
+inline void hf_biases(const json& t, const std::string& p, hf_family f, model_shape& m,
+                      std::vector<std::string>& ignored) {
+  const bool attention_bias = hf_flag(t, p, "attention_bias", f == hf_family::gpt_oss);
+  const bool mlp_bias = hf_flag(t, p, "mlp_bias", false);
+  const auto ignore = [&](const char* key) {
+    if (t.contains(key)) ignored.push_back(join(p, key));
+  };
+  switch (f) {
+    case hf_family::gpt_oss:
+      if (!attention_bias) fail(join(p, "attention_bias"), "false is not read for gpt-oss");
+      m.biases = true;
+      m.attention_sinks = true;
+      ignore("mlp_bias");
+      return;
+    case hf_family::qwen2:
+      m.qkv_bias = true;  // Qwen2Attention: q, k and v with biases, o without
+      ignore("attention_bias");
+      ignore("mlp_bias");
+      return;
+    case hf_family::mistral:
+    case hf_family::mixtral:
+    case hf_family::phi3:
+      ignore("attention_bias");
+      ignore("mlp_bias");
+      return;
+    case hf_family::llama:
+      if (attention_bias != mlp_bias)
+        fail(join(p, attention_bias ? "attention_bias" : "mlp_bias"),
+             "biases on attention or on the MLP alone are not read (both or neither)");
+      m.biases = attention_bias;
+      return;
+    default:
+      if (attention_bias)
+        fail(join(p, "attention_bias"),
+             "true is not read for this architecture (its MLP has no biases; shardplan reads "
+             "biases on every linear layer, or on q, k and v alone)");
+      if (mlp_bias) fail(join(p, "mlp_bias"), "true is not read for this architecture");
+      return;
+  }
 }
 
 /// Whether transformers ties the output projection by default for the family.
@@ -454,38 +531,43 @@ inline hf_model model_from_hf_config(const nlohmann::json& j, const std::string&
   m.layers = hf_size_default(t, p, "num_hidden_layers", 1, max_count, given.layers, d);
   m.d_model = hf_size_default(t, p, "hidden_size", 1, max_dim, given.hidden, d);
   m.heads = hf_size_default(t, p, "num_attention_heads", 1, max_count, given.heads, d);
-  m.kv_heads = t.contains("num_key_value_heads") && !t.at("num_key_value_heads").is_null()
-                   ? hf_size(t, p, "num_key_value_heads", 1, m.heads)
-                   : (given.kv_heads > 0 ? given.kv_heads : m.heads);
+  // Absent, a key takes the config class's default; null, the attention's (kv heads = heads,
+  // head_dim = hidden / heads).
+  if (hf_absent(t, "num_key_value_heads") && given.kv_heads > 0) {
+    m.kv_heads = given.kv_heads;
+    d.push_back(join(p, "num_key_value_heads") + " = " + std::to_string(m.kv_heads));
+    if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+      fail(join(p, "num_key_value_heads"),
+           "missing, and transformers' default " + std::to_string(m.kv_heads) +
+               " does not divide the heads");
+  } else {
+    m.kv_heads = hf_size_or(t, p, "num_key_value_heads", 1, m.heads, m.heads);
+  }
   if (m.heads % m.kv_heads != 0) fail(join(p, "num_key_value_heads"), "must divide the heads");
   if (m.d_model < m.heads) fail(join(p, "num_attention_heads"), "must not exceed hidden_size");
-  m.head_dim = hf_size_or(t, p, "head_dim", 1, max_dim,
-                          given.head_dim > 0 ? given.head_dim : m.d_model / m.heads);
+  if (hf_absent(t, "head_dim") && given.head_dim > 0) {
+    m.head_dim = given.head_dim;
+    d.push_back(join(p, "head_dim") + " = " + std::to_string(m.head_dim));
+  } else {
+    m.head_dim = hf_size_or(t, p, "head_dim", 1, max_dim, m.d_model / m.heads);
+  }
   m.vocab = hf_size_default(t, p, "vocab_size", 1, max_dim, given.vocab, d);
-  // Qwen3-MoE's intermediate_size is the dense layers' width, used only when some are dense.
+  // Qwen3-MoE's intermediate_size is the dense layers' width, read where some are dense.
   m.d_ff = f == hf_family::qwen3_moe
                ? hf_size_or(t, p, "intermediate_size", 1, max_dim, 0)
                : hf_size_default(t, p, "intermediate_size", 1, max_dim, given.intermediate, d);
   m.gated_mlp = true;
   m.norm = norm_kind::rms_norm;
-  m.tied_embeddings = hf_flag(j, "", "tie_word_embeddings",
-                              hf_flag(t, p, "tie_word_embeddings", hf_ties_by_default(f)));
+  // Tying: Gemma 3's multimodal model ties by its top-level flag (default true), Llama 4's by its
+  // text model's; the others by the config's own flag.
+  if (out.architecture == "Gemma3ForConditionalGeneration")
+    m.tied_embeddings = hf_flag(j, "", "tie_word_embeddings", true);
+  else if (nested)
+    m.tied_embeddings = hf_flag(t, p, "tie_word_embeddings", false);
+  else
+    m.tied_embeddings = hf_flag(j, "", "tie_word_embeddings", hf_ties_by_default(f));
 
-  // Biases: attention_bias gives q, k, v and o theirs; mlp_bias the MLP's (Llama).
-  const bool attention_bias = hf_flag(t, p, "attention_bias", f == hf_family::gpt_oss);
-  const bool mlp_bias = hf_flag(t, p, "mlp_bias", false);
-  if (f == hf_family::gpt_oss) {
-    m.biases = true;  // q, k, v, o (attention_bias), each expert's and the router's
-    m.attention_sinks = true;
-    if (!attention_bias) fail(join(p, "attention_bias"), "false is not read for gpt-oss");
-  } else if (f == hf_family::qwen2) {
-    m.qkv_bias = true;  // Qwen2Attention: q, k and v with biases, o without
-  } else if (attention_bias != mlp_bias) {
-    fail(join(p, attention_bias ? "attention_bias" : "mlp_bias"),
-         "biases on attention or on the MLP alone are not read (both or neither)");
-  } else {
-    m.biases = attention_bias;
-  }
+  hf_biases(t, p, f, m, out.ignored);
 
   switch (f) {
     case hf_family::qwen3:
@@ -498,19 +580,12 @@ inline hf_model model_from_hf_config(const nlohmann::json& j, const std::string&
   if (f == hf_family::deepseek_v2 || f == hf_family::deepseek_v3) hf_mla(t, p, m);
 
   hf_experts(t, p, f, m);
-  hf_local_attention(t, p, f, given.window, m);
+  hf_local_attention(t, p, f, given.window, m, d);
 
   const shape_rule broken = first_broken_rule(m);
   if (broken != shape_rule::none) fail(join(p, "config"), rule_message(rule_text(broken)));
-  // Products stay far inside 64 bits: at most 10^15 parameters.
-  const double rough = static_cast<double>(m.layers) *
-                       (4.0 * static_cast<double>(m.d_model) *
-                            static_cast<double>(m.heads * m.head_dim) +
-                        3.0 * static_cast<double>(m.d_model) *
-                            static_cast<double>(m.d_ff + (m.moe.experts + m.moe.shared_experts) *
-                                                             m.moe.expert_d_ff)) +
-                       2.0 * static_cast<double>(m.vocab) * static_cast<double>(m.d_model);
-  if (!(rough < 1e15)) fail(join(p, "hidden_size"), "gives more than 10^15 parameters");
+  if (!(parameter_bound(m) < max_parameters))
+    fail(join(p, "hidden_size"), "gives more than 10^15 parameters");
   return out;
 }
 

@@ -380,7 +380,7 @@ inline model_shape read_model(const json& j, std::string& name, const model_sour
     m.moe.expert_d_ff = integer(e, q, "expert_d_ff", 1, max_dim, true);
     m.moe.dense_layers = integer(e, q, "dense_layers", 0, m.layers, false);
     m.moe.router_bias = boolean(e, q, "router_bias", false);
-    m.moe.every = integer(e, q, "every", 1, m.layers, false, 1);
+    m.moe.every = integer(e, q, "every", 0, m.layers, false, 1);
   }
   const bool dense_mlp = dense_layer_count(m) > 0;
   m.d_ff = integer(j, p, "d_ff", dense_mlp ? 1 : 0, max_dim, dense_mlp);
@@ -400,7 +400,7 @@ inline model_shape read_model(const json& j, std::string& name, const model_sour
     const std::string q = join(p, "local");
     only_keys(a, q, {"window", "global_every", "kind"});
     m.local.window = integer(a, q, "window", 1, max_dim, true);
-    m.local.global_every = integer(a, q, "global_every", 0, m.layers, false);
+    m.local.global_every = integer(a, q, "global_every", 0, max_count, false);
     if (a.contains("kind"))
       m.local.kind = pick(join(q, "kind"), text(a, q, "kind"), local_attention_choices);
   }
@@ -410,6 +410,7 @@ inline model_shape read_model(const json& j, std::string& name, const model_sour
   m.layer_norms = integer(j, p, "layer_norms", 0, 16, false, 2);
   m.attention_sinks = boolean(j, p, "attention_sinks", false);
   if (m.heads % m.kv_heads != 0) fail(join(p, "kv_heads"), "must divide heads");
+  if (!(parameter_bound(m) < max_parameters)) fail(p, "gives more than 10^15 parameters");
   const shape_rule broken = first_broken_rule(m);
   if (broken != shape_rule::none) fail(shape_rule_field(broken), rule_message(rule_text(broken)));
   return m;

@@ -24,6 +24,20 @@ constexpr std::int64_t moe_layer_count(const model_shape& s) {
   return s.moe.every > 1 ? after / s.moe.every : after;
 }
 
+/// MoE layers among the first `n` layers of the stack.
+constexpr std::int64_t moe_layers_before(const model_shape& s, std::int64_t n) {
+  if (!is_moe(s)) return 0;
+  const std::int64_t after = (n < s.layers ? n : s.layers) - s.moe.dense_layers;
+  if (after <= 0) return 0;
+  return s.moe.every > 1 ? after / s.moe.every : after;
+}
+
+/// MoE layers among the `count` layers from `first` (a pipeline stage's): the leading dense
+/// layers and the interleaved ones are where the stack puts them.
+constexpr std::int64_t moe_layers_in(const model_shape& s, std::int64_t first, std::int64_t count) {
+  return moe_layers_before(s, first + count) - moe_layers_before(s, first);
+}
+
 /// Layers whose MLP is dense (width `d_ff`): every layer of a dense model; the leading
 /// `moe.dense_layers` and the interleaved dense layers of an MoE model.
 constexpr std::int64_t dense_layer_count(const model_shape& s) {
@@ -216,6 +230,31 @@ constexpr parameter_counts parameters(const model_shape& s) {
                              (s.moe.router_bias ? s.moe.experts : 0));
   return c;
 }
+
+/// An upper bound on the parameter count, in doubles (every term of every branch, each product
+/// formed in floating point): what a reader checks before `parameters` multiplies 64-bit
+/// integers, which a shape of extreme sizes would overflow.
+constexpr double parameter_bound(const model_shape& s) {
+  const auto f = [](std::int64_t x) { return static_cast<double>(x < 0 ? 0 : x); };
+  const double d = f(s.d_model), heads = f(s.heads), qk = f(s.mla.qk_nope_head_dim) +
+                                                          f(s.mla.qk_rope_head_dim);
+  const double standard = 2.0 * d * (heads + f(s.kv_heads)) * f(s.head_dim) +
+                          2.0 * (heads + f(s.kv_heads)) * f(s.head_dim) + heads;
+  const double mla = d * f(s.mla.q_lora_rank) + f(s.mla.q_lora_rank) * heads * qk + d * heads * qk +
+                     d * (f(s.mla.kv_lora_rank) + f(s.mla.qk_rope_head_dim)) +
+                     f(s.mla.kv_lora_rank) * heads * (f(s.mla.qk_nope_head_dim) + f(s.mla.v_head_dim)) +
+                     heads * f(s.mla.v_head_dim) * d + f(s.mla.q_lora_rank) + f(s.mla.kv_lora_rank);
+  const double mlp = 3.0 * d * (f(s.d_ff) + (f(s.moe.experts) + f(s.moe.shared_experts)) *
+                                                f(s.moe.expert_d_ff)) +
+                     3.0 * (f(s.d_ff) + (f(s.moe.experts) + f(s.moe.shared_experts)) *
+                                            (f(s.moe.expert_d_ff) + d)) +
+                     f(s.moe.experts) * (d + 1.0);
+  return f(s.layers) * (standard + mla + mlp + 2.0 * f(s.layer_norms) * d) +
+         (2.0 * f(s.vocab) + f(s.position_embeddings) + 2.0) * d;
+}
+
+/// The most parameters a shape read at run time may have: 10^15, far inside 64-bit products.
+inline constexpr double max_parameters = 1e15;
 
 /// How many parameter tensors the model has, laid out as Megatron-LM's GPT lays them out: per
 /// layer its two norms (a LayerNorm's weight and bias, an RMSNorm's weight), the fused query,

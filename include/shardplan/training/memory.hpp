@@ -95,13 +95,10 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
                                                  const parallel_degrees& d, stage_position stage) {
   const double t = static_cast<double>(d.tensor);
   const std::int64_t stage_layers = layers_per_stage(m, d);
-  std::int64_t dense_layers = 0;
-  if (stage == stage_position::first) {
-    dense_layers = std::min(c.dense_layers, stage_layers);
-  } else {
-    dense_layers = std::max<std::int64_t>(0, c.dense_layers - (m.layers - stage_layers));
-  }
-  const std::int64_t moe_layers = stage_layers - dense_layers;
+  // The first stage holds the stack's first layers, the last its last ones.
+  const std::int64_t first = stage == stage_position::first ? 0 : m.layers - stage_layers;
+  const std::int64_t moe_layers = moe_layers_in(m, first, stage_layers);
+  const std::int64_t dense_layers = stage_layers - moe_layers;
 
   const double vocab_table = static_cast<double>(m.vocab * m.d_model) / t;
   double embeddings = 0.0;
@@ -401,7 +398,7 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
                                   std::int64_t s = 0) {
   const activation_inputs in = activation_inputs_of(t);
   const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
-  const std::int64_t dense = std::min(dense_layer_count(m), stage_layers);
+  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
   const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
   const bytes per_layer = stored_layer_bytes(m, layer_kind::dense, t, in) * dense_share +
                           stored_layer_bytes(m, layer_kind::moe, t, in) * (1.0 - dense_share);

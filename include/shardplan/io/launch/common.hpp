@@ -259,6 +259,27 @@ inline void note_violations(lines& out, const training_plan_values& p) {
     out.note("warning: the plan breaks a rule: " + describe(v.items[i]));
 }
 
+/// One note per feature of the model's shape that the exports do not write (each target has its
+/// own option, or none): the export goes on, and says what it left out.
+inline void note_model_features(lines& out, const model_shape& m) {
+  const auto n = [](std::int64_t x) { return std::to_string(x); };
+  if (has_local_attention(m))
+    out.note(std::string("not written: ")
+                 .append(n(local_attention_layers(m)))
+                 .append(" of ")
+                 .append(n(m.layers))
+                 .append(m.local.kind == local_attention_kind::chunked ? " layers attend in chunks of "
+                                                                      : " layers slide over ")
+                 .append(n(m.local.window))
+                 .append(" tokens (set the target's own option)"));
+  if (is_moe(m) && m.moe.every > 1)
+    out.note("not written: every " + n(m.moe.every) + "th layer is MoE, the others dense");
+  if (m.qk_norm != qk_norm_kind::none) out.note("not written: the query and key norms");
+  if (m.qkv_bias) out.note("not written: the biases on the query, key and value projections");
+  if (m.layer_norms != 2) out.note("not written: " + n(m.layer_norms) + " norms a layer");
+  if (m.attention_sinks) out.note("not written: the attention sinks");
+}
+
 /// The comment lines (marked `marker`) every export opens with: `title`, naming the format and
 /// the upstream commit it targets; the plan in one line; one warning per rule the plan breaks.
 inline lines opening(const training_plan_values& p, const facts& f, std::string_view marker,
@@ -267,6 +288,7 @@ inline lines opening(const training_plan_values& p, const facts& f, std::string_
   out.note(title);
   out.note("plan: " + plan_summary(p, f));
   note_violations(out, p);
+  note_model_features(out, p.model);
   return out;
 }
 
