@@ -63,6 +63,24 @@ inline std::string shape_line(const model_shape& m) {
   return out;
 }
 
+/// What one token costs at a context: the KV cache of the sequence and per token (bf16), and the
+/// FLOPs of its forward pass and of training on it (causal attention).
+struct context_figures {
+  double kv_sequence_bytes = 0.0;
+  double kv_bytes_per_token = 0.0;
+  double forward_flops = 0.0;
+  double training_flops = 0.0;
+};
+inline context_figures context_figures_of(const model_shape& m, std::int64_t context) {
+  const double c = static_cast<double>(context);
+  context_figures f;
+  f.kv_sequence_bytes = kv_bytes_at_context(m, number_format::bf16, c).value();
+  f.kv_bytes_per_token = f.kv_sequence_bytes / c;
+  f.forward_flops = forward_flops_per_token(m, context, attention_flops::causal).total();
+  f.training_flops = model_flops_per_token(m, context, attention_flops::causal).value();
+  return f;
+}
+
 /// KV cache (bf16) and FLOPs of a token at each context.
 inline table model_context_table(const model_shape& m, const std::vector<std::int64_t>& contexts) {
   table t{{"context", "KV bytes/token (bf16)", "KV per sequence", "forward FLOP/token (causal)",
@@ -70,11 +88,10 @@ inline table model_context_table(const model_shape& m, const std::vector<std::in
           {},
           {true, true, true, true, true}};
   for (const std::int64_t c : contexts) {
-    const double sequence = kv_bytes_at_context(m, number_format::bf16, static_cast<double>(c)).value();
-    const token_flops f = forward_flops_per_token(m, c, attention_flops::causal);
-    t.rows.push_back({std::to_string(c), format_count(sequence / static_cast<double>(c)),
-                      format(sequence * byte), format_count(f.total()),
-                      format_count(model_flops_per_token(m, c, attention_flops::causal).value())});
+    const context_figures f = context_figures_of(m, c);
+    t.rows.push_back({std::to_string(c), format_count(f.kv_bytes_per_token),
+                      format(f.kv_sequence_bytes * byte), format_count(f.forward_flops),
+                      format_count(f.training_flops)});
   }
   return t;
 }
@@ -117,12 +134,10 @@ inline nlohmann::json model_report_json(const hf_model& h, const std::vector<std
                  {"moe", moe_layer_count(m)},
                  {"global_attention", global_attention_layers(m)}};
   for (const std::int64_t c : contexts) {
-    const double sequence = kv_bytes_at_context(m, number_format::bf16, static_cast<double>(c)).value();
-    j["contexts"].push_back(
-        {{"context", c},
-         {"kv_bytes_per_token_bf16", sequence / static_cast<double>(c)},
-         {"forward_flops_per_token_causal",
-          forward_flops_per_token(m, c, attention_flops::causal).total()}});
+    const context_figures f = context_figures_of(m, c);
+    j["contexts"].push_back({{"context", c},
+                             {"kv_bytes_per_token_bf16", f.kv_bytes_per_token},
+                             {"forward_flops_per_token_causal", f.forward_flops}});
   }
   j["defaulted"] = h.defaulted;
   j["ignored"] = h.ignored;
