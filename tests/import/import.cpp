@@ -299,6 +299,36 @@ TEST_CASE("megatron: --recompute-modules mlp is the plan's MLP recomputation") {
       run(import_format::megatron,
           scratch("args_both.txt", args + "--recompute-modules core_attn mlp\n"), dgx_h100_1);
   CHECK(read_back(both).plan.setup.recompute.kind == recompute_kind::selective);
+  CHECK(read_back(both).plan.setup.recompute.modules ==
+        (module_bit(recompute_module::core_attn) | module_bit(recompute_module::mlp)));
+  // TransformerConfig.__post_init__ (transformer_config.py at d98e8a64): moe_act needs grouped
+  // GEMMs, names outside the allowed set are refused.
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron,
+                             scratch("args_act.txt", args + "--recompute-modules moe_act\n"),
+                             dgx_h100_1);
+                 }),
+                 "moe_act in recompute_modules is only supported with moe_grouped_gemm."));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron,
+                             scratch("args_bad.txt", args + "--recompute-modules attention\n"),
+                             dgx_h100_1);
+                 }),
+                 "--recompute-modules: 'attention' is not a module shardplan models"));
+  // --optimizer-cpu-offload needs the precision-aware optimizer; its fraction defaults to 1.
+  const std::string offload = args + "--use-distributed-optimizer --optimizer-cpu-offload\n";
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron, scratch("args_off.txt", offload),
+                             dgx_h100_1);
+                 }),
+                 "must be used in conjunction with --use-precision-aware-optimizer"));
+  const import_result hybrid = run(
+      import_format::megatron,
+      scratch("args_hybrid.txt", offload + "--use-precision-aware-optimizer "
+                                           "--optimizer-offload-fraction 0.5\n"),
+      dgx_h100_1);
+  CHECK(read_back(hybrid).plan.setup.offload.optimizer == 0.5);
+  CHECK(read_back(hybrid).plan.setup.offload.host_gradient_bytes == 2.0);
 }
 
 TEST_CASE("megatron: --tp-comm-overlap is the plan's tensor-parallel overlap, with sp only") {
@@ -640,13 +670,40 @@ TEST_CASE("maxtext: base.yml with the v5p 128B script's overrides") {
   CHECK(degrees_of(f).data == 512 / 8);  // fsdp -1 fills the slice
   CHECK(f.plan.setup.batch.global_tokens == 512 * 1 * 2048);
   CHECK(f.plan.setup.attention == attention_kernel::splash);  // flash on a TPU
-  CHECK(f.plan.setup.recompute.kind == recompute_kind::selective);  // minimal keeps some
-  // RematPolicy.SAVE_DOT_EXCEPT_MLP (types.py at e591f30) saves every matmul output but the
-  // MLP's: the plan's MLP recomputation, what the MaxText export writes for it.
-  std::vector<std::string> mlp = overrides;
-  mlp[1] = "remat_policy=save_dot_except_mlp";
-  const import_result m = run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0, mlp);
-  CHECK(read_back(m).plan.setup.recompute.kind == recompute_kind::mlp);
+  // minimal (nnx_decoders.py at e591f30, lines 1142-1153) keeps the q, k, v and output
+  // projections and the MLP's three on the device, nothing offloaded.
+  using lt = layer_tensor;
+  const recompute_policy& minimal = f.plan.setup.recompute;
+  CHECK(minimal.kind == recompute_kind::named);
+  CHECK(minimal.saved == (tensor_bit(lt::query_proj) | tensor_bit(lt::key_proj) |
+                          tensor_bit(lt::value_proj) | tensor_bit(lt::out_proj) |
+                          tensor_bit(lt::mlpwi_0) | tensor_bit(lt::mlpwi_1) | tensor_bit(lt::mlpwo)));
+  CHECK(minimal.offloaded == 0);
+  // qkv_proj_offloaded (lines 1226-1237) offloads the three projections and keeps none.
+  std::vector<std::string> offloaded = overrides;
+  offloaded[1] = "remat_policy=qkv_proj_offloaded";
+  const recompute_policy q =
+      read_back(run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0, offloaded))
+          .plan.setup.recompute;
+  CHECK(q.saved == 0);
+  CHECK(q.offloaded ==
+        (tensor_bit(lt::query_proj) | tensor_bit(lt::key_proj) | tensor_bit(lt::value_proj)));
+  // custom: each tensor's 'device', 'offload' or 'remat' (base.yml), remat by default.
+  std::vector<std::string> custom = overrides;
+  custom[1] = "remat_policy=custom";
+  custom.push_back("context=offload");
+  custom.push_back("out_proj=device");
+  const recompute_policy c =
+      read_back(run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0, custom))
+          .plan.setup.recompute;
+  CHECK(c.saved == tensor_bit(lt::out_proj));
+  CHECK(c.offloaded == tensor_bit(lt::context));
+  custom.back() = "out_proj=hbm";
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0,
+                             custom);
+                 }),
+                 "out_proj: must be 'remat', 'device' or 'offload'"));
 }
 
 TEST_CASE("maxtext: bad configs give one line naming the key") {
@@ -720,6 +777,26 @@ TEST_CASE("deepspeed: DeepSpeed's and DeepSpeedExamples' configs") {
   CHECK(degrees_of(read_back(bf16)).data == 4);
   CHECK(listed(bf16.notes, "bf16 master weights"));  // lines 18-19
   CHECK(listed(bf16.unused, "torch_autocast.enabled = true"));
+
+  // offload_optimizer (offload_config.py; stage_1_and_2.py at edaa7221): ZeRO-Offload.
+  const std::string zero2 = text_of(sample("deepspeed/ds_config_func_bs8_zero2_gas3.json"));
+  const std::string stage = "\"stage\": 2";
+  std::string offloaded = zero2;
+  offloaded.replace(offloaded.find(stage), stage.size(),
+                    stage + ", \"offload_optimizer\": {\"device\": \"cpu\", \"pin_memory\": true}");
+  const io::plan_file o =
+      read_back(run(import_format::deepspeed, scratch("ds_offload.json", offloaded), dgx_a100_1,
+                    "megatron-gpt-1.7b", 0, {"seq_len=1024"}));
+  CHECK(o.plan.setup.offload == offloads::zero_offload);
+  std::string wrong = zero2;
+  wrong.replace(wrong.find(stage), stage.size(),
+                stage + ", \"offload_optimizer\": {\"device\": \"gpu\"}");
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::deepspeed, scratch("ds_wrong.json", wrong),
+                             dgx_a100_1, "megatron-gpt-1.7b", 0, {"seq_len=1024"});
+                 }),
+                 "zero_optimization.offload_optimizer.device: must be \"none\", \"cpu\" or "
+                 "\"nvme\""));
 
   // Hugging Face's "auto" batch leaves DeepSpeed none to derive.
   CHECK(contains(refusal([&] {
@@ -960,6 +1037,8 @@ TEST_CASE(
         align("", "recompute", "none");  // their exporters write none for selective
       if (r.from == import_format::maxtext && recompute == "none")
         align("", "recompute", "selective");  // every remat policy recomputes something
+      if (r.from == import_format::maxtext && recompute == "mlp")  // written as the named policy
+        align("", "recompute", {{"remat_policy", "save_dot_except_mlp"}});
       const bool titan_toml = titan && contains(text, "\n[parallelism]\n");
       if (titan_toml && d.tensor > 1 && !d.sequence_parallel)
         align("parallelism", "sequence_parallel", true);  // v0.2.2's TP plan always shards

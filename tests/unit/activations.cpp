@@ -89,3 +89,76 @@ TEST_CASE("a mixture-of-experts layer stores top-k routed and the shared experts
   CHECK(layer_activation_bytes(moe, layer_kind::moe, in).value() ==
         doctest::Approx((attention_and_norms + experts) * 100).scale(0.0));
 }
+
+TEST_CASE("Megatron-Core's recompute modules free what each module's checkpoint discards") {
+  // The MoE layer above; per token with e = 2 (gated: gate, up and product per expert token,
+  // 3·e·f_e): routed 2·6·512, shared 6·512, the dispatched copies 2·2·1024, router probs 4·8.
+  constexpr model_shape moe{.name = "moe", .layers = 4, .d_model = 1024, .d_ff = 4096,
+                            .heads = 8, .kv_heads = 8, .head_dim = 128, .vocab = 1000,
+                            .moe = {.experts = 8, .top_k = 2, .shared_experts = 1,
+                                    .expert_d_ff = 512}};
+  const double attention_and_norms = 8 * 1024.0 + 4 * 8 * 128.0 + 4 * 8 * 128.0;
+  const double routed = 2 * 6 * 512.0, shared = 6 * 512.0, dispatch = 2 * 2 * 1024.0;
+  const double router = 4 * 8.0;
+  auto with = [&](recompute_module_set set) {
+    activation_inputs in{.micro_batch = 1, .seq_len = 100};
+    in.recompute = {recompute_kind::selective, 0, set};
+    return layer_activation_bytes(moe, layer_kind::moe, in).value() / 100.0;
+  };
+  // moe_act: the activation output (the down projection's input), e·f_e per routed copy.
+  CHECK(with(module_bit(recompute_module::moe_act)) ==
+        doctest::Approx(attention_and_norms + routed - 2 * 2 * 512.0 + shared + dispatch + router)
+            .scale(0.0));
+  // shared_experts: the shared MLP's three tensors.
+  CHECK(with(module_bit(recompute_module::shared_experts)) ==
+        doctest::Approx(attention_and_norms + routed + dispatch + router).scale(0.0));
+  // moe: everything of the block but its input (the norm's output, among the norms' 4·e·h).
+  CHECK(with(module_bit(recompute_module::moe)) ==
+        doctest::Approx(attention_and_norms).scale(0.0));
+  // layernorm: the MoE layer's pre-MLP norm output, e·h.
+  CHECK(with(module_bit(recompute_module::layernorm)) ==
+        doctest::Approx(attention_and_norms - 2 * 1024.0 + routed + shared + dispatch + router)
+            .scale(0.0));
+  // A dense layer: mlp frees the gated MLP's 3·e·f; layernorm frees nothing (fused norms).
+  activation_inputs dense{.micro_batch = 1, .seq_len = 100};
+  dense.recompute = {recompute_kind::selective, 0,
+                     static_cast<recompute_module_set>(module_bit(recompute_module::mlp) |
+                                                       module_bit(recompute_module::layernorm))};
+  CHECK(layer_activation_bytes(moe, layer_kind::dense, dense).value() ==
+        doctest::Approx(attention_and_norms * 100).scale(0.0));
+  // The old spelling `recompute_kind::mlp` is the set {mlp}.
+  activation_inputs old{.micro_batch = 1, .seq_len = 100, .recompute = {recompute_kind::mlp}};
+  CHECK(layer_activation_bytes(moe, layer_kind::dense, old).value() ==
+        doctest::Approx(attention_and_norms * 100).scale(0.0));
+}
+
+TEST_CASE("mla_up_proj frees MLA's per-head queries, keys and values") {
+  // DeepSeek-V3's attention (128 heads, q/k 128 + 64, v 128, q rank 1536, kv rank 512 + 64),
+  // one token, e = 2, no tensor parallelism. Per head Q and K 2·192 each and V 2·128 go; the
+  // output 2·128 per head stays.
+  constexpr model_shape mla{.name = "mla", .layers = 2, .d_model = 7168, .d_ff = 18432,
+                            .heads = 128, .kv_heads = 128, .head_dim = 192, .vocab = 1000,
+                            .mla = {.q_lora_rank = 1536, .kv_lora_rank = 512,
+                                    .qk_nope_head_dim = 128, .qk_rope_head_dim = 64,
+                                    .v_head_dim = 128}};
+  activation_inputs kept{.micro_batch = 1, .seq_len = 1};
+  activation_inputs freed = kept;
+  freed.recompute = {recompute_kind::selective, 0, module_bit(recompute_module::mla_up_proj)};
+  const double per_head = 2 * 192.0 * 2 + 2 * 128.0;
+  CHECK(layer_activation_bytes(mla, layer_kind::dense, kept).value() -
+            layer_activation_bytes(mla, layer_kind::dense, freed).value() ==
+        doctest::Approx(128 * per_head).scale(0.0));
+}
+
+TEST_CASE("eager attention's scores stay unless core_attn is among the modules") {
+  // Korthikanti's GPT layer, t = 8 without sequence parallelism: the scores are 5·a·s/t·sbh/h.
+  activation_inputs in = korthikanti(recompute_kind::selective, 8, false);
+  in.recompute.modules = module_bit(recompute_module::mlp);
+  // MLP freed (the 4h GeLU's 2·e·4h = 16h, split by t), the scores kept.
+  CHECK(layer_activation_bytes(gpt, layer_kind::dense, in).value() ==
+        doctest::Approx(s * b * h * (10 + 8 / t + 5 * a * s / (h * t))).scale(0.0));
+  in.recompute.modules = static_cast<recompute_module_set>(
+      module_bit(recompute_module::mlp) | module_bit(recompute_module::core_attn));
+  CHECK(layer_activation_bytes(gpt, layer_kind::dense, in).value() ==
+        doctest::Approx(s * b * h * (10 + 8 / t)).scale(0.0));
+}

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <shardplan/models/flops.hpp>
+#include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 
@@ -83,4 +84,29 @@ TEST_CASE("mfu is model flops per second over the peak of all chips") {
   const flops work = 6.0 * 3e6 * 13e9 * flop;
   const seconds step = work / (4096.0 * 4.59e14 * 0.4 * flop / second);
   CHECK(mfu(work, step, 4096, 4.59e14 * flop / second) == doctest::Approx(0.4).scale(0.0));
+}
+
+TEST_CASE("recompute modules repeat their own matmuls: DeepSeek-V3's MoE block and MLA up projections") {
+  // DeepSeek-V3 (config.json: 61 layers, 3 dense, h 7168, 256 routed experts of 2048 top-8, one
+  // shared, q rank 1536, kv rank 512, 128 heads of q/k 128 + 64 and v 128). Per token, 2 FLOPs a
+  // weight: the router 256·h and 8 routed plus 1 shared gated experts of 3·h·2048 on 58 layers;
+  // the up projections 1536·128·192 (q) and 512·128·(128 + 128) (k and v) on all 61.
+  const auto& m = models::deepseek_v3::shape;
+  const token_flops f = forward_flops_per_token(m, 4096, attention_flops::causal);
+  const double h = 7168, expert = 3 * h * 2048;
+  CHECK(f.shared_experts == doctest::Approx(2 * 58 * expert).scale(0.0));
+  CHECK(f.moe_mlp == doctest::Approx(2 * 58 * (256 * h + 9 * expert)).scale(0.0));
+  CHECK(f.mla_up == doctest::Approx(2 * 61 * (1536 * 128 * 192.0 + 512 * 128 * 256.0)).scale(0.0));
+  auto extra = [&](recompute_module_set set) {
+    return hardware_flops_per_token(f, {recompute_kind::selective, 0, set}).value() -
+           3 * f.total();
+  };
+  CHECK(extra(module_bit(recompute_module::moe)) == doctest::Approx(f.moe_mlp).scale(0.0));
+  CHECK(extra(module_bit(recompute_module::shared_experts)) ==
+        doctest::Approx(f.shared_experts).scale(0.0));
+  CHECK(extra(module_bit(recompute_module::mla_up_proj)) == doctest::Approx(f.mla_up).scale(0.0));
+  // moe_act and layernorm rerun elementwise work only; core_attn the attention products.
+  CHECK(extra(module_bit(recompute_module::moe_act) | module_bit(recompute_module::layernorm)) ==
+        0.0);
+  CHECK(extra(module_bit(recompute_module::core_attn)) == doctest::Approx(f.attention).scale(0.0));
 }

@@ -344,12 +344,65 @@ TEST_CASE("maxtext's selective is minimal_with_context: the named projections an
   using plan = llama_plan<mesh<axis<"dp", 8>>, fsdp<"dp">,
                           batch<global_sequences<8>, seq_len<8192>>, recompute::selective,
                           framework::maxtext>;
-  const double per_token = e * (h + h + h)                     // carry, out_proj, mlpwo
+  // mlpwo feeds only the residual add, whose backward reads no input: not a residual, not kept.
+  const double per_token = e * (h + h)                         // carry, out_proj
                            + e * (heads + 2 * kv) * dh         // q, k, v
-                           + e * heads * dh                    // context
+                           + e * heads * dh + 4 * heads        // context: output, fp32 logsumexp
                            + 2 * e * f;                        // mlpwi_0, mlpwi_1
   CHECK(plan::memory_per_device().activations.value() ==
         doctest::Approx(layers * seq * per_token).scale(0.0));
+}
+
+// MaxText's qkv_proj_offloaded (src/maxtext/layers/nnx_decoders.py at e591f30, lines 1226-1237):
+// q, k and v to pinned host memory, nothing named kept on the device but the scan's carry.
+TEST_CASE("maxtext's offloaded remat policies keep the carry on the device, q, k, v on the host") {
+  using plan = llama_plan<mesh<axis<"dp", 8>>, fsdp<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>,
+                          recompute::maxtext<"qkv_proj_offloaded">, framework::maxtext>;
+  const memory_breakdown m = plan::memory_per_device();
+  CHECK(m.host.value() == doctest::Approx(layers * seq * e * (heads + 2 * kv) * dh).scale(0.0));
+  // On the device each layer's carry, and during one layer's backward what it recomputes: the
+  // whole layer as the papers count it without recomputation (4·e·h, Q and output 2·e·a·d_h, K
+  // and V 2·e·kv·d_h, 3·e·f) less the carry.
+  const double whole = 4 * e * h + 2 * e * heads * dh + 2 * e * kv * dh + 3 * e * f;
+  CHECK(m.activations.value() ==
+        doctest::Approx(layers * seq * e * h + seq * (whole - e * h)).scale(0.0));
+  // The same tensors on the device instead (save_qkv_proj): nothing on the host.
+  using kept = llama_plan<mesh<axis<"dp", 8>>, fsdp<"dp">,
+                          batch<global_sequences<8>, seq_len<8192>>,
+                          recompute::maxtext<"save_qkv_proj">, framework::maxtext>;
+  CHECK(kept::memory_per_device().host.value() == 0.0);
+  CHECK(kept::memory_per_device().activations.value() - m.activations.value() ==
+        doctest::Approx(m.host.value() * (1.0 - 1.0 / layers)).scale(0.0));
+}
+
+// DeepSpeed's offload_optimizer at ZeRO-2 (stage_1_and_2.py at deepspeedai/DeepSpeed edaa7221):
+// the fp32 master weights, moments and gradient partition and a bf16 copy of the parameters on
+// the host, 4 + 8 + 4 + 2 = 18 bytes per parameter of the shard; on the device the bf16
+// parameters (2 per parameter) and no gradient partition.
+TEST_CASE("zero-offload keeps 18 bytes per parameter of the shard on the host, 2 per parameter on the device") {
+  const double psi = static_cast<double>(parameters(models::megatron_gpt_7_5b::shape).total);
+  const double n = 64;
+  using plan = zero_plan<zero<2, "dp">>;
+  using offloaded = training_plan<
+      models::megatron_gpt_7_5b, systems::dgx_a100_superpod<8>, mesh<axis<"dp", 64>>,
+      zero<2, "dp">, batch<global_tokens<64 * 2048>, seq_len<2048>, micro_batch<1>>,
+      precision::bf16_mixed_adam, reserve<gigabytes{0.0}>, offload<offloads::zero_offload>>;
+  const memory_breakdown m = offloaded::memory_per_device();
+  CHECK(m.host.value() == doctest::Approx(18 * psi / n).scale(0.0));
+  CHECK(m.model_states().value() == doctest::Approx(2 * psi).scale(0.0));
+  CHECK(plan::memory_per_device().host.value() == 0.0);
+  // Megatron-Core's hybrid optimizer with half offloaded: 6 of the 12 optimizer bytes and 2 of
+  // the 4 gradient bytes per parameter of the shard on the host.
+  constexpr offload_policy half{0.5, false, false, 2.0, 0.0};
+  using megatron = training_plan<
+      models::megatron_gpt_7_5b, systems::dgx_a100_superpod<8>, mesh<axis<"dp", 64>>,
+      zero<1, "dp">, batch<global_tokens<64 * 2048>, seq_len<2048>, micro_batch<1>>,
+      precision::bf16_mixed_adam, reserve<gigabytes{0.0}>, offload<half>>;
+  CHECK(megatron::memory_per_device().host.value() ==
+        doctest::Approx((6 + 2) * psi / n).scale(0.0));
+  CHECK(megatron::memory_per_device().model_states().value() ==
+        doctest::Approx(4 * psi + 6 * psi / n).scale(0.0));
 }
 
 // torchtune's eager modules (torchtune at 1814feb17a9038e1a8053ce93111bd26774a8db6): RMSNorm saves

@@ -456,6 +456,62 @@ TEST_CASE("recompute \"mlp\" reads as the MLP recomputation and is written back"
   CHECK(back.plan.setup.recompute.kind == recompute_kind::mlp);
 }
 
+TEST_CASE("recompute modules, remat policies and offload are read, written back and checked") {
+  auto round_trip = [](const std::string& text) {
+    const io::plan_file f = io::read_plan_file(text);
+    const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+    CHECK(io::plan_difference(f.values(), back.values()).empty());
+    return back.plan.setup;
+  };
+  const training_setup modules = round_trip(small_plan_with(
+      "\"framework\": \"megatron_core\", \"recompute\": {\"modules\": [\"moe_act\", \"layernorm\"]},"));
+  CHECK(modules.recompute.kind == recompute_kind::selective);
+  CHECK(modules.recompute.modules == (module_bit(recompute_module::moe_act) |
+                                      module_bit(recompute_module::layernorm)));
+  const training_setup policy = round_trip(small_plan_with(
+      "\"framework\": \"maxtext\", \"recompute\": {\"remat_policy\": \"minimal_offloaded\"},"));
+  CHECK(policy.recompute.kind == recompute_kind::named);
+  CHECK(policy.recompute.saved == 0);
+  CHECK(policy.recompute.offloaded != 0);
+  const training_setup custom = round_trip(small_plan_with(
+      "\"framework\": \"maxtext\", \"recompute\": {\"saved\": [\"context\"], "
+      "\"offloaded\": [\"mlpwi_0\"]},"));
+  CHECK(custom.recompute.saved == tensor_bit(layer_tensor::context));
+  CHECK(custom.recompute.offloaded == tensor_bit(layer_tensor::mlpwi_0));
+  std::string zero2 = small_plan_with(
+      "\"offload\": {\"optimizer\": 1, \"gradients_on_host\": true, \"host_gradient_bytes\": 4, "
+      "\"host_staging_bytes\": 2},");
+  const std::string tp = "\"tensor\": 8, \"sequence_parallel\": true";
+  zero2.replace(zero2.find(tp), tp.size(), "\"data\": 8, \"zero_stage\": 2");
+  CHECK(round_trip(zero2).offload == offloads::zero_offload);
+
+  CHECK(error_of(small_plan_with("\"recompute\": {\"modules\": [\"attention\"]},")) ==
+        "training.recompute.modules: 'attention' is not a recompute module (known: "
+        "\"core_attn\", \"mlp\", \"moe\", \"moe_act\", \"shared_experts\", \"layernorm\" or "
+        "\"mla_up_proj\")");
+  CHECK(error_of(small_plan_with("\"framework\": \"torchtitan\", "
+                                 "\"recompute\": {\"modules\": [\"mlp\"]},")) ==
+        "training.recompute.modules: are Megatron-Core's --recompute-modules; torchtitan "
+        "recomputes by its own policy (give \"selective\")");
+  CHECK(error_of(small_plan_with("\"framework\": \"maxtext\", "
+                                 "\"recompute\": {\"remat_policy\": \"everything\"},"))
+            .starts_with("training.recompute.remat_policy: 'everything' is not a remat policy of "
+                         "MaxText (known: \"full\", \"minimal\""));
+  CHECK(error_of(small_plan_with("\"recompute\": {\"remat_policy\": \"minimal\"},")) ==
+        "training.recompute: names tensors as MaxText's remat policies do; generic does not "
+        "(give \"framework\": \"maxtext\")");
+  CHECK(error_of(small_plan_with("\"framework\": \"maxtext\", \"recompute\": {\"saved\": "
+                                 "[\"context\"], \"offloaded\": [\"context\"]},")) ==
+        "training.recompute.offloaded: names a tensor that \"saved\" keeps on the device too");
+  CHECK(error_of(small_plan_with("\"offload\": {\"gradients_on_host\": true},")) ==
+        "training.offload.gradients_on_host: moves the gradient shard to the host: it needs "
+        "\"zero_stage\": 2 or 3 (ZeRO-1 keeps whole gradients on the device)");
+  CHECK(error_of(small_plan_with("\"offload\": {\"optimizer\": 1.5},")) ==
+        "training.offload.optimizer: must be between 0.000000 and 1.000000");
+  CHECK(error_of(small_plan_with("\"offload\": {\"nvme\": true},")).starts_with(
+      "training.offload.nvme: unknown key"));
+}
+
 TEST_CASE("compiled_loss and compiled_layers are torchtitan's and torchtune's") {
   const io::plan_file f = io::read_plan_file(
       small_plan_with("\"framework\": \"torchtitan\", \"compiled_loss\": true, "

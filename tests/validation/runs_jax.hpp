@@ -44,7 +44,7 @@ using palm = training_plan<palm_540b, systems::tpu_v4p_slice<12, 16, 16, 2>,
 // embeddings (logits_via_embedding), vocab 32768, RMSNorm, no biases; scaled per
 // global_parameter_scale or set explicitly in the v4 scripts. ici_fsdp_parallelism=-1 (the rest
 // of the slice), ici_tensor_parallelism as scripted, DCN data parallelism across slices, seq
-// 2048, per-device batch as scripted (no gradient accumulation), remat minimal = selective,
+// 2048, per-device batch as scripted (no gradient accumulation), remat minimal by name,
 // full = full. v4-N and v5p-N count TensorCores (2 per chip); v5e-256 is 256 chips.
 
 template <std::int64_t L, std::int64_t D, std::int64_t Heads, std::int64_t Mlp>
@@ -120,7 +120,10 @@ inline void add_jax_runs(runs& v) {
   constexpr std::string_view s05b = "S05b MaxText v5p+A3";
   constexpr half cal = half::calibration;
   constexpr half held = half::held_out;
-  using sel = recompute::selective;
+  // The v5p rows ran remat_policy minimal: at 76bd53b `checkpoint_dots_with_no_batch_dims`, every
+  // projection's output and not the attention's (batched) products, the set MaxText's `minimal`
+  // names at e591f30 (nnx_decoders.py, lines 1142-1153).
+  using sel = recompute::maxtext<"minimal">;
   using full = recompute::full;
 
   v.push_back(evaluate<palm>({"PALM-540B", "PaLM", cal}, step_from_tokens(2048.0 * 2048, 238.3e3)));

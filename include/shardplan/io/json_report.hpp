@@ -166,7 +166,9 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
       {"fragmentation", m.fragmentation.value()},
       {"not_live_at_peak", m.not_live_at_peak.value()},
       {"total", m.total.value()},
-      {"capacity", p.system.chip.memory.value()}};
+      {"capacity", p.system.chip.memory.value()},
+      {"host", m.host.value()},
+      {"host_capacity", p.system.chip.host_memory.value()}};
   const memory_assessment verdict = memory_assessment_of(p);
   j["memory_policy"] = std::string(memory_policy_name(p.setup.memory_policy));
   j["peak_moment"] = std::string(peak_moment_name(m.moment));

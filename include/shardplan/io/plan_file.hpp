@@ -1019,6 +1019,93 @@ inline parallel_config read_parallelism(const json& par) {
 }
 
 /// The batch of a training plan: tokens (or sequences) a step, sequence length, micro-batch.
+/// A list of names, each one of `names` and each once, as a set of bits in `names`' order:
+/// `training.recompute.modules` (`recompute_module_names`, non-empty) and a named policy's
+/// tensors (`layer_tensor_names`).
+template <class Names>
+recompute_module_set read_name_set(const json& list, const std::string& where, const Names& names,
+                                   const char* what, bool non_empty) {
+  if (!list.is_array() || (non_empty && list.empty()))
+    fail(where, std::string("must be a ") + (non_empty ? "non-empty " : "") + "list of " + what +
+                    " names");
+  recompute_module_set set = 0;
+  for (const json& v : list) {
+    if (!v.is_string()) fail(where, std::string("must list ") + what + " names as strings");
+    const std::string name = v.get<std::string>();
+    unsigned i = 0;
+    while (i < std::size(names) && !same_name(name, names[i])) ++i;
+    if (i == std::size(names))
+      fail(where, "'" + name + "' is not a " + what + " (known: " + quoted_choices(names) + ")");
+    const auto bit = static_cast<recompute_module_set>(1U << i);
+    if ((set & bit) != 0) fail(where, "'" + name + "' is listed twice");
+    set = static_cast<recompute_module_set>(set | bit);
+  }
+  return set;
+}
+
+/// `training.recompute` as an object: {"modules": [...]}, {"remat_policy": "name"},
+/// {"saved": [...], "offloaded": [...]} or {"checkpoints": N}.
+inline recompute_policy read_recompute_object(const json& r, const std::string& rp) {
+  if (!r.is_object()) fail(rp, "must be an object");
+  if (r.contains("modules")) {
+    only_keys(r, rp, {"modules"});
+    return {recompute_kind::selective, 0,
+            read_name_set(r.at("modules"), rp + ".modules", recompute_module_names,
+                          "recompute module", true)};
+  }
+  if (r.contains("remat_policy")) {
+    only_keys(r, rp, {"remat_policy"});
+    const std::string name = text(r, rp, "remat_policy");
+    std::vector<std::string_view> names;
+    for (const named_remat_policy& x : maxtext_remat_policies) {
+      if (same_name(name, x.name)) return {x.kind, 0, 0, x.saved, x.offloaded};
+      names.push_back(x.name);
+    }
+    fail(rp + ".remat_policy",
+         "'" + name + "' is not a remat policy of MaxText (known: " + quoted_choices(names) +
+             "; \"custom\" is {\"saved\": [...], \"offloaded\": [...]})");
+  }
+  if (r.contains("saved") || r.contains("offloaded")) {
+    only_keys(r, rp, {"saved", "offloaded"});
+    const recompute_module_set saved =
+        r.contains("saved") ? read_name_set(r.at("saved"), rp + ".saved", layer_tensor_names,
+                                            "tensor a remat policy names", false)
+                            : 0;
+    const recompute_module_set offloaded =
+        r.contains("offloaded")
+            ? read_name_set(r.at("offloaded"), rp + ".offloaded", layer_tensor_names,
+                            "tensor a remat policy names", false)
+            : 0;
+    if ((saved & offloaded) != 0)
+      fail(rp + ".offloaded", "names a tensor that \"saved\" keeps on the device too");
+    return {recompute_kind::named, 0, 0, saved, offloaded};
+  }
+  only_keys(r, rp, {"checkpoints"});
+  return {recompute_kind::checkpoints, integer(r, rp, "checkpoints", 1, 100, true)};
+}
+
+/// `training.offload` (`offload_policy`): {"optimizer": share, "gradients_on_host": bool,
+/// "parameters_on_host": bool, "host_gradient_bytes": n, "host_staging_bytes": n}.
+inline offload_policy read_offload(const json& o, const std::string& op, std::int64_t zero_stage) {
+  only_keys(o, op, {"optimizer", "gradients_on_host", "parameters_on_host",
+                    "host_gradient_bytes", "host_staging_bytes"});
+  offload_policy out;
+  out.optimizer = number(o, op, "optimizer", 0.0, 1.0, 0.0);
+  out.gradients_on_host = boolean(o, op, "gradients_on_host", false);
+  out.parameters_on_host = boolean(o, op, "parameters_on_host", false);
+  out.host_gradient_bytes = number(o, op, "host_gradient_bytes", 0.0, 16.0, 0.0);
+  out.host_staging_bytes = number(o, op, "host_staging_bytes", 0.0, 16.0, 0.0);
+  if (out.parameters_on_host && zero_stage < 3)
+    fail(join(op, "parameters_on_host"),
+         "offloads the parameter shard: it needs \"zero_stage\": 3 (the device gathers each "
+         "layer from the host)");
+  if (out.gradients_on_host && zero_stage < 2)
+    fail(join(op, "gradients_on_host"),
+         "moves the gradient shard to the host: it needs \"zero_stage\": 2 or 3 (ZeRO-1 keeps "
+         "whole gradients on the device)");
+  return out;
+}
+
 inline batch_settings read_batch(const json& b, std::int64_t data) {
   const std::string bp = "training.batch";
   only_keys(b, bp, {"global_tokens", "global_sequences", "seq_len", "micro_batch"});
@@ -1079,7 +1166,7 @@ inline plan_file read_plan_file(const std::string& text_in, const model_source& 
                             "grad_reduce_in_bf16", "compiled_loss", "compiled_layers",
                             "chunked_loss", "optimizer_in_backward", "zero3_per_tensor", "overlap_comm",
                             "tp_comm_overlap", "sync_tp_backward", "memory_policy",
-                            "memory_margin_percent"});
+                            "memory_margin_percent", "offload"});
   if (!t.contains("batch")) fail("training.batch", "missing");
   const parallel_config c = detail::read_parallelism(
       t.contains("parallelism") ? t.at("parallelism") : detail::json::object());
@@ -1095,11 +1182,12 @@ inline plan_file read_plan_file(const std::string& text_in, const model_source& 
       const int i =
           detail::option_index(r.get<std::string>(), {"none", "selective", "full", "mlp"});
       if (i < 0)
-        fail(rp, "must be \"none\", \"selective\", \"full\", \"mlp\" or {\"checkpoints\": N}");
+        fail(rp, "must be \"none\", \"selective\", \"full\", \"mlp\", {\"modules\": [...]}, "
+                 "{\"remat_policy\": NAME}, {\"saved\": [...], \"offloaded\": [...]} or "
+                 "{\"checkpoints\": N}");
       setup.recompute = {kinds[i]};
     } else {
-      detail::only_keys(r, rp, {"checkpoints"});
-      setup.recompute = {recompute_kind::checkpoints, integer(r, rp, "checkpoints", 1, 100, true)};
+      setup.recompute = detail::read_recompute_object(r, rp);
     }
   }
   setup.precision = t.contains("precision") ? detail::read_precision(t.at("precision"))
@@ -1148,6 +1236,18 @@ inline plan_file read_plan_file(const std::string& text_in, const model_source& 
       fail(tp + "." + f.key,
            std::string("is ") + f.what + ": it needs " + detail::owners_text(f));
   }
+  if (t.contains("offload"))
+    setup.offload = detail::read_offload(t.at("offload"), tp + ".offload", c.zero_stage);
+  if (setup.recompute.kind == recompute_kind::named &&
+      setup.framework.selective != selective_recompute::minimal_with_context)
+    fail(tp + ".recompute",
+         "names tensors as MaxText's remat policies do; " + std::string(setup.framework.name) +
+             " does not (give \"framework\": \"maxtext\")");
+  if (setup.recompute.modules != 0 &&
+      setup.framework.selective != selective_recompute::core_attention)
+    fail(tp + ".recompute.modules",
+         "are Megatron-Core's --recompute-modules; " + std::string(setup.framework.name) +
+             " recomputes by its own policy (give \"selective\")");
   if (setup.zero3_per_tensor && c.zero_stage != 3)
     fail(tp + ".zero3_per_tensor",
          "is how DeepSpeed's ZeRO-3 gathered parameters: it needs \"zero_stage\": 3");

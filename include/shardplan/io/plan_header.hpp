@@ -62,6 +62,7 @@ class cpp_writer {
     return std::to_string(x);
   }
   static std::string of(std::uint8_t x) { return std::to_string(static_cast<unsigned>(x)); }
+  static std::string of(std::uint16_t x) { return std::to_string(static_cast<unsigned>(x)) + "u"; }
   static std::string of(std::size_t x) { return std::to_string(x) + "u"; }
   static std::string of(std::string_view x) { return literal(x); }
   void open(const std::string& member) { text += "." + member + " = {\n"; }
@@ -274,9 +275,19 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.open("recompute");
   w.enumerator("kind", "recompute_kind", s.recompute.kind);
   w.field("checkpoints_per_layer", s.recompute.checkpoints_per_layer);
+  w.field("modules", s.recompute.modules);
+  w.field("saved", s.recompute.saved);
+  w.field("offloaded", s.recompute.offloaded);
   w.close();
   w.open("precision");
   write(w, s.precision);
+  w.close();
+  w.open("offload");
+  w.field("optimizer", s.offload.optimizer);
+  w.field("gradients_on_host", s.offload.gradients_on_host);
+  w.field("parameters_on_host", s.offload.parameters_on_host);
+  w.field("host_gradient_bytes", s.offload.host_gradient_bytes);
+  w.field("host_staging_bytes", s.offload.host_staging_bytes);
   w.close();
   w.open("reserve");
   w.quantity("fixed", "bytes", s.reserve.fixed);

@@ -170,6 +170,10 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d("training.recompute", s.recompute.kind, t.recompute.kind);
   d("training.recompute.checkpoints", s.recompute.checkpoints_per_layer,
     t.recompute.checkpoints_per_layer);
+  d("training.recompute.modules", s.recompute.modules, t.recompute.modules);
+  d("training.recompute.saved", s.recompute.saved, t.recompute.saved);
+  d("training.recompute.offloaded", s.recompute.offloaded, t.recompute.offloaded);
+  d("training.offload", s.offload, t.offload);
   compare(d, "training.precision", s.precision, t.precision);
   d("training.reserve.gigabytes", s.reserve.fixed, t.reserve.fixed);
   d("training.reserve.percent", s.reserve.fraction, t.reserve.fraction);
@@ -497,6 +501,36 @@ inline ordered_json system_json(const system_figures& s) {
   return preset.is_null() ? topology_json(s) : preset;
 }
 
+/// The names of a set (of recompute modules or of named tensors), in the order of `names`.
+template <class Names>
+ordered_json name_list_of(recompute_module_set set, const Names& names) {
+  ordered_json list = ordered_json::array();
+  for (unsigned i = 0; i < std::size(names); ++i)
+    if ((set & (1U << i)) != 0) list.push_back(names[i]);
+  return list;
+}
+inline ordered_json recompute_module_list(recompute_module_set set) {
+  return name_list_of(set, recompute_module_names);
+}
+
+/// `training.offload` as `read_offload` (plan_file.hpp) reads it.
+inline ordered_json offload_json(const offload_policy& o) {
+  return {{"optimizer", o.optimizer},
+          {"gradients_on_host", o.gradients_on_host},
+          {"parameters_on_host", o.parameters_on_host},
+          {"host_gradient_bytes", o.host_gradient_bytes},
+          {"host_staging_bytes", o.host_staging_bytes}};
+}
+
+/// A named recompute policy: MaxText's policy by its name where one matches, else its tensors.
+inline ordered_json named_recompute_json(const recompute_policy& r) {
+  for (const named_remat_policy& x : maxtext_remat_policies)
+    if (x.kind == recompute_kind::named && x.saved == r.saved && x.offloaded == r.offloaded)
+      return {{"remat_policy", x.name}};
+  return {{"saved", name_list_of(r.saved, layer_tensor_names)},
+          {"offloaded", name_list_of(r.offloaded, layer_tensor_names)}};
+}
+
 inline ordered_json training_json(const training_plan_values& p) {
   const parallel_degrees& d = p.setup.degrees;
   const training_setup& t = p.setup;
@@ -520,7 +554,11 @@ inline ordered_json training_json(const training_plan_values& p) {
       j["recompute"] = "none";
       break;
     case recompute_kind::selective:
-      j["recompute"] = "selective";
+      if (t.recompute.modules == 0) {
+        j["recompute"] = "selective";
+        break;
+      }
+      j["recompute"] = {{"modules", recompute_module_list(t.recompute.modules)}};
       break;
     case recompute_kind::full:
       j["recompute"] = "full";
@@ -531,7 +569,11 @@ inline ordered_json training_json(const training_plan_values& p) {
     case recompute_kind::checkpoints:
       j["recompute"] = {{"checkpoints", t.recompute.checkpoints_per_layer}};
       break;
+    case recompute_kind::named:
+      j["recompute"] = named_recompute_json(t.recompute);
+      break;
   }
+  if (t.offload.any()) j["offload"] = offload_json(t.offload);
   std::string_view precision_name;
   for (const auto& [name, policy] : precision_choices) {
     differ same;

@@ -84,6 +84,11 @@ inline table memory_table(const training_plan_values& p) {
                       "-" + format(m.not_live_at_peak)});
   t.rows.push_back({"total", format(m.total)});
   t.rows.push_back({"capacity", format(p.system.chip.memory)});
+  // What is offloaded lives in the host's memory, checked against its share per device.
+  if (m.host.value() > 0.0) {
+    t.rows.push_back({"offloaded to host memory", format(m.host)});
+    t.rows.push_back({"host memory per device", format(p.system.chip.host_memory)});
+  }
   const memory_assessment a = memory_assessment_of(p);
   t.rows.push_back({"verdict (margin " + detail::significant(a.margin * 100.0, 3) + "% of need)",
                     std::string(verdict_name(a.verdict)) + ", headroom " +

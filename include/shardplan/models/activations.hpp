@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <string_view>
 
 #include <shardplan/models/model.hpp>
 #include <shardplan/core/units.hpp>
@@ -20,6 +22,9 @@ enum class recompute_kind : std::uint8_t {
   mlp,          ///< recompute each dense layer's MLP from its input, keep the rest (Megatron-Core
                 ///< `--recompute-granularity selective --recompute-modules mlp`; MoE layers keep
                 ///< theirs: "mlp" is the dense MLP submodule, transformer_layer.py@d98e8a64)
+  named,        ///< keep the named tensors `saved` on the device and `offloaded` in host memory,
+                ///< recompute the rest from the layer's input (JAX's `save_only_these_names` and
+                ///< `save_and_offload_only_these_names`, as MaxText's remat policies use them)
 };
 
 /// Whether `r` runs each layer's whole forward pass again in the backward (`full`, and
@@ -35,11 +40,137 @@ constexpr double layer_passes_per_micro_batch(recompute_kind r) {
   return recomputes_layer_forward(r) ? 3.0 : 2.0;
 }
 
-/// A recomputation policy.
+/// The submodules Megatron-Core's selective recomputation reruns, as `--recompute-modules` names
+/// them (`recompute_modules`, megatron/core/transformer/transformer_config.py at NVIDIA/Megatron-LM
+/// d98e8a64ddf34856e74b24714e3bedb2f5a39553). What each frees, read off the code there:
+/// - `core_attn`: the attention core under a checkpoint (attention.py); with a fused kernel only
+///   its softmax statistics, with eager attention the s x s scores, dropout mask and output;
+/// - `mlp`: a dense layer's MLP under a checkpoint that keeps its input (transformer_layer.py);
+/// - `moe`: the whole MoE block (router, permutation, experts, shared experts) under a checkpoint
+///   that keeps its input (moe/moe_layer.py);
+/// - `moe_act`: each routed expert's activation output, discarded after the down projection
+///   reads it and recomputed from the kept up projection (`CheckpointWithoutOutput`,
+///   moe/experts.py, tensor_parallel/random.py);
+/// - `shared_experts`: the shared experts' MLP under a checkpoint (moe/moe_layer.py);
+/// - `layernorm`: the output of a norm that is its own module, discarded once consumed: the MoE
+///   layer's pre-MLP norm and MLA's input norm (a dense layer's norms are fused into Transformer
+///   Engine's `LayerNormColumnParallelLinear`, where the flag changes nothing);
+/// - `mla_up_proj`: MLA's per-head Q, K and V after the up projections and rotary, discarded
+///   after the attention core reads them (multi_latent_attention.py).
+enum class recompute_module : std::uint8_t {
+  core_attn,
+  mlp,
+  moe,
+  moe_act,
+  shared_experts,
+  layernorm,
+  mla_up_proj,
+};
+
+/// Megatron-Core's names of the modules, in `recompute_module` order.
+inline constexpr std::string_view recompute_module_names[] = {
+    "core_attn", "mlp", "moe", "moe_act", "shared_experts", "layernorm", "mla_up_proj"};
+
+/// The tensors of a layer a JAX checkpoint policy names (`checkpoint_name` tags in MaxText's
+/// decoder, AI-Hypercomputer/maxtext e591f30cbbf217ed67ef71263ec0538239f9c3b8: the projections'
+/// outputs query_proj, key_proj, value_proj (after rotary) and out_proj, src/maxtext/layers/
+/// attentions.py; the attention kernel's output and logsumexp, context, attention_op.py; its
+/// output before the projection, attention_out; the MLP's input projections mlpwi_0 and mlpwi_1
+/// and its output mlpwo, linears.py). The layer's input, the scan's carry, is kept whatever the
+/// policy (nnx_decoders.py), so it has no name here.
+enum class layer_tensor : std::uint8_t {
+  query_proj,
+  key_proj,
+  value_proj,
+  context,
+  attention_out,
+  out_proj,
+  mlpwi_0,
+  mlpwi_1,
+  mlpwo,
+};
+
+/// MaxText's names of the tensors, in `layer_tensor` order.
+inline constexpr std::string_view layer_tensor_names[] = {
+    "query_proj", "key_proj", "value_proj", "context", "attention_out",
+    "out_proj",   "mlpwi_0",  "mlpwi_1",    "mlpwo"};
+
+/// A set of `recompute_module`s (or of `layer_tensor`s), one bit each.
+using recompute_module_set = std::uint16_t;
+
+constexpr recompute_module_set module_bit(recompute_module r) {
+  return static_cast<recompute_module_set>(1U << static_cast<unsigned>(r));
+}
+constexpr recompute_module_set tensor_bit(layer_tensor x) {
+  return static_cast<recompute_module_set>(1U << static_cast<unsigned>(x));
+}
+
+/// A recomputation policy. Under `selective`, `modules` names what is recomputed (Megatron-Core's
+/// `--recompute-modules`); empty, the attention core alone (`--recompute-activations`).
 struct recompute_policy {
   recompute_kind kind = recompute_kind::selective;
   std::int64_t checkpoints_per_layer = 0;  ///< only for `recompute_kind::checkpoints`
+  recompute_module_set modules = 0;        ///< only for `recompute_kind::selective`
+  recompute_module_set saved = 0;      ///< `layer_tensor`s kept on the device (`named`)
+  recompute_module_set offloaded = 0;  ///< `layer_tensor`s kept in host memory (`named`)
+
+  friend constexpr bool operator==(const recompute_policy&, const recompute_policy&) = default;
 };
+
+/// A remat policy of MaxText by its `remat_policy` name (`get_remat_policy`,
+/// src/maxtext/layers/nnx_decoders.py at e591f30cbbf217ed67ef71263ec0538239f9c3b8, lines 1140-1268;
+/// the offloaded names, maxtext_utils.py 208-246). `full` (nothing named) is `recompute_kind::full`;
+/// `custom` names its tensors one by one (`tensors_on_device`, `tensors_to_offload`).
+struct named_remat_policy {
+  std::string_view name;
+  recompute_kind kind = recompute_kind::named;
+  recompute_module_set saved = 0;
+  recompute_module_set offloaded = 0;
+};
+
+namespace detail {
+constexpr recompute_module_set tensors(std::initializer_list<layer_tensor> list) {
+  recompute_module_set set = 0;
+  for (layer_tensor x : list) set = static_cast<recompute_module_set>(set | tensor_bit(x));
+  return set;
+}
+using lt = layer_tensor;
+inline constexpr recompute_module_set qkv = tensors({lt::query_proj, lt::key_proj, lt::value_proj});
+inline constexpr recompute_module_set minimal =
+    tensors({lt::query_proj, lt::key_proj, lt::value_proj, lt::out_proj, lt::mlpwi_0,
+             lt::mlpwi_1, lt::mlpwo});
+}  // namespace detail
+
+/// MaxText's named remat policies (`remat_policy`), as its decoder builds them.
+inline constexpr named_remat_policy maxtext_remat_policies[] = {
+    {"full", recompute_kind::full, 0, 0},
+    {"minimal", recompute_kind::named, detail::minimal, 0},
+    {"minimal_with_context", recompute_kind::named,
+     detail::minimal | tensor_bit(layer_tensor::context), 0},
+    {"save_dot_with_context_except_mlp", recompute_kind::named,
+     detail::qkv | detail::tensors({layer_tensor::context, layer_tensor::out_proj}), 0},
+    {"save_dot_except_mlpwi", recompute_kind::named,
+     detail::qkv | detail::tensors({layer_tensor::out_proj, layer_tensor::mlpwo}), 0},
+    {"save_dot_except_mlp", recompute_kind::named, detail::qkv | tensor_bit(layer_tensor::out_proj),
+     0},
+    {"save_qkv_proj", recompute_kind::named, detail::qkv, 0},
+    {"save_out_proj", recompute_kind::named, tensor_bit(layer_tensor::out_proj), 0},
+    {"qkv_proj_offloaded", recompute_kind::named, 0, detail::qkv},
+    {"minimal_offloaded", recompute_kind::named, 0, detail::minimal},
+};
+
+/// The modules `r` recomputes: `selective` with no modules named is `core_attn`, `mlp` is the
+/// dense MLP alone; the other kinds name none.
+constexpr recompute_module_set recomputed_modules(const recompute_policy& r) {
+  if (r.kind == recompute_kind::mlp) return module_bit(recompute_module::mlp);
+  if (r.kind != recompute_kind::selective) return 0;
+  return r.modules != 0 ? r.modules : module_bit(recompute_module::core_attn);
+}
+
+/// Whether `r` recomputes module `x`.
+constexpr bool recomputes(const recompute_policy& r, recompute_module x) {
+  return (recomputed_modules(r) & module_bit(x)) != 0;
+}
 
 /// The inputs of the per-layer activation formula. `seq_len` is the tokens of one sequence that
 /// one device holds (the sequence divided by context parallelism).
@@ -80,8 +211,12 @@ enum class layer_kind : std::uint8_t { dense, moe };
 /// - replicated without sequence parallelism: the two norm inputs, the attention and MLP inputs
 ///   (e·h each) and, with dropout, two 1-byte masks.
 /// Full recomputation keeps the layer input (e·h per token, divided by t under sequence
-/// parallelism); `checkpoints` keeps n such tensors; `mlp` drops a dense layer's MLP terms (its
-/// input, the norm's output, is among the replicated ones and stays).
+/// parallelism); `checkpoints` keeps n such tensors. Selective recomputation drops what its
+/// modules free (`recompute_module`): `mlp` a dense layer's MLP terms (its input, the norm's
+/// output, is among the replicated ones and stays); `moe` every MoE term but the block's input;
+/// `moe_act` e·f_e per routed expert token; `shared_experts` the shared experts' terms;
+/// `layernorm` the norm output (e·h) of an MoE layer's MLP norm and of MLA's input norm;
+/// `mla_up_proj` MLA's per-head Q, K and V; eager attention's scores stay unless `core_attn`.
 constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
                                        const activation_inputs& in) {
   const double s = static_cast<double>(in.seq_len);
@@ -118,19 +253,33 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     const double kv = static_cast<double>(m.kv_heads);
     split += e * a * dh * 2.0 + 2.0 * e * kv * dh;  // Q and output; K and V
   }
+  const recompute_policy& r = in.recompute;
+  if (m.mla.kv_lora_rank > 0 && recomputes(r, recompute_module::mla_up_proj)) {
+    const double qk = static_cast<double>(m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim);
+    split -= e * a * qk * 2.0 + e * a * static_cast<double>(m.mla.v_head_dim);  // Q, K, V
+  }
+  if (m.mla.kv_lora_rank > 0 && recomputes(r, recompute_module::layernorm))
+    replicated -= e * h;  // the input norm's output
   const bool scores_kept =
-      in.recompute.kind == recompute_kind::none || in.recompute.kind == recompute_kind::mlp;
+      r.kind == recompute_kind::none ||
+      (r.kind != recompute_kind::full && r.kind != recompute_kind::checkpoints &&
+       !recomputes(r, recompute_module::core_attn));
   if (in.eager_attention && scores_kept)
     split += (e + mask + mask * e) * a * s;  // softmax output, dropout mask and output
 
   const double per_expert_token = (m.gated_mlp ? 3.0 : 2.0) * e;
-  if (kind == layer_kind::moe) {
+  if (kind == layer_kind::moe && !recomputes(r, recompute_module::moe)) {
     const double fe = static_cast<double>(m.moe.expert_d_ff);
     const double k = static_cast<double>(m.moe.top_k);
     const double shared = static_cast<double>(m.moe.shared_experts);
-    split += (k + shared) * per_expert_token * fe + k * e * h;
+    // moe_act frees each routed expert's activation output, shared_experts the shared MLPs.
+    const double act = recomputes(r, recompute_module::moe_act) ? k * e * fe : 0.0;
+    const double shared_mlp =
+        recomputes(r, recompute_module::shared_experts) ? shared * per_expert_token * fe : 0.0;
+    split += (k + shared) * per_expert_token * fe - act - shared_mlp + k * e * h;
     replicated += 4.0 * static_cast<double>(m.moe.experts);
-  } else if (in.recompute.kind != recompute_kind::mlp) {
+    if (recomputes(r, recompute_module::layernorm)) replicated -= e * h;  // pre-MLP norm output
+  } else if (kind == layer_kind::dense && !recomputes(r, recompute_module::mlp)) {
     split += per_expert_token * static_cast<double>(m.d_ff);
   }
   return (sb * replicated / sp + sb * split / t) * byte;

@@ -35,6 +35,9 @@ struct token_flops {
   double attention = 0.0;      ///< QK^T and attention·V of every layer at the given context
   double logits = 0.0;         ///< the output projection onto the vocabulary
   double dense_mlp = 0.0;      ///< of `layers_matmul`: the dense layers' MLP matmuls
+  double moe_mlp = 0.0;        ///< of `layers_matmul`: the MoE layers' router and experts
+  double shared_experts = 0.0; ///< of `moe_mlp`: the shared experts
+  double mla_up = 0.0;         ///< of `layers_matmul`: MLA's query and key-value up projections
 
   constexpr double total() const { return layers_matmul + attention + logits; }
 };
@@ -100,6 +103,20 @@ constexpr token_flops forward_flops_per_token(const model_shape& m, std::int64_t
                         : static_cast<double>(m.head_dim);
   const double v = m.mla.kv_lora_rank > 0 ? static_cast<double>(m.mla.v_head_dim)
                                           : static_cast<double>(m.head_dim);
+  const double expert = static_cast<double>(c.expert - mlp_biases(m, m.moe.expert_d_ff));
+  const double moe_layers = static_cast<double>(c.moe_layers);
+  f.shared_experts = 2.0 * moe_layers * static_cast<double>(m.moe.shared_experts) * expert;
+  f.moe_mlp = 2.0 * moe_layers *
+                  (static_cast<double>(m.moe.experts * m.d_model) +
+                   static_cast<double>(m.moe.top_k) * expert) +
+              f.shared_experts;
+  if (m.mla.kv_lora_rank > 0) {
+    const double a = static_cast<double>(m.heads);
+    const double q_up = static_cast<double>(m.mla.q_lora_rank) * a * qk;
+    const double kv_up = static_cast<double>(m.mla.kv_lora_rank) * a *
+                         static_cast<double>(m.mla.qk_nope_head_dim + m.mla.v_head_dim);
+    f.mla_up = 2.0 * static_cast<double>(m.layers) * (q_up + kv_up);
+  }
   f.attention = attention_factor(convention) * 2.0 * static_cast<double>(seq_len) *
                 static_cast<double>(m.heads) * (qk + v) * static_cast<double>(m.layers) *
                 attention_key_share(m, static_cast<double>(seq_len), convention);
@@ -116,24 +133,19 @@ constexpr flops model_flops_per_token(const model_shape& m, std::int64_t seq_len
 
 /// Hardware FLOPs of training on one token: model FLOPs plus what recomputation repeats.
 /// Full recomputation (and the checkpoints scheme) runs every layer's forward again (not the
-/// logits); selective recomputation repeats the attention products (Korthikanti et al. Sec. 5);
-/// `mlp` repeats the dense layers' MLP matmuls.
+/// logits); selective recomputation repeats its modules' matmuls (`recompute_module`): the
+/// attention products for `core_attn` (Korthikanti et al. Sec. 5), the dense layers' MLP for
+/// `mlp`, the MoE layers' router and experts for `moe`, the shared experts for
+/// `shared_experts`, MLA's up projections for `mla_up_proj` (`moe_act` and `layernorm` rerun
+/// no matmul).
 constexpr flops hardware_flops_per_token(const token_flops& f, recompute_policy r) {
   double extra = 0.0;
-  switch (r.kind) {
-    case recompute_kind::none:
-      break;
-    case recompute_kind::selective:
-      extra = f.attention;
-      break;
-    case recompute_kind::full:
-    case recompute_kind::checkpoints:
-      extra = f.layers_matmul + f.attention;
-      break;
-    case recompute_kind::mlp:
-      extra = f.dense_mlp;
-      break;
-  }
+  if (recomputes_layer_forward(r.kind)) extra = f.layers_matmul + f.attention;
+  if (recomputes(r, recompute_module::core_attn)) extra += f.attention;
+  if (recomputes(r, recompute_module::mlp)) extra += f.dense_mlp;
+  if (recomputes(r, recompute_module::moe)) extra += f.moe_mlp;
+  else if (recomputes(r, recompute_module::shared_experts)) extra += f.shared_experts;
+  if (recomputes(r, recompute_module::mla_up_proj)) extra += f.mla_up;
   return (3.0 * f.total() + extra) * flop;
 }
 constexpr flops hardware_flops_per_token(const model_shape& m, std::int64_t seq_len,

@@ -1149,6 +1149,12 @@ inline std::string describe(const plan_choice& c, bool moe = false) {
       break;
     case recompute_kind::selective:
       out += ", selective recomputation";
+      for (unsigned i = 0; i < std::size(recompute_module_names); ++i)
+        if ((c.recompute.modules & module_bit(static_cast<recompute_module>(i))) != 0)
+          out.append(" ").append(recompute_module_names[i]);
+      break;
+    case recompute_kind::named:
+      out += ", named tensors kept (a remat policy)";
       break;
     case recompute_kind::full:
       out += ", full recomputation";

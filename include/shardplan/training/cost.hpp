@@ -207,8 +207,8 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
   const bool dense = m.layers > moe_layer_count(m);
   const bool moe = moe_layer_count(m) > 0;
   layer_times x;
-  if (dense) x.dense = time_layer(chip, m, shard, t.recompute.kind, false, a.efficiency);
-  if (moe) x.moe = time_layer(chip, m, shard, t.recompute.kind, true, a.efficiency);
+  if (dense) x.dense = time_layer(chip, m, shard, t.recompute, false, a.efficiency);
+  if (moe) x.moe = time_layer(chip, m, shard, t.recompute, true, a.efficiency);
   x.ends = time_ends(chip, m, shard, a.efficiency);
   return x;
 }
@@ -778,7 +778,9 @@ constexpr void tensor_parallel_traffic(const traffic_inputs& in, traffic_list& o
   const training_setup& t = in.plan.setup;
   const recompute_kind r = t.recompute.kind;
   const bool full = recomputes_layer_forward(r);
-  const double per_layer = full ? 6.0 : r == recompute_kind::mlp ? 5.0 : 4.0;
+  const bool reruns_mlp_input = recomputes(t.recompute, recompute_module::mlp) ||
+                                recomputes(t.recompute, recompute_module::moe);
+  const double per_layer = full ? 6.0 : reruns_mlp_input ? 5.0 : 4.0;
   const std::size_t axis = first_axis(in.plan, role_tensor);
   const double calls = in.stage_layers() * in.compute.micro_batches;
   const tp_overlap_method method = tp_overlap_of(t, in.plan.system.chip.kind);
@@ -950,14 +952,17 @@ constexpr void tied_embedding_traffic(const traffic_inputs& in, traffic_list& ou
 
 /// Expert parallelism: per MoE layer and micro-batch a dispatch and a combine all-to-all
 /// forward and backward of the routed tokens, each token sent once to each distinct device its
-/// top-k experts live on (`expected_destinations`); on the critical path.
+/// top-k experts live on (`expected_destinations`), and again for a forward rerun by Megatron-Core's
+/// `moe` recomputation module (its checkpoint holds the dispatch and the combine); on the
+/// critical path.
 constexpr void expert_parallel_traffic(const traffic_inputs& in, traffic_list& out) {
   const model_shape& m = in.plan.model;
   if (!is_moe(m)) return;
   const parallel_degrees& d = in.plan.setup.degrees;
   const double moe_share = static_cast<double>(moe_layer_count(m)) / static_cast<double>(m.layers);
+  const double passes = recomputes(in.plan.setup.recompute, recompute_module::moe) ? 6.0 : 4.0;
   in.add(out, "expert all-to-all", collective_kind::all_to_all, first_axis(in.plan, role_expert),
-         4.0 * in.stage_layers() * moe_share * in.compute.micro_batches,
+         passes * in.stage_layers() * moe_share * in.compute.micro_batches,
          in.activations() * expected_destinations(m.moe.top_k, d.expert) *
              static_cast<double>(d.expert),
          0.0 * second, 0.5);
@@ -1035,20 +1040,33 @@ constexpr seconds bubble_stage(const training_plan_values& p, const step_compute
 
 /// The optimizer update: it reads and writes master weights and optimizer states and reads
 /// gradients and parameters once, from HBM, on the pipeline stage (first or last) whose model
-/// states are the larger; only the model states are read (`model_state_memory`).
+/// states are the larger; only the model states are read (`model_state_memory`). What the plan
+/// offloads (`offload_policy`) is updated on the host instead: its gradients cross the host link
+/// to it in fp32 and its updated parameters come back, after the backward pass (DeepSpeed's
+/// `step` and Megatron-Core's `HybridDeviceOptimizer` copy them around the host's update); the
+/// host's own update is not timed (no host CPU's Adam rate is in the catalogue).
 constexpr seconds optimizer_stage(const training_plan_values& p) {
   const parameter_counts counts = parameters(p.model);
-  auto traffic = [&](stage_position stage) {
-    const memory_breakdown m =
-        model_state_memory(parameters_on_device(p.model, counts, p.setup.degrees, stage), p.setup);
-    return 2.0 * (m.master_weights + m.optimizer) + m.gradients + m.parameters;
+  const offload_policy& o = p.setup.offload;
+  const double link = p.system.chip.host_link_bandwidth.value();
+  auto time = [&](stage_position stage) {
+    const device_parameters d = parameters_on_device(p.model, counts, p.setup.degrees, stage);
+    const memory_breakdown m = model_state_memory(d, p.setup);
+    seconds t = (2.0 * (m.master_weights + m.optimizer) + m.gradients + m.parameters) /
+                p.system.chip.memory_bandwidth;
+    if (o.optimizer > 0.0 && link > 0.0) {
+      const state_sharding z = sharding_of(p.setup);
+      const double shard = d.dense / z.dense + d.expert / z.expert;
+      t += shard * o.optimizer * (4.0 + p.setup.precision.parameter_bytes) / link * second;
+    }
+    return t;
   };
-  bytes most = traffic(stage_position::first);
+  seconds most = time(stage_position::first);
   if (p.setup.degrees.pipeline > 1) {
-    const bytes last = traffic(stage_position::last);
+    const seconds last = time(stage_position::last);
     if (last > most) most = last;
   }
-  return most / p.system.chip.memory_bandwidth;
+  return most;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ enum class tp_overlap_method : std::uint8_t {
 /// `core_attention`, Korthikanti et al.'s (Megatron-LM's `--recompute-activations`: the
 /// attention core recomputed); `op_level`, torchtitan's op-level SAC policy
 /// (`torchtitan_selective_layer_bytes`); `minimal_with_context`, MaxText's remat policy of that
-/// name (`maxtext_minimal_layer_bytes`).
+/// name (`named_layer_bytes`).
 enum class selective_recompute : std::uint8_t { core_attention, op_level, minimal_with_context };
 
 /// Bytes the loss keeps per logit at its peak (`logit_bytes`, memory.hpp): `korthikanti` (4, the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <string_view>
 
@@ -167,6 +168,9 @@ struct memory_breakdown {
   /// framework frees between steps when the peak is the start of the backward pass, or the
   /// activations and logits freed by its end when the peak is there. Subtracted from `total`.
   bytes not_live_at_peak{};
+  /// Bytes held in host memory for this device (`offload_policy`, a named remat policy's
+  /// offloaded tensors); not part of `total`, checked against the host's memory per device.
+  bytes host{};
   /// When the peak happens (`peak_moment`).
   peak_moment moment = peak_moment::backward_start;
   bytes total{};
@@ -242,6 +246,19 @@ constexpr memory_breakdown model_state_memory(const device_parameters& p, const 
   out.master_weights = sharded(z.stage >= 1) * x.master_bytes * byte;
   out.optimizer = sharded(z.stage >= 1) * x.optimizer_state_bytes *
                   static_cast<double>(x.optimizer_states) * byte;
+  const offload_policy& o = t.offload;
+  if (!o.any()) return out;
+  // Offloaded (`offload_policy`): the shares on the host, the rest on the device.
+  const double shard = sharded(z.stage >= 1);
+  const bytes host_states = (out.master_weights + out.optimizer) * o.optimizer;
+  out.host = host_states + shard * (o.host_gradient_bytes + o.host_staging_bytes) * byte;
+  out.master_weights = out.master_weights * (1.0 - o.optimizer);
+  out.optimizer = out.optimizer * (1.0 - o.optimizer);
+  if (o.gradients_on_host) out.gradients = bytes{};
+  if (o.parameters_on_host) {
+    out.host = out.host + out.parameters;
+    out.parameters = bytes{};
+  }
   return out;
 }
 
@@ -352,40 +369,87 @@ constexpr bytes torchtune_layer_bytes(const model_shape& m, layer_kind kind,
   return s * b * per_token * byte;
 }
 
-/// Bytes one layer keeps for one micro-batch under MaxText's `minimal_with_context` remat policy,
-/// which shardplan's `selective` stands for under MaxText (the MaxText export writes it):
-/// `save_only_these_names` of the named projection outputs "query_proj", "value_proj",
-/// "key_proj", "out_proj", "mlpwi_0", "mlpwi_1" (or "mlpwi"), "mlpwo" and the attention output
-/// "context" (`minimal_policy(with_context=True)`, src/maxtext/layers/decoders.py at
-/// AI-Hypercomputer/maxtext e591f30), and the scanned layer's input, its carry. Everything else
-/// (norms, the activation, the attention scores) is recomputed. Per token on one device, e the
-/// activation bytes: the carry, `out_proj` and `mlpwo`, e·h each (divided by t under sequence
-/// parallelism: base.yml shards `activation_embed` over `tensor`); q, k and v,
-/// e·(a + 2·kv)·d_h/t; the context, e·a·d_h/t; the MLP's input projections, e·f/t each (two when
-/// gated). Mixture-of-experts layers and MLA keep the generic bytes.
-constexpr bytes maxtext_minimal_layer_bytes(const model_shape& m, layer_kind kind,
-                                            const activation_inputs& in) {
-  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
+/// What one layer keeps for one micro-batch under a policy that names its tensors
+/// (`recompute_kind::named`): on the device and in host memory.
+struct kept_bytes {
+  bytes device{};
+  bytes host{};
+};
+
+/// Bytes per token on one device of a named tensor of a dense layer (`layer_tensor`), e the
+/// activation bytes: query_proj e·a·d_h/t, key_proj and value_proj e·kv·d_h/t each, context the
+/// kernel's output and its fp32 logsumexp (e·a·d_h + 4·a)/t (MaxText's splash kernel tags both,
+/// attention_op.py at e591f30), attention_out e·a·d_h/t, out_proj e·h (divided by t under
+/// sequence parallelism: base.yml shards `activation_embed` over `tensor`), mlpwi_0 e·f/t and,
+/// gated, mlpwi_1 e·f/t. mlpwo counts 0: it feeds only the residual add, whose backward needs no
+/// input, and JAX saves a named value only where the backward reads it (derived from JAX's
+/// partial evaluation, not measured; out_proj is read, by the MLP norm's backward).
+constexpr double named_tensor_bytes(const model_shape& m, const layer_dimensions& x,
+                                    layer_tensor tensor) {
+  switch (tensor) {
+    case layer_tensor::query_proj: return x.e * x.a * x.dh / x.t;
+    case layer_tensor::key_proj:
+    case layer_tensor::value_proj: return x.e * x.kv * x.dh / x.t;
+    case layer_tensor::context: return (x.e * x.a * x.dh + 4.0 * x.a) / x.t;
+    case layer_tensor::attention_out: return x.e * x.a * x.dh / x.t;
+    case layer_tensor::out_proj: return x.e * x.h / x.sp;
+    case layer_tensor::mlpwi_0: return x.e * x.f / x.t;
+    case layer_tensor::mlpwi_1: return m.gated_mlp ? x.e * x.f / x.t : 0.0;
+    case layer_tensor::mlpwo: return 0.0;
+  }
+  return 0.0;
+}
+
+/// What one layer keeps under a named policy: the scanned layer's input (its carry, e·h per
+/// token, divided by t under sequence parallelism) and the `saved` tensors on the device, the
+/// `offloaded` ones in host memory (MaxText's `remat_policy`, `maxtext_remat_policies`; the carry
+/// is a residual of every policy, nnx_decoders.py at e591f30). Mixture-of-experts layers and MLA
+/// are not modelled by name: they keep the generic selective bytes on the device.
+constexpr kept_bytes named_layer_bytes(const model_shape& m, layer_kind kind,
+                                       const activation_inputs& in) {
+  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) {
+    activation_inputs selective = in;
+    selective.recompute = {recompute_kind::selective};
+    return {layer_activation_bytes(m, kind, selective), bytes{}};
+  }
   const layer_dimensions x = dimensions_of(m, in);
-  double per_token = 3.0 * x.e * x.h / x.sp;                            // carry, out_proj, mlpwo
-  per_token += x.e * (2.0 * x.a + 2.0 * x.kv) * x.dh / x.t;             // q, k, v, context
-  per_token += (m.gated_mlp ? 2.0 : 1.0) * x.e * x.f / x.t;             // mlpwi_0, mlpwi_1
-  return x.s * x.b * per_token * byte;
+  double device = x.e * x.h / x.sp;  // the carry
+  double host = 0.0;
+  for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
+    const auto tensor = static_cast<layer_tensor>(i);
+    if ((in.recompute.saved & tensor_bit(tensor)) != 0) device += named_tensor_bytes(m, x, tensor);
+    else if ((in.recompute.offloaded & tensor_bit(tensor)) != 0)
+      host += named_tensor_bytes(m, x, tensor);
+  }
+  return {x.s * x.b * device * byte, x.s * x.b * host * byte};
+}
+
+/// The policy MaxText's `selective` stands for (the MaxText export writes it):
+/// `minimal_with_context`.
+constexpr recompute_policy maxtext_selective_policy() {
+  for (const named_remat_policy& p : maxtext_remat_policies)
+    if (p.name == "minimal_with_context") return {p.kind, 0, 0, p.saved, p.offloaded};
+  return {};
 }
 
 /// Bytes one layer keeps for one micro-batch under the plan's recomputation and framework:
 /// torchtitan's `selective` is its op-level policy (`torchtitan_selective_layer_bytes`),
-/// MaxText's its `minimal_with_context` (`maxtext_minimal_layer_bytes`); torchtune's layer
+/// MaxText's its `minimal_with_context` (`named_layer_bytes`), a named policy its named tensors
+/// on the device; torchtune's layer
 /// without recomputation is `torchtune_layer_bytes`; every other case is
 /// `layer_activation_bytes`.
 constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const training_setup& t,
                                    const activation_inputs& in) {
-  if (in.recompute.kind == recompute_kind::selective) {
+  if (in.recompute.kind == recompute_kind::selective && in.recompute.modules == 0) {
     if (t.framework.selective == selective_recompute::op_level)
       return torchtitan_selective_layer_bytes(m, kind, in);
-    if (t.framework.selective == selective_recompute::minimal_with_context)
-      return maxtext_minimal_layer_bytes(m, kind, in);
+    if (t.framework.selective == selective_recompute::minimal_with_context) {
+      activation_inputs named = in;
+      named.recompute = maxtext_selective_policy();
+      return named_layer_bytes(m, kind, named).device;
+    }
   }
+  if (in.recompute.kind == recompute_kind::named) return named_layer_bytes(m, kind, in).device;
   if (t.framework.eager_module_storage && in.recompute.kind == recompute_kind::none)
     return torchtune_layer_bytes(m, kind, in, t.compiled_layers);
   return layer_activation_bytes(m, kind, in);
@@ -405,6 +469,20 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
   return per_layer * layers_in_flight(m, t, s);
 }
 
+/// Bytes pipeline stage `s` keeps in host memory at its peak: what a named policy offloads
+/// (`named_layer_bytes`), times the layers in flight there, weighted as `activation_memory`.
+constexpr bytes host_activation_memory(const model_shape& m, const training_setup& t,
+                                       std::int64_t s = 0) {
+  if (t.recompute.kind != recompute_kind::named || t.recompute.offloaded == 0) return bytes{};
+  const activation_inputs in = activation_inputs_of(t);
+  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
+  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
+  const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
+  const bytes per_layer = named_layer_bytes(m, layer_kind::dense, in).host * dense_share +
+                          named_layer_bytes(m, layer_kind::moe, in).host * (1.0 - dense_share);
+  return per_layer * layers_in_flight(m, t, s);
+}
+
 /// The layer full recomputation rematerialises during the backward pass: at the peak one layer
 /// holds all its activations (as without recomputation) on top of every layer's checkpoint
 /// (`torch.utils.checkpoint` reruns the block's forward inside its backward: torchtitan `FullAC`,
@@ -415,14 +493,42 @@ constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
 /// generic framework (the papers' accounting, Korthikanti et al. Sec. 5, counts only the
 /// checkpoints) and for any other recomputation. The layer holds what it stores without
 /// recomputation under the plan's framework (`stored_layer_bytes`).
-/// Under `recompute_kind::mlp` the same holds for one dense layer's MLP.
+/// Under selective recomputation of modules (`recompute_module`) the same holds for the largest
+/// of them: each is recomputed just before its own backward and freed after it, so one module's
+/// activations are back at a time (the attention core's scores are not charged: a fused kernel's
+/// backward recomputes them itself).
+constexpr bytes rematerialised_module_memory(const model_shape& m, const activation_inputs& in) {
+  const recompute_module_set all = recomputed_modules(in.recompute);
+  bytes most{};
+  for (unsigned i = 0; i < std::size(recompute_module_names); ++i) {
+    const auto x = static_cast<recompute_module>(i);
+    if (x == recompute_module::core_attn || (all & module_bit(x)) == 0) continue;
+    activation_inputs without = in;
+    const recompute_module_set rest = static_cast<recompute_module_set>(all & ~module_bit(x));
+    without.recompute = rest == 0 ? recompute_policy{recompute_kind::none}
+                                  : recompute_policy{recompute_kind::selective, 0, rest};
+    for (layer_kind kind : {layer_kind::dense, layer_kind::moe}) {
+      const bool present =
+          kind == layer_kind::dense ? dense_layer_count(m) > 0 : dense_layer_count(m) < m.layers;
+      if (!present) continue;
+      const bytes back =
+          layer_activation_bytes(m, kind, without) - layer_activation_bytes(m, kind, in);
+      if (back > most) most = back;
+    }
+  }
+  return most;
+}
+
 constexpr bytes rematerialised_layer_memory(const model_shape& m, const training_setup& t) {
   if (!t.framework.holds_rematerialised_layer) return bytes{};
   activation_inputs in = activation_inputs_of(t);
-  if (t.recompute.kind == recompute_kind::mlp && dense_layer_count(m) > 0) {
-    const bytes kept = layer_activation_bytes(m, layer_kind::dense, in);
+  if (recomputed_modules(t.recompute) != 0) return rematerialised_module_memory(m, in);
+  if (t.recompute.kind == recompute_kind::named && dense_layer_count(m) > 0) {
+    // What the named policy does not keep on the device is back during the layer's backward.
+    const bytes kept = named_layer_bytes(m, layer_kind::dense, in).device;
     in.recompute = {recompute_kind::none};
-    return layer_activation_bytes(m, layer_kind::dense, in) - kept;
+    const bytes whole = stored_layer_bytes(m, layer_kind::dense, t, in);
+    return whole > kept ? whole - kept : bytes{};
   }
   if (t.recompute.kind != recompute_kind::full) return bytes{};
   in.recompute = {recompute_kind::none};
@@ -693,6 +799,8 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_co
     // one micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
     out.activations = activation_memory(m, t, t.degrees.pipeline - 1);
   }
+  out.host = out.host + host_activation_memory(
+                            m, t, stage == stage_position::first ? 0 : t.degrees.pipeline - 1);
   const bytes rematerialised = rematerialised_layer_memory(m, t);
   out.activations = out.activations + rematerialised;
   out.buffers = buffer_memory(m, c, t, stage);

@@ -959,18 +959,81 @@ constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const 
   return 0.0;
 }
 
+/// Whether selective recomputation of `modules` reruns forward operation `o` of a layer
+/// (`recompute_module`): the attention core only with eager attention (a fused kernel's backward
+/// recomputes its scores itself); the dense MLP; the MoE block's router, permutations, experts
+/// and shared experts; the routed experts' activation; the shared experts; the MoE layer's MLP
+/// norm and MLA's input norm; MLA's up projections and rotary. A rerun MoE block's all-to-alls
+/// are charged with the collectives (`expert_parallel_traffic`, cost.hpp).
+constexpr bool module_reruns(const model_shape& m, const layer_shard& s, const operation& o,
+                             recompute_module_set modules, bool moe_layer) {
+  auto has = [&](recompute_module x) { return (modules & module_bit(x)) != 0; };
+  const std::string_view n = o.name;
+  const bool mla = m.mla.kv_lora_rank > 0;
+  if (has(recompute_module::core_attn) && s.eager_attention && o.attention_core) return true;
+  if (has(recompute_module::mlp) && o.dense_mlp) return true;
+  if (moe_layer && has(recompute_module::moe) &&
+      (n == "router" || n.starts_with("token ") || n.starts_with("expert ") ||
+       n.starts_with("shared expert ")))
+    return true;
+  if (moe_layer && has(recompute_module::moe_act) && n == "expert activation") return true;
+  if (moe_layer && has(recompute_module::shared_experts) && n.starts_with("shared expert "))
+    return true;
+  if (has(recompute_module::layernorm) &&
+      ((moe_layer && n == "mlp norm") || (mla && n == "attention norm")))
+    return true;
+  return mla && has(recompute_module::mla_up_proj) &&
+         (n == "q up projection" || n == "kv up projection" || n == "rotary");
+}
+
+/// The share of forward operation `o` a named policy (`recompute_kind::named`, MaxText's remat
+/// policies) reruns in the backward: what the backward reads and the policy neither keeps nor
+/// offloads (`named_layer_bytes`, memory.hpp). The q, k and v projections' unkept share (the
+/// attention's backward reads them); the attention kernel unless `context` is kept (the output
+/// projection's weight gradient and the kernel's backward read its output); the output
+/// projection unless `out_proj` is kept (the MLP norm's backward reads the residual it makes);
+/// the MLP's input projections' unkept share (the activation's backward reads them); every
+/// memory-bound operation (norms, rotary, the activation, residual adds). The down projection is
+/// never rerun: only the residual add reads its output. MoE layers and MLA are not modelled by
+/// name: nothing is rerun there.
+constexpr double named_rerun_share(const model_shape& m, const layer_shard& s, const operation& o,
+                                   const recompute_policy& r) {
+  const recompute_module_set kept = static_cast<recompute_module_set>(r.saved | r.offloaded);
+  auto unkept = [&](layer_tensor x) { return (kept & tensor_bit(x)) == 0 ? 1.0 : 0.0; };
+  if (o.collective_copy) return 0.0;
+  if (o.attention_core) return unkept(layer_tensor::context);
+  if (o.kind == operation_kind::memory) return 1.0;
+  if (o.kind != operation_kind::gemm || !o.linear) return 0.0;
+  if (o.name == "qkv projection") {
+    const double q = static_cast<double>(m.heads) / s.tensor;
+    const double kv = kv_heads_per_rank(m, s.tensor);
+    return (q * unkept(layer_tensor::query_proj) + kv * unkept(layer_tensor::key_proj) +
+            kv * unkept(layer_tensor::value_proj)) /
+           (q + 2.0 * kv);
+  }
+  if (o.name == "attention output projection") return unkept(layer_tensor::out_proj);
+  if (o.name == "mlp up projection") {
+    if (!m.gated_mlp) return unkept(layer_tensor::mlpwi_0);
+    return 0.5 * (unkept(layer_tensor::mlpwi_0) + unkept(layer_tensor::mlpwi_1));
+  }
+  return 0.0;
+}
+
 constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
-                                const layer_shard& s, recompute_kind r, bool moe_layer,
-                                double override_fraction = 0.0) {
+                                const layer_shard& s, const recompute_policy& policy,
+                                bool moe_layer, double override_fraction = 0.0) {
+  const recompute_kind r = policy.kind;
   const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
   layer_time t = time_passes(chip, fwd, s, override_fraction);
   const bool full = recomputes_layer_forward(r);
-  const bool selective = r == recompute_kind::selective && s.eager_attention;
-  const bool mlp = r == recompute_kind::mlp;
-  if (r == recompute_kind::selective && s.op_sac && !moe_layer && m.mla.kv_lora_rank == 0) {
+  const recompute_module_set modules = recomputed_modules(policy);
+  const bool by_ops = (r == recompute_kind::selective && policy.modules == 0 && s.op_sac) ||
+                      r == recompute_kind::named;
+  if (by_ops && !moe_layer && m.mla.kv_lora_rank == 0) {
     for (std::size_t i = 0; i < fwd.count; ++i) {
       const operation& o = fwd.items[i];
-      const double share = op_sac_share(m, s, o);
+      const double share = r == recompute_kind::named ? named_rerun_share(m, s, o, policy)
+                                                      : op_sac_share(m, s, o);
       if (share <= 0.0) continue;
       // No window: the rerun runs in the backward, which no overlap covers under torchtitan.
       operation rerun = o;
@@ -982,9 +1045,9 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
     }
     return t;
   }
-  for (std::size_t i = 0; (full || selective || mlp) && i < fwd.count; ++i) {
+  for (std::size_t i = 0; (full || modules != 0) && i < fwd.count; ++i) {
     const operation& o = fwd.items[i];
-    if (!full && !(selective && o.attention_core) && !(mlp && o.dense_mlp)) continue;
+    if (!full && !module_reruns(m, s, o, modules, moe_layer)) continue;
     const seconds x = operation_time(chip, o, s.kernel, override_fraction);
     t.recompute += x;
     if (o.kind == operation_kind::memory) t.memory += x;
@@ -992,6 +1055,12 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
     if (o.tp_window) t.tp_window += x;
   }
   return t;
+}
+
+constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
+                                const layer_shard& s, recompute_kind r, bool moe_layer,
+                                double override_fraction = 0.0) {
+  return time_layer(chip, m, s, recompute_policy{r}, moe_layer, override_fraction);
 }
 
 /// The embedding and output of one micro-batch, forward and backward.

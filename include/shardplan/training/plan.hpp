@@ -212,10 +212,11 @@ enum class plan_rule : std::uint8_t {
   efficiency_is_a_percentage,        ///< a: the efficiency in percent
   compute_format_supported,          ///< a: the compute format (`number_format`), b: its peak (0)
   fits_in_memory,                    ///< a: bytes needed per device, b: bytes of memory per device
+  fits_in_host_memory,  ///< a: host bytes held per device, b: host memory per device
 };
 
 /// The last rule, for loops over every rule.
-inline constexpr plan_rule last_plan_rule = plan_rule::fits_in_memory;
+inline constexpr plan_rule last_plan_rule = plan_rule::fits_in_host_memory;
 
 /// The rule's name, as the tool's JSON reports it ("tensor_divides_kv_heads").
 constexpr std::string_view rule_name(plan_rule r) {
@@ -250,6 +251,7 @@ constexpr std::string_view rule_name(plan_rule r) {
     case plan_rule::efficiency_is_a_percentage: return "efficiency_is_a_percentage";
     case plan_rule::compute_format_supported: return "compute_format_supported";
     case plan_rule::fits_in_memory: return "fits_in_memory";
+    case plan_rule::fits_in_host_memory: return "fits_in_host_memory";
   }
   return "?";
 }
@@ -367,6 +369,8 @@ constexpr std::string_view rule_text(plan_rule r) {
       return "shardplan: the chip has no matrix units for the plan's compute format";
     case plan_rule::fits_in_memory:
       return "shardplan: the plan needs more memory per device than the chip has";
+    case plan_rule::fits_in_host_memory:
+      return "shardplan: the plan offloads more to host memory than the host has per device";
   }
   return "?";
 }
@@ -561,6 +565,10 @@ constexpr plan_violations check(const training_plan_values& p) {
     const memory_breakdown mem = memory_per_device(m, p.setup);
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
+    // What is offloaded lives in the host's memory, shared by its chips (`host_memory` is the
+    // host's DRAM divided by them); a chip that states none has no host to offload to.
+    if (mem.host > p.system.chip.host_memory)
+      v.add(plan_rule::fits_in_host_memory, mem.host.value(), p.system.chip.host_memory.value());
   }
   return v;
 }
@@ -691,6 +699,9 @@ inline std::string describe(const violation& x) {
     case plan_rule::fits_in_memory:
       return "needs " + format(x.a * byte) + " per device against " + format(x.b * byte) +
              " of memory";
+    case plan_rule::fits_in_host_memory:
+      return "offloads " + format(x.a * byte) + " per device to host memory against " +
+             format(x.b * byte) + " of host memory per device";
   }
   return "?";
 }

@@ -90,6 +90,54 @@ constexpr std::string_view memory_policy_name(training_memory_policy p) {
 /// The memory model's measured error band (`fitted::memory_error_band`, hardware/fitted.hpp).
 inline constexpr double memory_error_band = fitted::memory_error_band;
 
+/// What a plan keeps in host memory instead of the device's, as the frameworks' offload options
+/// place it (the importers set these from the options they read):
+/// - DeepSpeed's `offload_optimizer` (ZeRO-Offload): the fp32 master weights and Adam's moments
+///   (`optimizer` 1), the fp32 gradient partition (`host_gradient_bytes` 4) and a bf16 copy of
+///   the parameter partition (`host_staging_bytes` 2) in pinned host memory; at ZeRO-2 and -3 the
+///   device keeps no gradient partition (`gradients_on_host`), at ZeRO-1 its whole bf16
+///   gradients until the backward ends (deepspeed/runtime/zero/stage_1_and_2.py and stage3.py at
+///   deepspeedai/DeepSpeed edaa7221267243c7be7fb49c5d5f5c4fb97b4641); `offload_param` (ZeRO-3)
+///   moves the parameter partition too (`parameters_on_host`);
+/// - Megatron-Core's `--optimizer-cpu-offload` with `--optimizer-offload-fraction` φ (default
+///   1.0): φ of the master weights and moments and their fp32 gradients (4·φ) on the host, the
+///   device keeping its bf16 parameters and gradient buffer (megatron/core/optimizer/
+///   hybrid_optimizer.py at NVIDIA/Megatron-LM d98e8a64);
+/// - FSDP2's `CPUOffloadPolicy` (torchtitan's `enable_cpu_offload`): the sharded fp32 parameters,
+///   gradients and optimizer states on the host, the device holding only what is gathered.
+struct offload_policy {
+  double optimizer = 0.0;           ///< share of master weights and optimizer states on the host
+  bool gradients_on_host = false;   ///< the device holds no gradient shard
+  bool parameters_on_host = false;  ///< the device holds no parameter shard (only gathered ones)
+  double host_gradient_bytes = 0.0;  ///< bytes per parameter of the gradient shard on the host
+  double host_staging_bytes = 0.0;   ///< bytes per parameter of another host copy of the shard
+
+  /// Whether anything is offloaded.
+  constexpr bool any() const {
+    return optimizer > 0.0 || gradients_on_host || parameters_on_host ||
+           host_gradient_bytes > 0.0 || host_staging_bytes > 0.0;
+  }
+  friend constexpr bool operator==(const offload_policy&, const offload_policy&) = default;
+};
+
+/// The offload options of the frameworks as `offload_policy` describes them.
+namespace offloads {
+/// DeepSpeed's `offload_optimizer` at ZeRO-2: master weights, moments, the fp32 gradient partition
+/// and a bf16 copy of the parameters on the host, no gradient partition on the device.
+inline constexpr offload_policy zero_offload{1.0, true, false, 4.0, 2.0};
+/// DeepSpeed's `offload_optimizer` at ZeRO-1: as `zero_offload`, but the device keeps its whole
+/// bf16 gradients until the backward pass ends (ZeRO-1 reduces then).
+inline constexpr offload_policy zero1_offload{1.0, false, false, 4.0, 2.0};
+/// DeepSpeed's `offload_optimizer` at ZeRO-3: master weights, moments, the fp32 gradients and
+/// the bf16 gradient partition (`grad_partitions_flat_buffer`, on the host when offloading).
+inline constexpr offload_policy zero3_offload{1.0, true, false, 6.0, 0.0};
+/// DeepSpeed's ZeRO-Infinity on the CPU: `zero3_offload` with `offload_param`.
+inline constexpr offload_policy zero3_offload_parameters{1.0, true, true, 6.0, 0.0};
+/// Megatron-Core's `--optimizer-cpu-offload` with `--optimizer-offload-fraction 1.0` (its
+/// default): master weights, moments and their fp32 gradients on the host.
+inline constexpr offload_policy megatron_optimizer_offload{1.0, false, false, 4.0, 0.0};
+}  // namespace offloads
+
 /// Everything the memory model needs besides the model: degrees, batch, recomputation,
 /// precision, reserve and whether dropout masks are stored.
 struct training_setup {
@@ -97,6 +145,7 @@ struct training_setup {
   batch_settings batch{};
   recompute_policy recompute{};
   precision_policy precision{};
+  offload_policy offload{};
   memory_reserve reserve = default_reserve;
   bool dropout = false;
   bool eager_attention = false;  ///< s x s scores materialised (no flash-attention kernel)

@@ -217,6 +217,41 @@ struct mlp {
     p.setup.recompute = {recompute_kind::mlp};
   }
 };
+/// Recompute the named submodules (Megatron-Core's `--recompute-granularity selective
+/// --recompute-modules ...`): `recompute::modules<recompute_module::mlp,
+/// recompute_module::moe_act>`.
+template <recompute_module... M>
+struct modules {
+  static_assert(sizeof...(M) > 0, "shardplan: recompute::modules names at least one module");
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {recompute_kind::selective, 0,
+                         static_cast<recompute_module_set>((module_bit(M) | ...))};
+  }
+};
+/// Keep the named tensors `Saved` on the device and `Offloaded` in host memory (sets of
+/// `tensor_bit(layer_tensor::...)`), recompute the rest: JAX's checkpoint policies by name.
+template <recompute_module_set Saved, recompute_module_set Offloaded = 0>
+struct named {
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {recompute_kind::named, 0, 0, Saved, Offloaded};
+  }
+};
+/// MaxText's `remat_policy` by name (`maxtext_remat_policies`): `recompute::maxtext<
+/// "qkv_proj_offloaded">`.
+template <detail::fixed_string Name>
+struct maxtext {
+  static constexpr named_remat_policy policy = [] {
+    for (const named_remat_policy& x : maxtext_remat_policies)
+      if (x.name == Name.view()) return x;
+    return named_remat_policy{};
+  }();
+  static_assert(!policy.name.empty(),
+                "shardplan: recompute::maxtext names one of MaxText's remat policies "
+                "(maxtext_remat_policies)");
+  static constexpr void apply(training_plan_values& p) {
+    p.setup.recompute = {policy.kind, 0, 0, policy.saved, policy.offloaded};
+  }
+};
 /// Keep N >= 1 d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per
 /// layer"); `check` reports `checkpoints_at_least_one` for fewer.
 template <std::int64_t N>
@@ -246,6 +281,15 @@ struct reserve {
     p.setup.reserve = {Fixed.value * giga * byte, Fraction.value / 100.0};
     p.setup.memory_policy = training_memory_policy::reserve;
   }
+};
+
+/// What the plan keeps in host memory instead of the device's (`offload_policy`; the
+/// frameworks' options as `offloads::...` describe them): `offload<offloads::zero_offload>`.
+template <offload_policy P>
+struct offload {
+  static_assert(P.optimizer >= 0.0 && P.optimizer <= 1.0,
+                "shardplan: the offloaded share of the optimizer is between 0 and 1");
+  static constexpr void apply(training_plan_values& p) { p.setup.offload = P; }
 };
 
 /// Which transients the plan's memory charges (`training_memory_policy`): `memory_policy::
@@ -516,6 +560,8 @@ struct compute_format { number_format value; };
 struct peak_teraflops { std::int64_t value; };
 struct gigabytes_needed { std::int64_t value; };
 struct gigabytes_of_memory { std::int64_t value; };
+struct gigabytes_offloaded { std::int64_t value; };
+struct gigabytes_of_host_memory { std::int64_t value; };
 // clang-format on
 
 /// A mesh axis's name (or a level's) spelled as characters: `axis_name<'t', 'p'>`.
@@ -638,6 +684,10 @@ template <gigabytes_needed Needed, gigabytes_of_memory Memory>
 struct fits_in_device_memory {
   static constexpr bool value = Needed.value == kept || Needed.value <= Memory.value;
 };
+template <gigabytes_offloaded Offloaded, gigabytes_of_host_memory Memory>
+struct fits_in_host_memory_of_device {
+  static constexpr bool value = Offloaded.value == kept || Offloaded.value <= Memory.value;
+};
 // clang-format on
 
 /// The first violation of `rule` (all zeros when there is none).
@@ -661,14 +711,16 @@ constexpr std::string_view level_of(const training_plan_values& p, std::string_v
 
 /// Whole gigabytes rounded up (needed) or down (available), so the pair still shows the
 /// violation and prints without a fraction.
-constexpr std::int64_t gigabytes_up(const plan_violations& v) {
-  if (!v.has(plan_rule::fits_in_memory)) return kept;
-  const double x = first(v, plan_rule::fits_in_memory).a / 1e9;
+constexpr std::int64_t gigabytes_up(const plan_violations& v,
+                                    plan_rule rule = plan_rule::fits_in_memory) {
+  if (!v.has(rule)) return kept;
+  const double x = first(v, rule).a / 1e9;
   const auto i = static_cast<std::int64_t>(x);
   return static_cast<double>(i) < x ? i + 1 : i;
 }
-constexpr std::int64_t gigabytes_down(const plan_violations& v) {
-  return static_cast<std::int64_t>(first(v, plan_rule::fits_in_memory).b / 1e9);
+constexpr std::int64_t gigabytes_down(const plan_violations& v,
+                                      plan_rule rule = plan_rule::fits_in_memory) {
+  return static_cast<std::int64_t>(first(v, rule).b / 1e9);
 }
 
 }  // namespace plan_checks
@@ -750,6 +802,9 @@ template <class T> struct compute_format_supported { static_assert(T::value,
 // Everything a device holds must fit in its memory.
 template <class T> struct fits_in_memory { static_assert(T::value,
     "shardplan: the plan needs more memory per device than the chip has"); };
+// What the plan offloads must fit in the host's memory per device.
+template <class T> struct fits_in_host_memory { static_assert(T::value,
+    "shardplan: the plan offloads more to host memory than the host has per device"); };
 // clang-format on
 }  // namespace plan_rules
 
@@ -858,6 +913,9 @@ struct rules_of {
       compute_format{p.setup.precision.compute}, peak_teraflops{b<r::compute_format_supported>}>>;
   using fits_in_memory = plan_rules::fits_in_memory<fits_in_device_memory<
       gigabytes_needed{gigabytes_up(v)}, gigabytes_of_memory{gigabytes_down(v)}>>;
+  using fits_in_host_memory = plan_rules::fits_in_host_memory<fits_in_host_memory_of_device<
+      gigabytes_offloaded{gigabytes_up(v, r::fits_in_host_memory)},
+      gigabytes_of_host_memory{gigabytes_down(v, r::fits_in_host_memory)}>>;
   // clang-format on
 };
 
@@ -904,4 +962,5 @@ using require_feasible = plan_checks::rules_of<Plan>;
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::framework_runs_plan) +              \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::efficiency_is_a_percentage) +       \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::compute_format_supported) +         \
-  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_memory) > 0)
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_memory) +                   \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::fits_in_host_memory) > 0)

@@ -256,6 +256,16 @@ struct plan_parts {
   std::int64_t seq_len = 0;
   std::int64_t micro_batch = 1;
   std::string recompute = "none";  ///< "none", "selective", "full" or "mlp"
+  /// Under "selective": Megatron-Core's `--recompute-modules` (`recompute_module_names`); empty,
+  /// the attention core.
+  std::vector<std::string> recompute_modules;
+  /// Under "named": MaxText's `remat_policy` by name, or the tensors a custom policy keeps on
+  /// the device and offloads (`layer_tensor_names`).
+  std::string remat_policy;
+  std::vector<std::string> saved_tensors;
+  std::vector<std::string> offloaded_tensors;
+  /// What the config keeps in host memory (`offload_policy`); written when anything is.
+  offload_policy offload{};
   std::string precision = "bf16_mixed_adam";
   std::string framework;  ///< a name of `framework_choices`
   bool grad_reduce_in_bf16 = false;
@@ -339,6 +349,14 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
                        {"seq_len", p.seq_len},
                        {"micro_batch", p.micro_batch}};
   training["recompute"] = p.recompute;
+  if (p.recompute == "selective" && !p.recompute_modules.empty())
+    training["recompute"] = {{"modules", p.recompute_modules}};
+  if (p.recompute == "named")
+    training["recompute"] =
+        p.remat_policy.empty()
+            ? nlohmann::ordered_json{{"saved", p.saved_tensors}, {"offloaded", p.offloaded_tensors}}
+            : nlohmann::ordered_json{{"remat_policy", p.remat_policy}};
+  if (p.offload.any()) training["offload"] = offload_json(p.offload);
   training["precision"] = p.precision;
   if (!p.framework.empty()) training["framework"] = p.framework;
   if (p.grad_reduce_in_bf16) training["grad_reduce_in_bf16"] = true;

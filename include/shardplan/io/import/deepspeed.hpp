@@ -186,6 +186,41 @@ inline outcome import_deepspeed(const source& src) {
         c.note("zero_optimization.overlap_comm true at stage 0: DeepSpeed reads it only with "
                "ZeRO; the gradient all-reduce runs after the backward pass");
       }
+      // offload_optimizer and offload_param (deepspeed/runtime/zero/offload_config.py; where
+      // each state then lives, stage_1_and_2.py and stage3.py at deepspeedai/DeepSpeed
+      // edaa7221: `offloads::zero_offload`, `zero1_offload`, `zero3_offload`).
+      auto device = [&](const std::string& key) {
+        const std::string d = t.text(key, "none");
+        if (d != "none" && d != "cpu" && d != "nvme")
+          c.fail(key, "must be \"none\", \"cpu\" or \"nvme\"");
+        return d;
+      };
+      const std::string optimizer_device = device("zero_optimization.offload_optimizer.device");
+      const std::string param_device = device("zero_optimization.offload_param.device");
+      const bool legacy_cpu = t.boolean("zero_optimization.cpu_offload", false);
+      if (optimizer_device != "none" || legacy_cpu) {
+        p.offload = p.zero_stage == 3   ? offloads::zero3_offload
+                    : p.zero_stage == 1 ? offloads::zero1_offload
+                                        : offloads::zero_offload;
+        if (p.zero_stage == 0)
+          c.fail("zero_optimization.offload_optimizer",
+                 "offloads ZeRO's optimizer partition: it needs a ZeRO stage of 1 or more");
+        if (optimizer_device == "nvme")
+          c.note("zero_optimization.offload_optimizer.device nvme: the states are counted in "
+                 "host memory, where DeepSpeed stages them (an over-estimate of the host's need)");
+        const double ratio = t.number("zero_optimization.offload_optimizer.ratio", 1.0);
+        if (!(ratio >= 0.0 && ratio <= 1.0))
+          c.fail("zero_optimization.offload_optimizer.ratio", "must be between 0 and 1");
+        if (ratio < 1.0)
+          c.note("zero_optimization.offload_optimizer.ratio: every sub-group whose index is at "
+                 "least (1 - ratio) x their count goes to the CPU; with one sub-group (the "
+                 "default sub_group_size 1e9) that is all of it, as counted");
+      }
+      if (param_device != "none") {
+        if (p.zero_stage != 3)
+          c.fail("zero_optimization.offload_param", "is ZeRO-3's: it needs stage 3");
+        p.offload.parameters_on_host = true;
+      }
       const std::int64_t mics = t.integer("zero_optimization.mics_shard_size", -1, -1, max_world);
       if (mics > 0)
         c.note("zero_optimization.mics_shard_size " + std::to_string(mics) +

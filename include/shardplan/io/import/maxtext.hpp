@@ -604,28 +604,38 @@ inline outcome import_maxtext(const source& src) {
   p.seq_len = t.integer("max_target_length", 2048, 1, max_seq_len);
 
   // ---- recomputation, precision, attention, dropout ---------------------------------------------
+  // remat_policy as the decoder builds it (`get_remat_policy`, src/maxtext/layers/
+  // nnx_decoders.py at e591f30): minimal_with_context (and its old name minimal_flash) is the
+  // plan's selective under MaxText; custom names each tensor 'remat', 'device' or 'offload'
+  // (base.yml's `tensors_on_device` and `tensors_to_offload`, remat by default).
   const std::string remat = t.text("remat_policy", "full");
-  static constexpr std::string_view policies[] = {"full",
-                                                  "minimal",
-                                                  "minimal_with_context",
-                                                  "save_dot_with_context_except_mlp",
-                                                  "save_dot_except_mlpwi",
-                                                  "save_dot_except_mlp",
-                                                  "save_qkv_proj",
-                                                  "qkv_proj_offloaded",
-                                                  "custom",
-                                                  "minimal_offloaded",
-                                                  "save_out_proj",
-                                                  "minimal_flash"};
-  bool policy_known = false;
-  for (std::string_view q : policies) policy_known = policy_known || remat == q;
-  if (!policy_known) c.fail("remat_policy", "'" + remat + "' is not a remat policy of base.yml");
-  // save_dot_except_mlp saves every matmul output but the MLP's: the MLP recomputed.
-  p.recompute = remat == "full" ? "full" : remat == "save_dot_except_mlp" ? "mlp" : "selective";
-  if (remat != "full" && remat != "save_dot_except_mlp")
-    c.note("remat_policy " + remat +
-           ": each layer keeps some activations and recomputes the rest, "
-           "counted as selective recomputation");
+  bool policy_known = remat == "custom" || remat == "minimal_flash";
+  std::vector<std::string_view> policy_names;
+  for (const named_remat_policy& x : maxtext_remat_policies) {
+    policy_known = policy_known || remat == x.name;
+    policy_names.push_back(x.name);
+  }
+  policy_names.push_back("custom");
+  if (!policy_known)
+    c.fail("remat_policy", "'" + remat + "' is not a remat policy MaxText's decoder builds (known: " +
+                               quoted_choices(policy_names) + ")");
+  if (remat == "full") {
+    p.recompute = "full";
+  } else if (remat == "minimal_with_context" || remat == "minimal_flash") {
+    p.recompute = "selective";
+  } else if (remat == "custom") {
+    p.recompute = "named";
+    for (std::string_view tensor : layer_tensor_names) {
+      const std::string where(tensor);
+      const std::string place = t.text(where.c_str(), "remat");
+      if (place == "device") p.saved_tensors.push_back(where);
+      else if (place == "offload") p.offloaded_tensors.push_back(where);
+      else if (place != "remat") c.fail(where, "must be 'remat', 'device' or 'offload'");
+    }
+  } else {
+    p.recompute = "named";
+    p.remat_policy = remat;
+  }
   const std::string dtype = t.text("dtype", "bfloat16");
   if (dtype != "bfloat16" && dtype != "float32" && dtype != "float16")
     c.fail("dtype", "must be bfloat16, float32 or float16");

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <shardplan/io/import/bash.hpp>
 #include <shardplan/io/import/common.hpp>
@@ -767,24 +768,42 @@ inline outcome import_megatron(const source& src) {
   // ---- recomputation ---------------------------------------------------------------------------
   const std::string granularity = a.choice("--recompute-granularity", "", {"full", "selective"});
   if (granularity == "selective") {
-    // --recompute-modules (nargs '*', default core_attn; arguments.py at 000c4ac): "mlp" alone is
-    // `recompute::mlp`; core_attn is the plan's selective; other module sets are read as that.
+    // --recompute-modules (nargs '+', default ["core_attn"]; the allowed names and the
+    // requirements below as `TransformerConfig.__post_init__` checks them,
+    // megatron/core/transformer/transformer_config.py at d98e8a64).
     p.recompute = "selective";
-    std::string modules;
     if (const flag* f = a.find("--recompute-modules")) {
       for (const std::string& v : f->values) {
         if (!bash::resolved(v))
           c.fail("--recompute-modules", "its value " + bash::first_unresolved(v) +
                                             " cannot be resolved");
-        if (!modules.empty()) modules += ' ';  // appended: g++ 12 -O3 warns on " " + v
-        modules += v;
+        bool known = false;
+        for (std::string_view name : recompute_module_names) known = known || v == name;
+        if (!known)
+          c.fail("--recompute-modules", "'" + v + "' is not a module shardplan models (known: " +
+                                            quoted_choices(recompute_module_names) + ")");
+        if (std::find(p.recompute_modules.begin(), p.recompute_modules.end(), v) ==
+            p.recompute_modules.end())
+          p.recompute_modules.push_back(v);
       }
     }
-    if (modules == "mlp")
-      p.recompute = "mlp";
-    else if (!modules.empty() && modules != "core_attn")
-      c.note("--recompute-modules " + modules +
-             ": read as selective recomputation of the attention core (an approximation)");
+    auto named = [&](std::string_view x) {
+      return std::find(p.recompute_modules.begin(), p.recompute_modules.end(), x) !=
+             p.recompute_modules.end();
+    };
+    if (named("moe_act") && !a.given("--moe-grouped-gemm"))
+      c.fail("--recompute-modules",
+             "moe_act in recompute_modules is only supported with moe_grouped_gemm.");
+    if (named("mla_up_proj") && !a.given("--multi-latent-attention"))
+      c.fail("--recompute-modules",
+             "mla_up_proj in recompute_modules is only supported with multi_latent_attention.");
+    if (p.recompute_modules.size() == 1 && p.recompute_modules[0] == "mlp") {
+      p.recompute = "mlp";  // the same set, as plan files have long spelled it
+      p.recompute_modules.clear();
+    }
+    if (a.given("--recompute-method"))
+      c.fail("--recompute-method",
+             "recompute method is not yet supported for selective recomputing granularity");
   } else if (granularity == "full") {
     p.recompute = "full";
     const std::string method = a.choice("--recompute-method", "", {"uniform", "block"});
@@ -812,6 +831,25 @@ inline outcome import_megatron(const source& src) {
   const std::string state_sq_dtype =
       a.choice("--exp-avg-sq-dtype", "fp32", {"fp32", "fp16", "bf16", "fp8"});
   const bool precision_aware = a.on("--use-precision-aware-optimizer");
+  // --optimizer-cpu-offload with --optimizer-offload-fraction (default 1.0, arguments.py at
+  // d98e8a64): the HybridDeviceOptimizer keeps that share of the master weights, moments and their
+  // fp32 gradients in pinned host memory (`offloads::megatron_optimizer_offload`).
+  if (a.on("--optimizer-cpu-offload")) {
+    if (!precision_aware)
+      c.fail("--optimizer-cpu-offload",
+             "The optimizer cpu offload must be used in conjunction with "
+             "--use-precision-aware-optimizer (Megatron-LM's validate_args)");
+    double share = 1.0;
+    if (const std::optional<std::string> f = a.text("--optimizer-offload-fraction")) {
+      char* end = nullptr;
+      share = std::strtod(f->c_str(), &end);
+      if (f->empty() || end == nullptr || *end != '\0' || !(share >= 0.0 && share <= 1.0))
+        c.fail("--optimizer-offload-fraction", "must be a number between 0 and 1");
+    }
+    p.offload = offloads::megatron_optimizer_offload;
+    p.offload.optimizer = share;
+    p.offload.host_gradient_bytes = 4.0 * share;
+  }
   const bool two_byte_states = precision_aware &&
                                (state_dtype == "bf16" || state_dtype == "fp16") &&
                                (state_sq_dtype == "bf16" || state_sq_dtype == "fp16");

@@ -166,6 +166,9 @@ inline std::string deepspeed_json(const training_plan_values& p) {
     case recompute_kind::none:
       break;
     case recompute_kind::selective:
+      if (p.setup.recompute.modules != 0)
+        out.note("no equivalent: Megatron-Core's recompute modules; the model decides what "
+                 "deepspeed.checkpointing.checkpoint wraps");
       out.note(
           "not in the JSON: selective recomputation (attention softmax) is the model's "
           "choice");
@@ -179,6 +182,10 @@ inline std::string deepspeed_json(const training_plan_values& p) {
       out.note(
           "not in the JSON: recomputing each MLP is the model's choice (its MLP called through "
           "deepspeed.checkpointing.checkpoint)");
+      break;
+    case recompute_kind::named:
+      out.note("not in the JSON: MaxText's named remat policy; what the model checkpoints "
+               "is the model's choice");
       break;
     case recompute_kind::checkpoints:
       out.note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
@@ -213,6 +220,16 @@ inline std::string deepspeed_json(const training_plan_values& p) {
   // DeepSpeed's default below stage 3 is false (overlap_comm_valid): written only when set.
   if (p.setup.overlap_comm && deepspeed_reads_overlap_comm(f.zero_stage))
     zero.emplace_back("overlap_comm", "true");
+  const offload_policy& o = p.setup.offload;
+  if (o.optimizer > 0.0) {
+    zero.emplace_back("offload_optimizer", json_object({{"device", "\"cpu\""}}, 4));
+    if (o.optimizer < 1.0)
+      out.note("no equivalent: offloading " + detail::significant(100.0 * o.optimizer, 3) +
+               "% of the optimizer (DeepSpeed's ratio is ZeRO-3's and splits by sub-group); "
+               "all of it is offloaded");
+  }
+  if (o.parameters_on_host)
+    zero.emplace_back("offload_param", json_object({{"device", "\"cpu\""}}, 4));
   top.emplace_back("zero_optimization", json_object(zero, 2));
   if (p.setup.recompute.kind == recompute_kind::full ||
       p.setup.recompute.kind == recompute_kind::checkpoints)

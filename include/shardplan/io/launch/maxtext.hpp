@@ -375,6 +375,9 @@ inline std::string maxtext_config(const training_plan_values& p) {
   switch (p.setup.recompute.kind) {
     case recompute_kind::none:
     case recompute_kind::selective:
+      if (p.setup.recompute.modules != 0)
+        out.note("no equivalent: Megatron-Core's recompute modules (a custom policy names "
+                 "tensors, not modules)");
       out.note(
           "approximation: base.yml lists remat policies from most HBM to least; every one "
           "recomputes something, minimal_with_context keeps the most");
@@ -393,7 +396,31 @@ inline std::string maxtext_config(const training_plan_values& p) {
       // output saved but the MLP's.
       out.raw("remat_policy: \"save_dot_except_mlp\"");
       break;
+    case recompute_kind::named: {
+      const recompute_policy& r = p.setup.recompute;
+      std::string_view name;
+      for (const named_remat_policy& x : maxtext_remat_policies)
+        if (x.kind == recompute_kind::named && x.saved == r.saved && x.offloaded == r.offloaded)
+          name = x.name;
+      if (!name.empty()) {
+        out.raw("remat_policy: \"" + std::string(name) + "\"");
+        break;
+      }
+      // custom: each named tensor 'device', 'offload' or 'remat' (base.yml at e591f30).
+      out.raw("remat_policy: \"custom\"");
+      for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
+        const auto bit = tensor_bit(static_cast<layer_tensor>(i));
+        const char* place = (r.saved & bit) != 0       ? "device"
+                            : (r.offloaded & bit) != 0 ? "offload"
+                                                       : "remat";
+        out.raw(std::string(layer_tensor_names[i]) + ": \"" + place + "\"");
+      }
+      break;
+    }
   }
+  if (p.setup.offload.any())
+    out.note("no equivalent: the plan's optimizer offload (MaxText's optimizer_memory_host_offload "
+             "moves the states back to the device for the update)");
 
   out.note("precision");
   const precision_policy& x = p.setup.precision;

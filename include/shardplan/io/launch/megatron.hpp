@@ -286,6 +286,14 @@ inline std::string megatron_arguments(const training_plan_values& p) {
     if (f.zero_stage >= 1) flag("--overlap-param-gather");
   }
   if (p.assumptions.in_network_reduction) flag("--use-sharp");
+  if (p.setup.offload.optimizer > 0.0) {
+    // arguments.py at d98e8a64: the hybrid optimizer needs the precision-aware optimizer.
+    flag("--optimizer-cpu-offload");
+    flag("--use-precision-aware-optimizer");
+    flag("--optimizer-offload-fraction", detail::significant(p.setup.offload.optimizer, 6));
+  }
+  if (p.setup.offload.parameters_on_host)
+    note("no equivalent: Megatron-LM offloads no parameter shard to the host");
 
   note("batch");
   flag("--micro-batch-size", n(f.micro_batch));
@@ -299,6 +307,13 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       break;
     case recompute_kind::selective:
       flag("--recompute-granularity", "selective");
+      if (p.setup.recompute.modules != 0) {
+        std::string list;
+        for (unsigned i = 0; i < std::size(recompute_module_names); ++i)
+          if ((p.setup.recompute.modules & module_bit(static_cast<recompute_module>(i))) != 0)
+            list.append(list.empty() ? "" : " ").append(recompute_module_names[i]);
+        flag("--recompute-modules", list);
+      }
       break;
     case recompute_kind::full:
       flag("--recompute-granularity", "full");
@@ -310,6 +325,11 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       // dense MLP submodule), read with --recompute-granularity selective.
       flag("--recompute-granularity", "selective");
       flag("--recompute-modules", "mlp");
+      break;
+    case recompute_kind::named:
+      note("no equivalent: MaxText's named remat policy; the attention core's selective "
+           "recomputation is the nearest");
+      flag("--recompute-granularity", "selective");
       break;
     case recompute_kind::checkpoints:
       note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +

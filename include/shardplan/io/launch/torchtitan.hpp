@@ -239,6 +239,13 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
         v.ac = "selective";
         break;
       }
+      if (p.setup.recompute.modules != 0) {
+        out.note(
+            "no equivalent: Megatron-Core's recompute modules; torchtitan's op-level selective "
+            "is the nearest");
+        v.ac = "selective";
+        break;
+      }
       out.note(
           "the plan's selective recomputation (attention softmax) is what a fused attention "
           "kernel already avoids storing; torchtitan's selective recomputes more, so none");
@@ -250,6 +257,11 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
       out.note("no equivalent: " + n(p.setup.recompute.checkpoints_per_layer) +
                " checkpoints per layer; full is the nearest");
       v.ac = "full";
+      break;
+    case recompute_kind::named:
+      out.note("no equivalent: MaxText's named remat policy; torchtitan's op-level selective is "
+               "the nearest");
+      v.ac = "selective";
       break;
     case recompute_kind::mlp:
       out.note(
