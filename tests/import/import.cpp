@@ -798,12 +798,31 @@ TEST_CASE("deepspeed: DeepSpeed's and DeepSpeedExamples' configs") {
                  "zero_optimization.offload_optimizer.device: must be \"none\", \"cpu\" or "
                  "\"nvme\""));
 
-  // Hugging Face's "auto" batch leaves DeepSpeed none to derive.
+  // Hugging Face's "auto" batch leaves DeepSpeed none to derive: the refusal names the "auto"
+  // key and how to give it; given as an override, the config imports.
   CHECK(contains(refusal([&] {
                    (void)run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
                              dgx_a100_1, "llama3-8b", 0, {"seq_len=4096"});
                  }),
-                 "train_batch_size: either train_batch_size or train_micro_batch_size_per_gpu"));
+                 "train_micro_batch_size_per_gpu: is \"auto\", which the Hugging Face Trainer "
+                 "fills"));
+  const io::plan_file given =
+      read_back(run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
+                    dgx_a100_1, "llama3-8b", 0, {"seq_len=4096", "train_micro_batch_size_per_gpu=2"}));
+  CHECK(given.plan.setup.batch.micro_batch == 2);
+  // DeepSpeed reads its config with hjson, which ignores trailing commas (hjson's syntax page);
+  // a comma inside a string or a comment stays.
+  const std::string trailing = scratch("ds_trailing.json", R"x({
+  "train_micro_batch_size_per_gpu": 4, // "a comment, with a comma",
+  "gradient_accumulation_steps": 2,
+  "zero_optimization": {"stage": 2, /* ,} */ },
+  "wall_clock_breakdown": false,
+})x");
+  const import_result tr =
+      run(import_format::deepspeed, trailing, dgx_a100_1, "llama3-8b", 0, {"seq_len=4096"});
+  CHECK(read_back(tr).plan.setup.batch.micro_batch == 4);
+  CHECK(degrees_of(read_back(tr)).zero_stage == 2);
+  CHECK(listed(tr.notes, "trailing commas: ignored"));
 }
 
 TEST_CASE("deepspeed: comments, repeated keys and a batch that does not divide") {

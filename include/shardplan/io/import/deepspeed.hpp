@@ -26,6 +26,8 @@
 // guessed. Tensor, pipeline and expert degrees live in the model code: the overrides
 // tensor_parallel=N, pipeline_parallel=N, expert_parallel=N give them (1 when not given).
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <shardplan/io/import/common.hpp>
@@ -35,10 +37,61 @@
 
 namespace shardplan::io::detail::importer::deepspeed {
 
+/// `text` without its trailing commas (a comma whose next token closes an object or array),
+/// which DeepSpeed's hjson reader accepts; strings and comments are left as they are. Sets
+/// `dropped` when one was.
+inline std::string without_trailing_commas(const std::string& text, bool& dropped) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  auto skip_blank = [&](std::size_t j) {  // past spaces and comments from j
+    while (j < text.size()) {
+      if (std::isspace(static_cast<unsigned char>(text[j])) != 0) {
+        ++j;
+      } else if (text.compare(j, 2, "//") == 0) {
+        j = text.find('\n', j);
+        if (j == std::string::npos) return text.size();
+      } else if (text.compare(j, 2, "/*") == 0) {
+        j = text.find("*/", j + 2);
+        if (j == std::string::npos) return text.size();
+        j += 2;
+      } else {
+        break;
+      }
+    }
+    return j;
+  };
+  while (i < text.size()) {
+    const char ch = text[i];
+    if (ch == '"') {  // a string, escapes included
+      const std::size_t start = i++;
+      while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+      i = std::min(i + 1, text.size());
+      out.append(text, start, i - start);
+    } else if (text.compare(i, 2, "//") == 0 || text.compare(i, 2, "/*") == 0) {
+      const std::size_t end = skip_blank(i);
+      out.append(text, i, end - i);
+      i = end;
+    } else if (ch == ',') {
+      const std::size_t next = skip_blank(i + 1);
+      const bool trailing = next < text.size() && (text[next] == '}' || text[next] == ']');
+      if (!trailing) out.push_back(ch);
+      dropped = dropped || trailing;
+      ++i;
+    } else {
+      out.push_back(ch);
+      ++i;
+    }
+  }
+  return out;
+}
+
 /// Reads a DeepSpeed config into a plan file.
 inline outcome import_deepspeed(const source& src) {
   context c{src, "deepspeed", {}, {}};
-  const std::string text = read_text(src.path, src.path);
+  bool dropped = false;
+  const std::string text = without_trailing_commas(read_text(src.path, src.path), dropped);
+  if (dropped) c.note("trailing commas: ignored, as DeepSpeed's hjson reader ignores them");
   nlohmann::json root = parse_json(c, text, true);
   if (!root.is_object()) c.fail("JSON", "must be an object");
   std::int64_t seq_len = 0;
@@ -113,12 +166,14 @@ inline outcome import_deepspeed(const source& src) {
   p.uneven_stages = p.pipeline > 1 && m.layers % p.pipeline != 0;
 
   // ---- batch: DeepSpeed's derivation -----------------------------------------------------------
+  std::string auto_key;  // the first batch key left "auto"
   auto batch_key = [&](const char* key) -> std::int64_t {
     const nlohmann::json* v = t.at(key);
     if (v == nullptr || v->is_null()) return 0;
     if (v->is_string() && v->get<std::string>() == "auto") {
       c.note(std::string(key) +
              " \"auto\": filled by the Hugging Face Trainer; taken as not given");
+      if (auto_key.empty()) auto_key = key;
       return 0;
     }
     return t.integer(key, 0, 1, max_sequences);
@@ -151,6 +206,11 @@ inline outcome import_deepspeed(const source& src) {
     train = micro * dp;
     c.note("only train_micro_batch_size_per_gpu: gradient accumulation 1, train_batch_size " +
            std::to_string(train));
+  } else if (!auto_key.empty()) {
+    c.fail(auto_key,
+           "is \"auto\", which the Hugging Face Trainer fills from its TrainingArguments "
+           "(per_device_train_batch_size, gradient_accumulation_steps); give the value as an "
+           "override, " + auto_key + "=N");
   } else {
     c.fail("train_batch_size",
            "either train_batch_size or train_micro_batch_size_per_gpu is "
