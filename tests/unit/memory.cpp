@@ -640,4 +640,18 @@ TEST_CASE("a plan answers its verdict and headroom at compile time; fits stays s
     CHECK(default_margin::memory_verdict() == memory_verdict::fits);
 }
 
+TEST_CASE("a verdict is validated only where measured peaks exist: NVIDIA's switched GPUs") {
+  // tests/validation/memory_runs_*.hpp measured the papers' accounting, Megatron-Core, torchtitan
+  // and torchtune on A100 and H100 nodes; nothing under DeepSpeed or MaxText, nothing on a TPU.
+  static_assert(plan<>::memory_validated());
+  static_assert(plan<framework::megatron_core>::memory_validated());
+  static_assert(!plan<framework::deepspeed>::memory_validated());
+  static_assert(!plan<framework::maxtext>::memory_validated());
+  using tpu = training_plan<models::llama3_8b, systems::tpu_v5p_slice<2, 2, 2>,
+                            mesh<axis<"dp", 8>>, fsdp<"dp">,
+                            batch<global_sequences<8>, seq_len<4096>>, precision::bf16_mixed_adam>;
+  static_assert(!tpu::memory_validated());
+  CHECK(memory_validated(systems::dgx_h100_superpod<1>::figures.chip, profiles::torchtitan));
+}
+
 }  // namespace transients_tests

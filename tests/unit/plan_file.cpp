@@ -72,6 +72,8 @@ TEST_CASE("the JSON report of a plan file carries the verdict and the model's pa
   CHECK(j["memory_verdict"] == std::string(verdict_name(a.verdict)));
   CHECK(j["headroom_gb"].get<double>() == doctest::Approx(a.headroom_gb).scale(0.0));
   CHECK(j["memory_policy"] == "framework");
+  // Measured peaks back the band for the papers' accounting on an H100 node.
+  CHECK(j["memory_validated"].get<bool>());
 }
 
 // --- finding 11 of issue 15: the reader's rough edges -------------------------------------------
@@ -510,6 +512,14 @@ TEST_CASE("recompute modules, remat policies and offload are read, written back 
         "training.offload.optimizer: must be between 0.000000 and 1.000000");
   CHECK(error_of(small_plan_with("\"offload\": {\"nvme\": true},")).starts_with(
       "training.offload.nvme: unknown key"));
+}
+
+TEST_CASE("a verdict without measured peaks of its framework says it is not validated") {
+  const io::plan_file maxtext =
+      io::read_plan_file(small_plan_with("\"framework\": \"maxtext\","));
+  CHECK_FALSE(io::plan_json(maxtext.values(), run_inputs{})["memory_validated"].get<bool>());
+  CHECK(memory_table(maxtext.values()).rows.back()[1].find(
+            "not validated: no measured peak of maxtext on h100") != std::string::npos);
 }
 
 TEST_CASE("compiled_loss and compiled_layers are torchtitan's and torchtune's") {

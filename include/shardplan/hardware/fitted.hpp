@@ -90,6 +90,12 @@ struct serving_error_figures {
 };
 inline constexpr serving_error_figures serving_error{6.0, 14.0, 11.8};
 
+/// True for the chips whose family the memory validation's peaks were measured on: NVIDIA's
+/// NVLink-switched data-centre GPUs (its A100 and H100 runs, tests/validation/MEMORY.md).
+constexpr bool memory_measured_family(const chip_figures& chip) {
+  return chip.kind == chip_kind::gpu && chip.scale_up == scale_up_kind::switched;
+}
+
 /// True for the chips whose family the serving runs measured: NVIDIA's NVLink-switched data-centre
 /// GPUs (the runs' A100, H100, H200 and B200). Elsewhere (CPU servers, TPUs, AMD's and Intel's
 /// fully meshed parts, PCIe cards) the serving estimate is not validated.

@@ -174,6 +174,7 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   j["peak_moment"] = std::string(peak_moment_name(m.moment));
   j["memory_verdict"] = std::string(verdict_name(verdict.verdict));
   j["headroom_gb"] = verdict.headroom_gb;
+  j["memory_validated"] = verdict.validated;
   j["memory_margin"] = verdict.margin;
   const step_cost c = estimate_step(p);
   j["flops_per_step"] = c.hardware_flops.value();

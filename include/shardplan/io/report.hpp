@@ -92,7 +92,10 @@ inline table memory_table(const training_plan_values& p) {
   const memory_assessment a = memory_assessment_of(p);
   t.rows.push_back({"verdict (margin " + detail::significant(a.margin * 100.0, 3) + "% of need)",
                     std::string(verdict_name(a.verdict)) + ", headroom " +
-                        detail::significant(a.headroom_gb, 3) + " GB"});
+                        detail::significant(a.headroom_gb, 3) + " GB" +
+                        (a.validated ? "" : "; not validated: no measured peak of " +
+                                                std::string(p.setup.framework.name) + " on " +
+                                                std::string(p.system.chip.name))});
   return t;
 }
 

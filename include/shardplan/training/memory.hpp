@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <shardplan/hardware/fitted.hpp>
 #include <shardplan/hardware/kernels.hpp>
 #include <shardplan/models/activations.hpp>
 #include <shardplan/models/parameters.hpp>
@@ -848,7 +849,21 @@ struct memory_assessment {
   memory_verdict verdict = memory_verdict::fits;
   double headroom_gb = 0.0;
   double margin = memory_error_band;
+  /// Whether measured peaks of the plan's chip family and framework back the band
+  /// (`memory_validated`); where not, the verdict is the model's, not validated.
+  bool validated = true;
 };
+
+/// Whether the memory validation measured peaks of this chip family under this framework: the
+/// papers' accounting, Megatron-Core, torchtitan and torchtune on NVIDIA's NVLink-switched GPUs
+/// (tests/validation/memory_runs_*.hpp). DeepSpeed, MaxText, TPUs, AMD's and Intel's parts and CPU
+/// servers have none: their verdicts are not validated.
+constexpr bool memory_validated(const chip_figures& chip, const framework_profile& f) {
+  const bool measured_framework =
+      f.base == training_framework::generic || f.base == training_framework::megatron_core ||
+      f.base == training_framework::torchtitan || f.base == training_framework::torchtune;
+  return measured_framework && fitted::memory_measured_family(chip);
+}
 
 /// The verdict of `need` bytes per device against `capacity`: does not fit above the capacity
 /// (strict, the same comparison as the `fits_in_memory` rule); tight when the headroom is less

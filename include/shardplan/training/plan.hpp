@@ -578,8 +578,10 @@ constexpr plan_violations check(const training_plan_values& p) {
 /// batch rules hold (as `memory_per_device` is); the report, the JSON and the plan type's
 /// `memory_verdict()` all call this one function.
 constexpr memory_assessment memory_assessment_of(const training_plan_values& p) {
-  return assess_memory(memory_per_device(p.model, p.setup).total, p.system.chip.memory,
-                       p.setup.memory_margin);
+  memory_assessment a = assess_memory(memory_per_device(p.model, p.setup).total,
+                                      p.system.chip.memory, p.setup.memory_margin);
+  a.validated = memory_validated(p.system.chip, p.setup.framework);
+  return a;
 }
 
 /// Whether a plan with these violations can be costed: its sizes, batch, schedule, expert groups,

@@ -507,6 +507,10 @@ struct training_plan {
     return memory_assessment_of(values).verdict;
   }
 
+  /// Whether measured peaks back the verdict's band for this chip family and framework
+  /// (`memory_validated`).
+  static constexpr bool memory_validated() { return memory_assessment_of(values).validated; }
+
   /// Capacity minus need per device, in GB (1e9 bytes); negative when it does not fit.
   static constexpr double headroom_gb() { return memory_assessment_of(values).headroom_gb; }
 
