@@ -400,6 +400,14 @@ constexpr const framework_profile& profile_of(training_framework f) {
   return profiles::generic;
 }
 
+/// Whether the memory validation holds measured peaks of the family (tests/validation/
+/// memory_runs_*.hpp): the papers' accounting, Megatron-Core, torchtitan and torchtune; none of
+/// DeepSpeed or MaxText.
+constexpr bool memory_measured_framework(training_framework f) {
+  return f == training_framework::generic || f == training_framework::megatron_core ||
+         f == training_framework::torchtitan || f == training_framework::torchtune;
+}
+
 /// The name a framework family goes by in reports and plan files.
 constexpr std::string_view framework_name(training_framework f) { return profile_of(f).name; }
 

@@ -854,15 +854,12 @@ struct memory_assessment {
   bool validated = true;
 };
 
-/// Whether the memory validation measured peaks of this chip family under this framework: the
-/// papers' accounting, Megatron-Core, torchtitan and torchtune on NVIDIA's NVLink-switched GPUs
-/// (tests/validation/memory_runs_*.hpp). DeepSpeed, MaxText, TPUs, AMD's and Intel's parts and CPU
+/// Whether the memory validation measured peaks of this chip family under this framework
+/// (`memory_measured_framework`, training/framework.hpp, on NVIDIA's NVLink-switched GPUs,
+/// `fitted::memory_measured_family`). DeepSpeed, MaxText, TPUs, AMD's and Intel's parts and CPU
 /// servers have none: their verdicts are not validated.
 constexpr bool memory_validated(const chip_figures& chip, const framework_profile& f) {
-  const bool measured_framework =
-      f.base == training_framework::generic || f.base == training_framework::megatron_core ||
-      f.base == training_framework::torchtitan || f.base == training_framework::torchtune;
-  return measured_framework && fitted::memory_measured_family(chip);
+  return memory_measured_framework(f.base) && fitted::memory_measured_family(chip);
 }
 
 /// The verdict of `need` bytes per device against `capacity`: does not fit above the capacity
