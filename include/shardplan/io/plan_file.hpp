@@ -1058,7 +1058,7 @@ inline recompute_policy read_recompute_object(const json& r, const std::string& 
     const std::string name = text(r, rp, "remat_policy");
     std::vector<std::string_view> names;
     for (const named_remat_policy& x : maxtext_remat_policies) {
-      if (same_name(name, x.name)) return {x.kind, 0, 0, x.saved, x.offloaded};
+      if (same_name(name, x.name)) return policy_of(x);
       names.push_back(x.name);
     }
     fail(rp + ".remat_policy",

@@ -524,9 +524,8 @@ inline ordered_json offload_json(const offload_policy& o) {
 
 /// A named recompute policy: MaxText's policy by its name where one matches, else its tensors.
 inline ordered_json named_recompute_json(const recompute_policy& r) {
-  for (const named_remat_policy& x : maxtext_remat_policies)
-    if (x.kind == recompute_kind::named && x.saved == r.saved && x.offloaded == r.offloaded)
-      return {{"remat_policy", x.name}};
+  if (const std::string_view name = maxtext_remat_name(r); !name.empty())
+    return {{"remat_policy", name}};
   return {{"saved", name_list_of(r.saved, layer_tensor_names)},
           {"offloaded", name_list_of(r.offloaded, layer_tensor_names)}};
 }

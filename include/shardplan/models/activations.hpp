@@ -159,6 +159,26 @@ inline constexpr named_remat_policy maxtext_remat_policies[] = {
     {"minimal_offloaded", recompute_kind::named, 0, detail::minimal},
 };
 
+/// MaxText's policy of that name (exactly as `maxtext_remat_policies` spells it), or null.
+constexpr const named_remat_policy* maxtext_remat_policy(std::string_view name) {
+  for (const named_remat_policy& x : maxtext_remat_policies)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
+/// The recompute policy a MaxText remat policy is.
+constexpr recompute_policy policy_of(const named_remat_policy& x) {
+  return {x.kind, 0, 0, x.saved, x.offloaded};
+}
+
+/// The name of MaxText's policy that keeps and offloads what `r` does (`recompute_kind::named`),
+/// or "" where none does (a `custom` policy).
+constexpr std::string_view maxtext_remat_name(const recompute_policy& r) {
+  for (const named_remat_policy& x : maxtext_remat_policies)
+    if (x.kind == recompute_kind::named && policy_of(x) == r) return x.name;
+  return {};
+}
+
 /// The modules `r` recomputes: `selective` with no modules named is `core_attn`, `mlp` is the
 /// dense MLP alone; the other kinds name none.
 constexpr recompute_module_set recomputed_modules(const recompute_policy& r) {

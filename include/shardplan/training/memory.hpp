@@ -428,9 +428,7 @@ constexpr kept_bytes named_layer_bytes(const model_shape& m, layer_kind kind,
 /// The policy MaxText's `selective` stands for (the MaxText export writes it):
 /// `minimal_with_context`.
 constexpr recompute_policy maxtext_selective_policy() {
-  for (const named_remat_policy& p : maxtext_remat_policies)
-    if (p.name == "minimal_with_context") return {p.kind, 0, 0, p.saved, p.offloaded};
-  return {};
+  return policy_of(*maxtext_remat_policy("minimal_with_context"));
 }
 
 /// Bytes one layer keeps for one micro-batch under the plan's recomputation and framework:
@@ -456,18 +454,27 @@ constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const 
   return layer_activation_bytes(m, kind, in);
 }
 
+/// `per_layer(kind)` of one layer, weighted by the first stage's mix of dense and MoE layers, times
+/// the layers pipeline stage `s` keeps in flight (`layers_in_flight`).
+template <class PerLayer>
+constexpr bytes in_flight_layers(const model_shape& m, const training_setup& t, std::int64_t s,
+                                 PerLayer per_layer) {
+  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
+  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
+  const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
+  const bytes one = per_layer(layer_kind::dense) * dense_share +
+                    per_layer(layer_kind::moe) * (1.0 - dense_share);
+  return one * layers_in_flight(m, t, s);
+}
+
 /// Activation bytes pipeline stage `s` (0: the first) keeps at its peak: one layer's
 /// activations times the layers in flight there, weighted by the first stage's mix of dense and
 /// MoE layers.
 constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
                                   std::int64_t s = 0) {
   const activation_inputs in = activation_inputs_of(t);
-  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
-  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
-  const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
-  const bytes per_layer = stored_layer_bytes(m, layer_kind::dense, t, in) * dense_share +
-                          stored_layer_bytes(m, layer_kind::moe, t, in) * (1.0 - dense_share);
-  return per_layer * layers_in_flight(m, t, s);
+  return in_flight_layers(m, t, s,
+                          [&](layer_kind kind) { return stored_layer_bytes(m, kind, t, in); });
 }
 
 /// Bytes pipeline stage `s` keeps in host memory at its peak: what a named policy offloads
@@ -476,12 +483,8 @@ constexpr bytes host_activation_memory(const model_shape& m, const training_setu
                                        std::int64_t s = 0) {
   if (t.recompute.kind != recompute_kind::named || t.recompute.offloaded == 0) return bytes{};
   const activation_inputs in = activation_inputs_of(t);
-  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
-  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
-  const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
-  const bytes per_layer = named_layer_bytes(m, layer_kind::dense, in).host * dense_share +
-                          named_layer_bytes(m, layer_kind::moe, in).host * (1.0 - dense_share);
-  return per_layer * layers_in_flight(m, t, s);
+  return in_flight_layers(m, t, s,
+                          [&](layer_kind kind) { return named_layer_bytes(m, kind, in).host; });
 }
 
 /// The layer full recomputation rematerialises during the backward pass: at the peak one layer

@@ -240,16 +240,11 @@ struct named {
 /// "qkv_proj_offloaded">`.
 template <detail::fixed_string Name>
 struct maxtext {
-  static constexpr named_remat_policy policy = [] {
-    for (const named_remat_policy& x : maxtext_remat_policies)
-      if (x.name == Name.view()) return x;
-    return named_remat_policy{};
-  }();
-  static_assert(!policy.name.empty(),
+  static_assert(maxtext_remat_policy(Name.view()) != nullptr,
                 "shardplan: recompute::maxtext names one of MaxText's remat policies "
                 "(maxtext_remat_policies)");
   static constexpr void apply(training_plan_values& p) {
-    p.setup.recompute = {policy.kind, 0, 0, policy.saved, policy.offloaded};
+    p.setup.recompute = policy_of(*maxtext_remat_policy(Name.view()));
   }
 };
 /// Keep N >= 1 d_model-wide tensors per layer (How to Scale Your Model's "N checkpoints per

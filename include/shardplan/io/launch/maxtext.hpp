@@ -398,11 +398,7 @@ inline std::string maxtext_config(const training_plan_values& p) {
       break;
     case recompute_kind::named: {
       const recompute_policy& r = p.setup.recompute;
-      std::string_view name;
-      for (const named_remat_policy& x : maxtext_remat_policies)
-        if (x.kind == recompute_kind::named && x.saved == r.saved && x.offloaded == r.offloaded)
-          name = x.name;
-      if (!name.empty()) {
+      if (const std::string_view name = maxtext_remat_name(r); !name.empty()) {
         out.raw("remat_policy: \"" + std::string(name) + "\"");
         break;
       }
