@@ -152,7 +152,7 @@ static_assert(nvl72_plan::fits);
 SHARDPLAN_REQUIRE_FEASIBLE(nvl72_plan);
 // 8 x 9 x 8 = 576 = 8 racks x 72 GPUs; 126 layers / 9 stages = 14.
 static_assert(mesh_devices(nvl72_plan::values) == nvl72_plan::values.system.chips);
-static_assert(layers_per_stage(nvl72_plan::values.model, nvl72_plan::values.setup.degrees) == 14);
+static_assert(layers_per_stage(nvl72_plan::values.model, nvl72_plan::values.setup) == 14);
 // 72 x 8 = 576 GPUs: tp and 9 stages of 8 (72 GPUs) fill one rack; dp crosses the fabric.
 static_assert(placement_of(nvl72_plan::values, 1).last_level == 0);
 static_assert(placement_of(nvl72_plan::values, 0).last_level == 1);

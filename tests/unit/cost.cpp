@@ -45,8 +45,7 @@ TEST_CASE("data parallelism all-reduces the device's gradients once a step") {
   const axis_traffic* x = find(c, "gradient all-reduce");
   REQUIRE(x != nullptr);
   const device_parameters held =
-      parameters_on_device(models::llama3_8b::shape, plan_3d::values.setup.degrees,
-                           stage_position::first);
+      parameters_on_device(models::llama3_8b::shape, plan_3d::values.setup, stage_position::first);
   CHECK(x->count == 1);
   CHECK(x->array.value() ==
         doctest::Approx((held.dense + held.expert) * 2.0).scale(0.0));  // bf16 grads

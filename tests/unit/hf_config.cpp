@@ -519,9 +519,10 @@ TEST_CASE("interleaved MoE layers are counted where the stack puts them") {
   CHECK(moe_layers_in(models::deepseek_v3::shape, 0, 16) == 13);
   CHECK(moe_layers_in(models::deepseek_v3::shape, 45, 16) == 16);
   const parameter_counts c = parameters(m);
-  const parallel_degrees d{.pipeline = 4};
-  const device_parameters first = parameters_on_device(m, c, d, stage_position::first);
-  const device_parameters last = parameters_on_device(m, c, d, stage_position::last);
+  training_setup t;
+  t.degrees.pipeline = 4;
+  const device_parameters first = parameters_on_device(m, c, t, stage_position::first);
+  const device_parameters last = parameters_on_device(m, c, t, stage_position::last);
   CHECK(first.expert == doctest::Approx(6.0 * 8 * static_cast<double>(c.expert)).scale(0.0));
   CHECK(last.expert == doctest::Approx(first.expert).scale(0.0));
 }

@@ -214,7 +214,7 @@ TEST_CASE("uneven stages let 126 layers sit on 16 stages (llama 3 405b)") {
   p.setup.degrees.uneven_stages = true;
   CHECK_FALSE(check(p).has(plan_rule::stages_divide_layers));
   // The fullest stage holds ceil(126 / 8) = 16 layers.
-  CHECK(layers_per_stage(p.model, p.setup.degrees) == 16);
+  CHECK(layers_per_stage(p.model, p.setup) == 16);
 }
 
 TEST_CASE("tensor parallelism 256 on deepseek-v3's 128 heads breaks tensor_divides_heads alone") {
@@ -839,4 +839,63 @@ TEST_CASE("a compute format the chip has no matrix rate for breaks a rule, not t
   CHECK_FALSE(check(make_training_plan(models::llama3_8b::shape,
                                        systems::tpu_v5e_slice<16, 16>::figures, c, setup))
                   .has(plan_rule::compute_format_supported));
+}
+
+// --- how the layers are split over the stages (issue 42 item 4) -------------------------------
+
+TEST_CASE("stages that count the embedding and output as layers divide what they count") {
+  // Megatron-Core's --account-for-embedding-in-pipeline-split and --account-for-loss-in-
+  // pipeline-split (transformer_block.py at d98e8a64): 80 layers and the two ends, 82, do not
+  // divide over 8 stages of 5 virtual stages (40 chunks); over 2 stages of 1F1B they are 41
+  // each, the first stage holding 41 - 1 = 40 layers.
+  training_plan_values p = reference_values();
+  p.setup.framework.pipeline_embedding_weight = 1;
+  p.setup.framework.pipeline_loss_weight = 1;
+  const violation x = only_violation(check(p));
+  CHECK(x.rule == plan_rule::stages_divide_layers);
+  CHECK(x.a == 40);
+  CHECK(x.b == 82);
+  CHECK(describe(x) ==
+        "40 pipeline chunks do not divide 82 layers (80 and the 2 the embedding and output count "
+        "as) (uneven_stages allows a ragged split)");
+  p.axes[0].size = 256;
+  p.axes[1].size = 2;
+  p.setup.degrees.schedule = pipeline_schedule::one_f_one_b;
+  p.setup.degrees.virtual_stages = 1;
+  CHECK(check(with_degrees(p)).empty());
+  CHECK(layers_on_stage(p.model, with_degrees(p).setup, 0) == 40);
+}
+
+TEST_CASE("given first and last stages must leave the stages between them an even share") {
+  // 80 layers on 8 stages of 5 virtual stages; the ends hold 5 and 5: 70 left for the 6 stages
+  // between them (30 chunks) is not a whole number of layers per chunk.
+  training_plan_values p = reference_values();
+  p.setup.degrees.first_stage_layers = 5;
+  p.setup.degrees.last_stage_layers = 5;
+  const violation x = only_violation(check(p));
+  CHECK(x.rule == plan_rule::stage_ends_leave_layers);
+  CHECK(x.a == 10);
+  CHECK(x.b == 80);
+  CHECK(x.c == 30);
+  CHECK(describe(x) ==
+        "the first and last stages hold 10 of 80 layers, leaving 70 for the 30 chunks between "
+        "them: not an equal share each (uneven_stages allows a ragged split)");
+  // Ends of 10 and 10 leave 60 for 30 chunks: 2 each, 10 a stage.
+  p.setup.degrees.first_stage_layers = 10;
+  p.setup.degrees.last_stage_layers = 10;
+  CHECK(check(p).empty());
+  CHECK(layers_on_stage(p.model, p.setup, 0) == 10);
+  CHECK(layers_on_stage(p.model, p.setup, 3) == 10);
+  // Ends of 40 and 39 leave 1 layer for 30 chunks: fewer than one each, even uneven.
+  p.setup.degrees.first_stage_layers = 40;
+  p.setup.degrees.last_stage_layers = 39;
+  p.setup.degrees.uneven_stages = true;
+  const plan_violations all = check(p);
+  REQUIRE(all.has(plan_rule::stage_ends_leave_layers));
+  violation y{};
+  for (std::size_t i = 0; i < all.count; ++i)
+    if (all.items[i].rule == plan_rule::stage_ends_leave_layers) y = all.items[i];
+  CHECK(describe(y) ==
+        "the first and last stages hold 79 of 80 layers, leaving 1 for the 30 chunks between "
+        "them: fewer than one each");
 }

@@ -700,3 +700,47 @@ TEST_CASE("zero3_per_tensor is DeepSpeed's ZeRO-3 of 2021 and needs DeepSpeed an
   p.setup.degrees.zero_stage = 1;
   CHECK_THROWS_AS(io::plan_file_text(p), io::unwritable_plan);
 }
+
+TEST_CASE("the ends of the pipeline are read, written back and refused without a pipeline") {
+  // LLaMA 3 405B on 16 stages as Megatron-Core lays it out with the first and last stage given
+  // (--decoder-first-pipeline-num-layers 7 --decoder-last-pipeline-num-layers 7): 112 layers
+  // left for 14 stages, 8 each.
+  const std::string text = R"({
+    "model": "llama3-405b",
+    "system": { "preset": "dgx_h100_superpod", "nodes": 256 },
+    "training": {
+      "parallelism": { "data": 16, "tensor": 8, "pipeline": 16, "zero_stage": 1,
+                       "sequence_parallel": true, "first_stage_layers": 7,
+                       "last_stage_layers": 7 },
+      "batch": { "global_sequences": 256, "seq_len": 8192 },
+      "framework": "megatron_core"
+    }
+  })";
+  const io::plan_file f = io::read_plan_file(text);
+  CHECK(f.plan.setup.degrees.first_stage_layers == 7);
+  CHECK(layers_on_stage(f.plan.model, f.plan.setup, 1) == 8);
+  const io::plan_file back = io::read_plan_file(io::plan_file_text(f.values(), f.run));
+  CHECK(io::plan_difference(f.values(), back.values()).empty());
+  CHECK(back.plan.setup.degrees.last_stage_layers == 7);
+  // torchtitan counts the embedding and the output as a layer each; a fork says otherwise, and
+  // its weights are written back.
+  std::string fork = text;
+  fork.replace(fork.find("\"first_stage_layers\": 7,"), 24, "");
+  fork.replace(fork.find("\"last_stage_layers\": 7 "), 23, "\"uneven_stages\": true ");
+  fork.replace(fork.find("\"megatron_core\""), 15,
+               R"({"base": "torchtitan", "pipeline_embedding_weight": 0})");
+  const io::plan_file t = io::read_plan_file(fork);
+  CHECK(t.plan.setup.framework.pipeline_embedding_weight == 0);
+  CHECK(t.plan.setup.framework.pipeline_loss_weight == 1);
+  // 127 units over 16: 7 and 15 one more, the earliest; the last 7 - 1 = 6, the first 8.
+  CHECK(layers_on_stage(t.plan.model, t.plan.setup, 0) == 8);
+  CHECK(layers_on_stage(t.plan.model, t.plan.setup, 15) == 6);
+  const io::plan_file t_back = io::read_plan_file(io::plan_file_text(t.values(), t.run));
+  CHECK(t_back.plan.setup.framework.pipeline_embedding_weight == 0);
+  CHECK(error_of(small_plan_with("\"framework\": {\"base\": \"torchtitan\", "
+                                 "\"pipeline_loss_weight\": -1},")) ==
+        "training.framework.pipeline_loss_weight: must be at least 0");
+  std::string flat = small_plan;
+  flat.replace(flat.find("\"tensor\": 8"), 11, "\"tensor\": 8, \"first_stage_layers\": 3");
+  CHECK(error_of(flat) == "training.parallelism.first_stage_layers: needs \"pipeline\" above 1");
+}

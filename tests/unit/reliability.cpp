@@ -307,14 +307,16 @@ TEST_CASE("a device's checkpoint is the saved states it holds") {
 TEST_CASE("llama 3 405b's checkpoint is 4.87 TB and the fullest gpu holds 1/128 of its stage") {
   const run_totals r = run_estimate(llama3_plan::values, {.tokens = 15.6e12});
   CHECK(r.checkpoint.size.value() == doctest::Approx(llama3_405b_parameters * 12.0).scale(0.0));
-  // The first stage holds ceil(126/16) = 8 layers of 3,187,703,808 parameters (attention
-  // 570,425,344 and MLP 2,617,245,696 split 8 ways by TP, norms 32,768 not) and the 128256 x
-  // 16384 embedding split 8 ways: 8·(3,187,671,040/8 + 32,768) + 262,668,288 = 3,450,601,472
-  // parameters a GPU. ZeRO-2 shards master weights and moments over DP 128: 12 bytes / 128 each.
-  const double on_device = 8.0 * (3187671040.0 / 8.0 + 32768.0) + 128256.0 * 16384.0 / 8.0;
+  // 126 layers on 32 chunks (16 stages, 2 virtual): 3 each and 30 chunks one more, the two
+  // short ones the ends (LLaMA 3, Sec. 3.3.2), so the first stage holds 3 + 4 = 7 layers of
+  // 3,187,703,808 parameters (attention 570,425,344 and MLP 2,617,245,696 split 8 ways by TP,
+  // norms 32,768 not) and the 128256 x 16384 embedding split 8 ways:
+  // 7·(3,187,671,040/8 + 32,768) + 262,668,288 = 3,052,109,824 parameters a GPU. ZeRO-2 shards
+  // master weights and moments over DP 128: 12 bytes / 128 each.
+  const double on_device = 7.0 * (3187671040.0 / 8.0 + 32768.0) + 128256.0 * 16384.0 / 8.0;
   const device_parameters held = parameters_on_device(
-      models::llama3_405b::shape, llama3_plan::values.setup.degrees, stage_position::first);
-  CHECK(held.dense + held.expert == 3450601472.0);
+      models::llama3_405b::shape, llama3_plan::values.setup, stage_position::first);
+  CHECK(held.dense + held.expert == 3052109824.0);
   CHECK(r.checkpoint.per_device.value() == doctest::Approx(on_device * 12.0 / 128.0).scale(0.0));
   // Asynchronous: the job stalls for the copy over PCIe Gen5 (64 GB/s); the write of 4.87 TB at
   // 7 TB/s follows in the background and so does the restore.

@@ -172,6 +172,9 @@ inline json plan_json(const training_plan_values& p, const run_inputs& run) {
   const memory_assessment verdict = memory_assessment_of(p);
   j["memory_policy"] = std::string(memory_policy_name(p.setup.memory_policy));
   j["peak_moment"] = std::string(peak_moment_name(m.moment));
+  j["peak_stage"] = std::string(stage_position_name(m.stage));
+  j["peak_stage_layers"] =
+      layers_on_stage(p.model, p.setup, stage_index(p.setup.degrees, m.stage));
   j["memory_verdict"] = std::string(verdict_name(verdict.verdict));
   j["headroom_gb"] = verdict.headroom_gb;
   j["memory_validated"] = verdict.validated;

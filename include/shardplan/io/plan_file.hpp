@@ -271,7 +271,7 @@ inline std::vector<const char*> framework_keys() {
 
 /// `training.framework`: a framework's name (its shipped profile), or an object whose `base`
 /// names the profile its other keys change (`for_each_behaviour`): booleans, numbers at least 0,
-/// and the enumerated behaviours by their names.
+/// whole numbers (layers) at least 0, and the enumerated behaviours by their names.
 inline framework_profile read_framework(const json& j, const std::string& p) {
   if (j.is_string()) return profile_of(pick(p, j.get<std::string>(), framework_choices));
   if (!j.is_object()) fail(p, "must be a framework's name or an object with its \"base\"");
@@ -287,6 +287,8 @@ inline framework_profile read_framework(const json& j, const std::string& p) {
       if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() <= 1e15))
         fail(join(p, key), "must be a number from 0 to 1e15");
       f.*member = v.get<double>();
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      f.*member = integer(j, p, key, 0, max_count, false);
     } else {
       f.*member = pick(join(p, key), text(j, p, key), choices_of(T{}));
     }
@@ -994,8 +996,10 @@ inline run_inputs read_run(const json& j) {
 /// plan value multiplies them.
 inline parallel_config read_parallelism(const json& par) {
   const std::string pp = "training.parallelism";
-  only_keys(par, pp, {"data", "tensor", "pipeline", "context", "expert", "zero_stage",
-                      "sequence_parallel", "schedule", "virtual_stages", "uneven_stages"});
+  only_keys(par, pp,
+            {"data", "tensor", "pipeline", "context", "expert", "zero_stage", "sequence_parallel",
+             "schedule", "virtual_stages", "uneven_stages", "first_stage_layers",
+             "last_stage_layers"});
   parallel_config c;
   c.data = integer(par, pp, "data", 1, 10'000'000, false, 1);
   c.tensor = integer(par, pp, "tensor", 1, 100'000, false, 1);
@@ -1009,6 +1013,11 @@ inline parallel_config read_parallelism(const json& par) {
   c.sequence_parallel = boolean(par, pp, "sequence_parallel", false);
   c.virtual_stages = integer(par, pp, "virtual_stages", 1, 1'000, false, 1);
   c.uneven_stages = boolean(par, pp, "uneven_stages", false);
+  c.first_stage_layers = integer(par, pp, "first_stage_layers", 0, max_count, false);
+  c.last_stage_layers = integer(par, pp, "last_stage_layers", 0, max_count, false);
+  if (c.pipeline == 1 && (c.first_stage_layers > 0 || c.last_stage_layers > 0))
+    fail(pp + (c.first_stage_layers > 0 ? ".first_stage_layers" : ".last_stage_layers"),
+         "needs \"pipeline\" above 1");
   if (par.contains("schedule"))
     c.schedule = pick(pp + ".schedule", text(par, pp, "schedule"), schedule_choices);
   if (c.schedule == pipeline_schedule::interleaved && c.virtual_stages < 2)

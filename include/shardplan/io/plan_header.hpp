@@ -265,6 +265,8 @@ inline void write(cpp_writer& w, const training_setup& s) {
   w.enumerator("schedule", "pipeline_schedule", d.schedule);
   w.field("virtual_stages", d.virtual_stages);
   w.field("uneven_stages", d.uneven_stages);
+  w.field("first_stage_layers", d.first_stage_layers);
+  w.field("last_stage_layers", d.last_stage_layers);
   w.field("expert", d.expert);
   w.close();
   w.open("batch");

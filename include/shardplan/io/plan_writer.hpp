@@ -161,6 +161,8 @@ inline void compare(differ& d, const training_plan_values& a, const training_pla
   d(dp + "schedule", g.schedule, h.schedule);
   d(dp + "virtual_stages", g.virtual_stages, h.virtual_stages);
   d(dp + "uneven_stages", g.uneven_stages, h.uneven_stages);
+  d(dp + "first_stage_layers", g.first_stage_layers, h.first_stage_layers);
+  d(dp + "last_stage_layers", g.last_stage_layers, h.last_stage_layers);
   d(dp + "expert", g.expert, h.expert);
   const training_setup& s = a.setup;
   const training_setup& t = b.setup;
@@ -302,7 +304,7 @@ inline std::string framework_reference() {
       out.append(" ");
       if constexpr (std::is_same_v<T, bool>)
         out.append(v ? "yes" : "no");
-      else if constexpr (std::is_same_v<T, double>)
+      else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>)
         out.append(ordered_json(v).dump());
       else
         out.append(name_in(choices_of(T{}), v));
@@ -545,6 +547,8 @@ inline ordered_json training_json(const training_plan_values& p) {
                                                schedule_choices, d.schedule)},
                       {"virtual_stages", d.virtual_stages},
                       {"uneven_stages", d.uneven_stages}};
+  if (d.first_stage_layers > 0) j["parallelism"]["first_stage_layers"] = d.first_stage_layers;
+  if (d.last_stage_layers > 0) j["parallelism"]["last_stage_layers"] = d.last_stage_layers;
   j["batch"] = {{"global_tokens", t.batch.global_tokens},
                 {"seq_len", t.batch.seq_len},
                 {"micro_batch", t.batch.micro_batch}};

@@ -83,6 +83,18 @@ inline table memory_table(const training_plan_values& p) {
     t.rows.push_back({"not live at the peak (" + std::string(peak_moment_name(m.moment)) + ")",
                       "-" + format(m.not_live_at_peak)});
   t.rows.push_back({"total", format(m.total)});
+  // The fullest pipeline stage is the one charged (`memory_per_device`).
+  if (p.setup.degrees.pipeline > 1) {
+    const std::int64_t s = stage_index(p.setup.degrees, m.stage);
+    t.rows.push_back({"pipeline stage charged (the fullest)",
+                      std::string(stage_position_name(m.stage)) + ": stage " +
+                          detail::significant(static_cast<double>(s + 1), 6) + " of " +
+                          detail::significant(static_cast<double>(p.setup.degrees.pipeline), 6) +
+                          ", " +
+                          detail::significant(
+                              static_cast<double>(layers_on_stage(p.model, p.setup, s)), 6) +
+                          " layers"});
+  }
   t.rows.push_back({"capacity", format(p.system.chip.memory)});
   // What is offloaded lives in the host's memory, checked against its share per device.
   if (m.host.value() > 0.0) {

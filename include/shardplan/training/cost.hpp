@@ -213,24 +213,23 @@ constexpr layer_times time_layers(const training_plan_values& p, const step_assu
   return x;
 }
 
-/// The layers of a full pipeline stage and of the last stage (which also runs the output: the
-/// final norm, the logits and the loss). Each stage holds ceil(L/p) layers; where they do not
-/// divide evenly (`uneven_stages`) the stages short of a layer are the last and then the first,
-/// as LLaMA 3 balanced its 126 layers on 16 stages ("we reduce one Transformer layer each from
-/// the first and the last stages", Dubey et al. 2024, Sec. 3.3.2). The ends' time, the output's
-/// and the embedding lookup's (a memory-bound gather, far under a layer), is charged to the last
-/// stage; the first is not timed on its own.
+/// The layers of the fullest pipeline stage and of the last stage (which also runs the output:
+/// the final norm, the logits and the loss), as the split gives them (`layers_on_stage`: where
+/// the layers do not divide evenly the first chunks hold one more, and a framework that counts
+/// the ends as layers shortens the first and the last stage, as LLaMA 3 balanced its 126 layers
+/// on 16 stages: "we reduce one Transformer layer each from the first and the last stages",
+/// Dubey et al. 2024, Sec. 3.3.2). The ends' time, the output's and the embedding lookup's (a
+/// memory-bound gather, far under a layer), is charged to the last stage; the first is not
+/// timed on its own.
 struct bottleneck_stage {
   double layers = 0.0;       ///< layers of the slowest stage
   double last_layers = 0.0;  ///< layers of the last stage
 };
 
-constexpr bottleneck_stage stage_layers_of(const model_shape& m, const parallel_degrees& d) {
-  const std::int64_t most = layers_per_stage(m, d);
-  const std::int64_t short_of = most * d.pipeline - m.layers;  // stages one layer short, at most
+constexpr bottleneck_stage stage_layers_of(const model_shape& m, const training_setup& t) {
   bottleneck_stage b;
-  b.layers = static_cast<double>(most);
-  b.last_layers = static_cast<double>(short_of >= 1 ? most - 1 : most);
+  b.layers = static_cast<double>(layers_per_stage(m, t));
+  b.last_layers = static_cast<double>(layers_on_stage(m, t, t.degrees.pipeline - 1));
   return b;
 }
 
@@ -371,7 +370,7 @@ constexpr seconds framework_copy_time(const training_plan_values& p) {
                                autograd_accumulation_bytes_per_parameter(p.setup);
   if (per_parameter <= 0.0) return 0.0 * second;
   const device_parameters held =
-      parameters_on_device(p.model, p.setup.degrees, stage_position::first);
+      parameters_on_device(p.model, p.setup, stage_position::first);
   return memory_time(p.system.chip, per_parameter * (held.dense + held.expert) * byte);
 }
 
@@ -438,7 +437,7 @@ constexpr step_compute compute_stage(const training_plan_values& p, const step_a
   if (t.degrees.pipeline > 1) {
     // The slowest stage, its layers of the model's mix of kinds: a full stage, or the last one
     // with the output.
-    const bottleneck_stage b = stage_layers_of(m, t.degrees);
+    const bottleneck_stage b = stage_layers_of(m, t);
     const double dense_share = dense_layers / static_cast<double>(m.layers);
     const stage_mb full =
         stage_of(b.layers * dense_share, b.layers * (1.0 - dense_share), layer_time{});
@@ -553,7 +552,7 @@ struct traffic_inputs {
   }
   /// The layers of one pipeline stage.
   constexpr double stage_layers() const {
-    return static_cast<double>(layers_per_stage(plan.model, plan.setup.degrees));
+    return static_cast<double>(layers_per_stage(plan.model, plan.setup));
   }
   /// The [b, s/cp, h] activations of one micro-batch on one device, in bytes.
   constexpr bytes activations() const {
@@ -586,7 +585,7 @@ constexpr traffic_inputs make_traffic_inputs(const training_plan_values& p,
 /// sharding) the ZeRO axes' shard of them.
 constexpr double data_axis_parameters(const training_plan_values& p, std::size_t i) {
   const parallel_degrees& d = p.setup.degrees;
-  const device_parameters held = parameters_on_device(p.model, d, stage_position::first);
+  const device_parameters held = parameters_on_device(p.model, p.setup, stage_position::first);
   const double params = held.dense + ((p.axes[i].roles & role_expert) ? 0.0 : held.expert);
   const bool hybrid = d.zero_stage >= 1 && !(p.axes[i].roles & role_zero);
   return hybrid ? params / static_cast<double>(d.zero) : params;
@@ -1039,8 +1038,8 @@ constexpr seconds bubble_stage(const training_plan_values& p, const step_compute
 }
 
 /// The optimizer update: it reads and writes master weights and optimizer states and reads
-/// gradients and parameters once, from HBM, on the pipeline stage (first or last) whose model
-/// states are the larger; only the model states are read (`model_state_memory`). What the plan
+/// gradients and parameters once, from HBM, on the pipeline stage (first, middle or last) whose
+/// model states are the largest; only the model states are read (`model_state_memory`). What the plan
 /// offloads (`offload_policy`) is updated on the host instead: its gradients cross the host link
 /// to it in fp32 and its updated parameters come back, after the backward pass (DeepSpeed's
 /// `step` and Megatron-Core's `HybridDeviceOptimizer` copy them around the host's update); the
@@ -1050,7 +1049,7 @@ constexpr seconds optimizer_stage(const training_plan_values& p) {
   const offload_policy& o = p.setup.offload;
   const double link = p.system.chip.host_link_bandwidth.value();
   auto time = [&](stage_position stage) {
-    const device_parameters d = parameters_on_device(p.model, counts, p.setup.degrees, stage);
+    const device_parameters d = parameters_on_device(p.model, counts, p.setup, stage);
     const memory_breakdown m = model_state_memory(d, p.setup);
     seconds t = (2.0 * (m.master_weights + m.optimizer) + m.gradients + m.parameters) /
                 p.system.chip.memory_bandwidth;
@@ -1062,6 +1061,10 @@ constexpr seconds optimizer_stage(const training_plan_values& p) {
     return t;
   };
   seconds most = time(stage_position::first);
+  if (p.setup.degrees.pipeline > 2) {
+    const seconds middle = time(stage_position::middle);
+    if (middle > most) most = middle;
+  }
   if (p.setup.degrees.pipeline > 1) {
     const seconds last = time(stage_position::last);
     if (last > most) most = last;

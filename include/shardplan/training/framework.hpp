@@ -132,6 +132,15 @@ struct framework_profile {
   bool named_transients = false;
   /// Gradients are set to None after each optimizer step (`gradients_freed_between_steps`).
   bool frees_gradients_each_step = false;
+  /// Layers the input embedding and the output (final norm, output projection and loss) count
+  /// as when the layers are split over pipeline stages (`layers_on_stage`): the first and the
+  /// last stage hold that many layers fewer.
+  std::int64_t pipeline_embedding_weight = 0;
+  std::int64_t pipeline_loss_weight = 0;
+  /// It splits the layers over the chunks however they fall, the earliest chunks holding one
+  /// more where they do not divide (a plan needs no `uneven_stages`); otherwise a ragged split,
+  /// where the plan allows one, leaves the ends one short first: the last, the first, inward.
+  bool pipeline_extra_layers_early = false;
 
   // --- operations (training/operations.hpp) ---------------------------------------------------
   /// Norms, rotary embedding and activation run as eager modules unless `compiled_layers`
@@ -217,6 +226,13 @@ constexpr void for_each_behaviour(Visit&& visit) {
         "CUDA context, NCCL buffers and fragmentation charged instead of the flat reserve");
   visit("frees_gradients_each_step", &p::frees_gradients_each_step,
         "gradients set to None after each optimizer step");
+  visit("pipeline_embedding_weight", &p::pipeline_embedding_weight,
+        "layers the input embedding counts as in the pipeline split");
+  visit("pipeline_loss_weight", &p::pipeline_loss_weight,
+        "layers the output and loss count as in the pipeline split");
+  visit("pipeline_extra_layers_early", &p::pipeline_extra_layers_early,
+        "splits the layers however they fall, the earliest chunks one more (else a ragged "
+        "split, where allowed, shortens the ends)");
   visit("eager_modules", &p::eager_modules,
         "norms, rotary embedding and activation run eager unless compiled_layers");
   visit("tp_comm_overlap_method", &p::tp_comm_overlap_method,
@@ -293,7 +309,12 @@ inline constexpr framework_profile megatron_core = [] {
 /// (parallelize.py); `repeat_kv` (llama/model.py@9dec370); PyTorch's ring attention; fp32
 /// gradient reduction (config_manager.py@9dec370); FSDP2's copies
 /// (_fsdp_collectives.py); no reshard after forward when pipelining (fsdp.py@b5bcd76);
-/// async TP only compiled.
+/// async TP only compiled; the embedding and the output each counted as a layer when splitting
+/// the pipeline (`pipeline_parallel_first_stage_less_layers` and `_last_stage_less_layers`, 1 by
+/// default, configs.py@b5bcd76), a ragged split's extra layers on the earliest chunks
+/// (`_generate_llm_fqn_per_model_part`, pipeline_parallel.py@b5bcd76; at 9dec370
+/// `generate_split_points` gave them to the stages after the first, the same for two ends
+/// counted as layers).
 inline constexpr framework_profile torchtitan = [] {
   framework_profile p;
   p.base = training_framework::torchtitan;
@@ -317,6 +338,9 @@ inline constexpr framework_profile torchtitan = [] {
   p.bucket_size = 0.0;
   p.fsdp2_copies = true;
   p.async_tp_needs_compile = true;
+  p.pipeline_embedding_weight = 1;
+  p.pipeline_loss_weight = 1;
+  p.pipeline_extra_layers_early = true;
   return p;
 }();
 

@@ -28,9 +28,131 @@ constexpr std::int64_t micro_batches(const training_setup& t) {
   return sequences_per_replica(t) / t.batch.micro_batch;
 }
 
-/// Layers one pipeline stage holds (rounded up: the largest stage).
-constexpr std::int64_t layers_per_stage(const model_shape& m, const parallel_degrees& d) {
-  return (m.layers + d.pipeline - 1) / d.pipeline;
+/// The layers pipeline stage `s` (0: the first) holds over all its chunks. Without
+/// `first_stage_layers` or `last_stage_layers` the L layers, with the embedding and the output
+/// counted as `pipeline_embedding_weight` and `pipeline_loss_weight` layers (the framework's), are
+/// split over the p·v chunks, chunk j on stage j mod p: E = L + w_in + w_out, each chunk E / (p·v)
+/// and E mod (p·v) of them one more, the first chunk w_in fewer and the last w_out fewer
+/// (torchtitan's `_generate_llm_fqn_per_model_part`, pipeline_parallel.py@b5bcd76; Megatron-Core's
+/// even split, and with `--account-for-embedding-in-pipeline-split` and
+/// `--account-for-loss-in-pipeline-split` its weights of 1, transformer_block.py@d98e8a64). The
+/// chunks holding one more are the earliest under `pipeline_extra_layers_early` (torchtitan's),
+/// else the chunks one short are the ends first, the last, the first, the second last, ...
+/// (LLaMA 3's 126 layers on 16 stages: "we reduce one Transformer layer each from the first and
+/// the last stages", Dubey et al. 2024, Sec. 3.3.2). With either end given the first or last
+/// stage holds that many and the others split the rest, the earliest one more where it does not
+/// divide (Megatron-Core's `--decoder-first-pipeline-num-layers` and
+/// `--decoder-last-pipeline-num-layers`, the same file).
+constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setup& t,
+                                       std::int64_t s);
+
+/// Virtual stages (chunks per stage) of the plan's schedule: v interleaved, else 1.
+constexpr std::int64_t virtual_stages_of(const parallel_degrees& d) {
+  return d.pipeline > 1 && d.schedule == pipeline_schedule::interleaved
+             ? std::max<std::int64_t>(d.virtual_stages, 1)
+             : 1;
+}
+
+/// The layers of pipeline chunk `j` of the p·v (0: the first; chunk j runs on stage j mod p),
+/// as `layers_on_stage` splits them; with an end given, a stage's layers over its v chunks, the
+/// earliest one more where they do not divide.
+constexpr std::int64_t chunk_layers_of(const model_shape& m, const training_setup& t,
+                                       std::int64_t j) {
+  const parallel_degrees& d = t.degrees;
+  const std::int64_t p = std::max<std::int64_t>(d.pipeline, 1);
+  const std::int64_t v = virtual_stages_of(d);
+  if (p > 1 && (d.first_stage_layers > 0 || d.last_stage_layers > 0)) {
+    const std::int64_t n = layers_on_stage(m, t, j % p);
+    return n / v + (j / p < n % v ? 1 : 0);
+  }
+  const std::int64_t w_in = p > 1 ? t.framework.pipeline_embedding_weight : 0;
+  const std::int64_t w_out = p > 1 ? t.framework.pipeline_loss_weight : 0;
+  const std::int64_t chunks = p * v;
+  const std::int64_t effective = m.layers + w_in + w_out;
+  const std::int64_t extra = effective % chunks;
+  const std::int64_t short_chunks = extra == 0 ? 0 : chunks - extra;
+  // Its place in the order the chunks come one short: from the end, or the ends inward.
+  const std::int64_t from_end = chunks - 1 - j;
+  const std::int64_t place = t.framework.pipeline_extra_layers_early
+                                 ? from_end
+                                 : (from_end <= j ? 2 * from_end : 2 * j + 1);
+  const std::int64_t layers = effective / chunks + (extra > 0 && place >= short_chunks ? 1 : 0) -
+                              (j == 0 ? w_in : 0) - (j == chunks - 1 ? w_out : 0);
+  // A weight above a chunk's share leaves that end's chunk empty (torchtitan refuses it).
+  return std::max<std::int64_t>(0, layers);
+}
+
+constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setup& t,
+                                       std::int64_t s) {
+  const parallel_degrees& d = t.degrees;
+  const std::int64_t p = d.pipeline;
+  if (p <= 1) return m.layers;
+  const std::int64_t first = d.first_stage_layers, last = d.last_stage_layers;
+  if (first > 0 || last > 0) {
+    if (s == 0 && first > 0) return first;
+    if (s == p - 1 && last > 0) return last;
+    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+    const std::int64_t rest = m.layers - first - last;
+    if (middle <= 0 || rest <= 0) return 0;
+    const std::int64_t index = s - (first > 0 ? 1 : 0);
+    return rest / middle + (index < rest % middle ? 1 : 0);
+  }
+  std::int64_t layers = 0;
+  for (std::int64_t k = 0; k < virtual_stages_of(d); ++k)
+    layers += chunk_layers_of(m, t, s + k * p);
+  return layers;
+}
+
+/// The most layers any pipeline stage holds: the largest of the first, the second (the
+/// earliest of the stages between the ends, which holds the most of them) and the last.
+constexpr std::int64_t layers_per_stage(const model_shape& m, const training_setup& t) {
+  const std::int64_t p = t.degrees.pipeline;
+  std::int64_t most = layers_on_stage(m, t, 0);
+  if (p > 2) most = std::max(most, layers_on_stage(m, t, 1));
+  if (p > 1) most = std::max(most, layers_on_stage(m, t, p - 1));
+  return most;
+}
+
+/// Whether the plan may split its layers unevenly: it says `uneven_stages`, or its framework
+/// splits them however they fall (`pipeline_extra_layers_early`).
+constexpr bool ragged_split_allowed(const training_setup& t) {
+  return t.degrees.uneven_stages || t.framework.pipeline_extra_layers_early;
+}
+
+/// Whether the split gives every chunk a whole share: the p·v chunks divide L + w_in + w_out,
+/// or, with an end given, the stages between the ends divide what the ends leave (each stage's
+/// layers a multiple of v); anything else needs `uneven_stages`.
+constexpr bool split_divides_layers(const model_shape& m, const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const std::int64_t v = virtual_stages_of(d);
+  if (d.pipeline <= 1) return true;
+  if (d.first_stage_layers > 0 || d.last_stage_layers > 0) {
+    const std::int64_t middle =
+        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
+    const std::int64_t rest = m.layers - d.first_stage_layers - d.last_stage_layers;
+    return d.first_stage_layers % v == 0 && d.last_stage_layers % v == 0 &&
+           (middle == 0 || rest % (middle * v) == 0);
+  }
+  return (m.layers + t.framework.pipeline_embedding_weight + t.framework.pipeline_loss_weight) %
+             (d.pipeline * v) ==
+         0;
+}
+
+/// Whether the split leaves no chunk short of a layer: the chunks no more than L + w_in + w_out;
+/// with an end given, the ends leaving the stages between them at least one layer a chunk, and
+/// none over when no stage is between them.
+constexpr bool split_within_layers(const model_shape& m, const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const std::int64_t v = virtual_stages_of(d);
+  if (d.pipeline <= 1) return true;
+  if (d.first_stage_layers > 0 || d.last_stage_layers > 0) {
+    const std::int64_t middle =
+        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
+    const std::int64_t rest = m.layers - d.first_stage_layers - d.last_stage_layers;
+    return middle == 0 ? rest == 0 : rest >= middle * v;
+  }
+  return m.layers + t.framework.pipeline_embedding_weight + t.framework.pipeline_loss_weight >=
+         d.pipeline * v;
 }
 
 /// The chunk-micro-batches of activations pipeline stage `s` (0: the first) holds at its peak, in
@@ -72,14 +194,41 @@ constexpr double stage_chunks(const parallel_degrees& d) {
 constexpr double layers_in_flight(const model_shape& m, const training_setup& t,
                                   std::int64_t s = 0) {
   const parallel_degrees& d = t.degrees;
-  const double stage_layers = static_cast<double>(layers_per_stage(m, d));
+  const double stage_layers = static_cast<double>(layers_on_stage(m, t, s));
   if (d.pipeline == 1) return stage_layers;
   return stage_layers / stage_chunks(d) *
          chunks_in_flight(d, static_cast<double>(micro_batches(t)), s);
 }
 
-/// Which pipeline stage a figure is for.
-enum class stage_position : std::uint8_t { first, last };
+/// Which pipeline stage a figure is for: the first, the middle (stage 1, the earliest of those
+/// between the ends, which keeps the most micro-batches in flight of them), the last.
+enum class stage_position : std::uint8_t { first, middle, last };
+
+/// The position's name in reports and JSON.
+constexpr std::string_view stage_position_name(stage_position s) {
+  switch (s) {
+    case stage_position::first: return "first";
+    case stage_position::middle: return "middle";
+    case stage_position::last: return "last";
+  }
+  return "?";
+}
+
+/// The index of a stage position in a pipeline of p stages.
+constexpr std::int64_t stage_index(const parallel_degrees& d, stage_position stage) {
+  if (d.pipeline <= 1 || stage == stage_position::first) return 0;
+  return stage == stage_position::middle ? 1 : d.pipeline - 1;
+}
+
+/// The first layer of pipeline stage `s` counting the stages before it (contiguous, as
+/// without interleaving); the last stage holds the stack's last layers.
+constexpr std::int64_t first_layer_of(const model_shape& m, const training_setup& t,
+                                      std::int64_t s) {
+  if (s > 0 && s == t.degrees.pipeline - 1) return m.layers - layers_on_stage(m, t, s);
+  std::int64_t first = 0;
+  for (std::int64_t r = 0; r < s; ++r) first += layers_on_stage(m, t, r);
+  return first;
+}
 
 /// Parameters one device holds before ZeRO sharding, split into dense (sharded by ZeRO over
 /// `zero`) and expert (sharded over `zero_expert`) parts. Matrices are split by tensor
@@ -87,18 +236,22 @@ enum class stage_position : std::uint8_t { first, last };
 /// replicated. Routed experts are split across expert parallelism and, like Megatron-LM's
 /// default expert tensor parallelism, by tensor parallelism too. The first stage holds the
 /// input embedding and the leading dense layers; the last holds the output projection (a second
-/// copy when embeddings are tied and the pipeline has more than one stage) and the final norm.
+/// copy when embeddings are tied and the pipeline has more than one stage) and the final norm;
+/// the stages between them their layers alone (`layers_on_stage`).
 struct device_parameters {
   double dense = 0.0;
   double expert = 0.0;
 };
 
 constexpr device_parameters parameters_on_device(const model_shape& m, const parameter_counts& c,
-                                                 const parallel_degrees& d, stage_position stage) {
+                                                 const training_setup& setup,
+                                                 stage_position stage) {
+  const parallel_degrees& d = setup.degrees;
   const double t = static_cast<double>(d.tensor);
-  const std::int64_t stage_layers = layers_per_stage(m, d);
+  const std::int64_t index = stage_index(d, stage);
+  const std::int64_t stage_layers = layers_on_stage(m, setup, index);
   // The first stage holds the stack's first layers, the last its last ones.
-  const std::int64_t first = stage == stage_position::first ? 0 : m.layers - stage_layers;
+  const std::int64_t first = first_layer_of(m, setup, index);
   const std::int64_t moe_layers = moe_layers_in(m, first, stage_layers);
   const std::int64_t dense_layers = stage_layers - moe_layers;
 
@@ -107,13 +260,12 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   const bool single_stage = d.pipeline == 1;
   if (single_stage) {
     embeddings = static_cast<double>(c.embedding) / t + static_cast<double>(c.final_norm);
-  } else if (stage == stage_position::first) {
+  } else if (index == 0) {
     embeddings = vocab_table;
-  } else {
+  } else if (index == d.pipeline - 1) {
     embeddings = vocab_table + static_cast<double>(c.final_norm);
   }
-  if (stage == stage_position::first || single_stage)
-    embeddings += static_cast<double>(c.position_embedding);
+  if (index == 0) embeddings += static_cast<double>(c.position_embedding);
 
   // Key and value projections are split over whole kv heads; with fewer kv heads than tensor
   // ranks (multi-query attention) every rank keeps a copy of them.
@@ -135,9 +287,9 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
           static_cast<double>(moe_layers) * routed};
 }
 
-constexpr device_parameters parameters_on_device(const model_shape& m, const parallel_degrees& d,
+constexpr device_parameters parameters_on_device(const model_shape& m, const training_setup& t,
                                                  stage_position stage) {
-  return parameters_on_device(m, parameters(m), d, stage);
+  return parameters_on_device(m, parameters(m), t, stage);
 }
 
 /// The moment of a step at which a device's memory peaks. `backward_start`: the forward is done
@@ -174,6 +326,8 @@ struct memory_breakdown {
   bytes host{};
   /// When the peak happens (`peak_moment`).
   peak_moment moment = peak_moment::backward_start;
+  /// The pipeline stage whose memory this is (`memory_per_device`: the fullest).
+  stage_position stage = stage_position::first;
   bytes total{};
 
   /// Parameters, gradients, master weights and optimizer state.
@@ -454,13 +608,15 @@ constexpr bytes stored_layer_bytes(const model_shape& m, layer_kind kind, const 
   return layer_activation_bytes(m, kind, in);
 }
 
-/// `per_layer(kind)` of one layer, weighted by the first stage's mix of dense and MoE layers, times
-/// the layers pipeline stage `s` keeps in flight (`layers_in_flight`).
+/// `per_layer(kind)` of one layer, weighted by stage `s`'s mix of dense and MoE layers, times the
+/// layers it keeps in flight (`layers_in_flight`).
 template <class PerLayer>
 constexpr bytes in_flight_layers(const model_shape& m, const training_setup& t, std::int64_t s,
                                  PerLayer per_layer) {
-  const std::int64_t stage_layers = layers_per_stage(m, t.degrees);
-  const std::int64_t dense = stage_layers - moe_layers_in(m, 0, stage_layers);
+  const std::int64_t stage_layers = layers_on_stage(m, t, s);
+  if (stage_layers <= 0) return bytes{};
+  const std::int64_t dense =
+      stage_layers - moe_layers_in(m, first_layer_of(m, t, s), stage_layers);
   const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
   const bytes one = per_layer(layer_kind::dense) * dense_share +
                     per_layer(layer_kind::moe) * (1.0 - dense_share);
@@ -468,8 +624,8 @@ constexpr bytes in_flight_layers(const model_shape& m, const training_setup& t, 
 }
 
 /// Activation bytes pipeline stage `s` (0: the first) keeps at its peak: one layer's
-/// activations times the layers in flight there, weighted by the first stage's mix of dense and
-/// MoE layers.
+/// activations times the layers in flight there, weighted by the stage's mix of dense and MoE
+/// layers.
 constexpr bytes activation_memory(const model_shape& m, const training_setup& t,
                                   std::int64_t s = 0) {
   const activation_inputs in = activation_inputs_of(t);
@@ -628,7 +784,7 @@ constexpr double largest_layer_parameters(const parameter_counts& c, const paral
 constexpr bytes gathered_parameter_memory(const model_shape& m, const parameter_counts& c,
                                           const training_setup& t, stage_position stage) {
   if (fsdp_keeps_stage_gathered(t)) {
-    const device_parameters p = parameters_on_device(m, c, t.degrees, stage);
+    const device_parameters p = parameters_on_device(m, c, t, stage);
     return (p.dense + p.expert) * (t.precision.parameter_bytes + 4.0) * byte;
   }
   if (sharding_of(t).stage >= 3)
@@ -644,7 +800,7 @@ constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
   const double s = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
   double total = gathered_parameter_memory(m, c, t, stage).value();
-  if (stage == stage_position::last || d.pipeline == 1)
+  if (stage_index(d, stage) == d.pipeline - 1)
     total += logit_bytes(t) * s * b * static_cast<double>(m.vocab) / tp;
   if (d.pipeline > 1)
     total += 2.0 * s * b * static_cast<double>(m.d_model) * t.precision.activation_bytes /
@@ -795,16 +951,13 @@ constexpr bytes peak_phases(memory_breakdown& out, const model_shape& m, const p
 /// Memory of one pipeline stage on one device.
 constexpr memory_breakdown stage_memory(const model_shape& m, const parameter_counts& c,
                                         const training_setup& t, stage_position stage) {
-  memory_breakdown out = model_state_memory(parameters_on_device(m, c, t.degrees, stage), t);
-  if (stage == stage_position::first || t.degrees.pipeline == 1) {
-    out.activations = activation_memory(m, t);
-  } else {
-    // The last stage holds what its schedule keeps there (`chunks_in_flight` at stage p − 1):
-    // one micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
-    out.activations = activation_memory(m, t, t.degrees.pipeline - 1);
-  }
-  out.host = out.host + host_activation_memory(
-                            m, t, stage == stage_position::first ? 0 : t.degrees.pipeline - 1);
+  memory_breakdown out = model_state_memory(parameters_on_device(m, c, t, stage), t);
+  out.stage = stage;
+  // Each stage holds what its schedule keeps there (`chunks_in_flight`): the last one
+  // micro-batch under 1F1B, (v − 1)·p + 1 chunks interleaved, all under GPipe.
+  const std::int64_t index = stage_index(t.degrees, stage);
+  out.activations = activation_memory(m, t, index);
+  out.host = out.host + host_activation_memory(m, t, index);
   const bytes rematerialised = rematerialised_layer_memory(m, t);
   out.activations = out.activations + rematerialised;
   out.buffers = buffer_memory(m, c, t, stage);
@@ -820,13 +973,20 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const training_set
   return stage_memory(m, parameters(m), t, stage);
 }
 
-/// Memory per device: the larger of the first and the last pipeline stage.
+/// Memory per device: the largest of the first, the middle (stage 1, where more than two stages
+/// run) and the last pipeline stage. The middle holds no embedding or output, but one micro-batch
+/// fewer in flight, and more layers where the split shortens the first (`layers_on_stage`);
+/// the stages after it hold fewer micro-batches and no more layers.
 constexpr memory_breakdown memory_per_device(const model_shape& m, const training_setup& t) {
   const parameter_counts c = parameters(m);
-  const memory_breakdown first = stage_memory(m, c, t, stage_position::first);
-  if (t.degrees.pipeline == 1) return first;
+  memory_breakdown most = stage_memory(m, c, t, stage_position::first);
+  if (t.degrees.pipeline == 1) return most;
+  if (t.degrees.pipeline > 2) {
+    const memory_breakdown middle = stage_memory(m, c, t, stage_position::middle);
+    if (middle.total > most.total) most = middle;
+  }
   const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
-  return last.total > first.total ? last : first;
+  return last.total > most.total ? last : most;
 }
 
 // --- the verdict --------------------------------------------------------------------------------

@@ -196,8 +196,9 @@ enum class plan_rule : std::uint8_t {
   tensor_divides_kv_heads,       ///< a: tensor, b: kv heads
   tensor_divides_d_ff,           ///< a: tensor, b: d_ff (or expert d_ff)
   virtual_stages_suit_schedule,  ///< a: virtual stages, b: the schedule (`pipeline_schedule`)
-  stages_divide_layers,          ///< a: pipeline x virtual stages, b: layers
-  stages_within_layers,          ///< (uneven stages) a: pipeline x virtual stages, b: layers
+  stages_divide_layers,  ///< a: pipeline x virtual stages, b: layers, c: layers the ends count as
+  stages_within_layers,  ///< a: pipeline x virtual stages, b: layers, c: layers the ends count as
+  stage_ends_leave_layers,  ///< a: layers of the first and last stage, b: layers, c: chunks between
   expert_needs_moe,              ///< a: expert degree
   expert_divides_experts,        ///< a: expert degree, b: experts
   expert_divides_data,           ///< a: expert degree, b: data degree
@@ -237,6 +238,7 @@ constexpr std::string_view rule_name(plan_rule r) {
     case plan_rule::virtual_stages_suit_schedule: return "virtual_stages_suit_schedule";
     case plan_rule::stages_divide_layers: return "stages_divide_layers";
     case plan_rule::stages_within_layers: return "stages_within_layers";
+    case plan_rule::stage_ends_leave_layers: return "stage_ends_leave_layers";
     case plan_rule::expert_needs_moe: return "expert_needs_moe";
     case plan_rule::expert_divides_experts: return "expert_divides_experts";
     case plan_rule::expert_divides_data: return "expert_divides_data";
@@ -340,6 +342,9 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::stages_within_layers:
       return "shardplan: uneven stages still need a layer in every chunk: pipeline stages times "
              "virtual stages must not exceed the layers";
+    case plan_rule::stage_ends_leave_layers:
+      return "shardplan: the first and last stages must leave every chunk between them an equal "
+             "share of the rest, one layer or more";
     case plan_rule::expert_needs_moe:
       return "shardplan: expert parallelism needs a mixture-of-experts model";
     case plan_rule::expert_divides_experts:
@@ -490,10 +495,25 @@ constexpr plan_violations check(const training_plan_values& p) {
     v.add(plan_rule::virtual_stages_suit_schedule, as_double(d.virtual_stages),
           static_cast<double>(d.schedule));
   const std::int64_t chunks = d.pipeline * d.virtual_stages;
-  if (stages_sound && !d.uneven_stages && m.layers % chunks != 0)
-    v.add(plan_rule::stages_divide_layers, as_double(chunks), as_double(m.layers));
-  if (stages_sound && d.uneven_stages && m.layers < chunks)
-    v.add(plan_rule::stages_within_layers, as_double(chunks), as_double(m.layers));
+  const bool ends_given = d.pipeline > 1 && (d.first_stage_layers > 0 || d.last_stage_layers > 0);
+  const double end_weights = as_double(p.setup.framework.pipeline_embedding_weight +
+                                       p.setup.framework.pipeline_loss_weight);
+  const bool split_whole = split_divides_layers(m, p.setup);
+  const bool split_filled = split_within_layers(m, p.setup);
+  const bool ragged = ragged_split_allowed(p.setup);
+  if (stages_sound && !ends_given && !ragged && !split_whole)
+    v.add(plan_rule::stages_divide_layers, as_double(chunks), as_double(m.layers) + end_weights,
+          {}, end_weights);
+  if (stages_sound && !ends_given && ragged && !split_filled)
+    v.add(plan_rule::stages_within_layers, as_double(chunks), as_double(m.layers) + end_weights,
+          {}, end_weights);
+  if (stages_sound && ends_given && (!split_filled || (!ragged && !split_whole))) {
+    const std::int64_t between =
+        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
+    v.add(plan_rule::stage_ends_leave_layers,
+          as_double(d.first_stage_layers + d.last_stage_layers), as_double(m.layers), {},
+          as_double(between * d.virtual_stages));
+  }
   if (d.expert > 1 && !is_moe(m)) v.add(plan_rule::expert_needs_moe, as_double(d.expert));
   if (is_moe(m) && m.moe.experts % d.expert != 0)
     v.add(plan_rule::expert_divides_experts, as_double(d.expert), as_double(m.moe.experts));
@@ -647,11 +667,23 @@ inline std::string describe(const violation& x) {
                  : "a schedule other than interleaved needs exactly 1 virtual stage, not " +
                        n(x.a);
     case plan_rule::stages_divide_layers:
-      return n(x.a) + " pipeline chunks do not divide " + n(x.b) +
-             " layers (uneven_stages allows a ragged split)";
+      return n(x.a) + " pipeline chunks do not divide " + n(x.b) + " layers" +
+             (x.c > 0 ? " (" + n(x.b - x.c) + " and the " + n(x.c) +
+                            " the embedding and output count as)"
+                      : "") +
+             " (uneven_stages allows a ragged split)";
     case plan_rule::stages_within_layers:
-      return n(x.a) + " pipeline chunks are more than the " + n(x.b) +
-             " layers, even with uneven stages";
+      return n(x.a) + " pipeline chunks are more than the " + n(x.b) + " layers" +
+             (x.c > 0 ? " (" + n(x.b - x.c) + " and the " + n(x.c) +
+                            " the embedding and output count as)"
+                      : "") +
+             ", even with uneven stages";
+    case plan_rule::stage_ends_leave_layers:
+      return "the first and last stages hold " + n(x.a) + " of " + n(x.b) + " layers, leaving " +
+             n(x.b - x.a) + " for the " + n(x.c) + " chunks between them" +
+             (x.c == 0   ? ", which are none"
+              : x.b - x.a < x.c ? ": fewer than one each"
+                              : ": not an equal share each (uneven_stages allows a ragged split)");
     case plan_rule::expert_needs_moe:
       return "expert parallelism " + n(x.a) + " on a dense model";
     case plan_rule::expert_divides_experts:

@@ -21,6 +21,8 @@ struct parallel_config {
   pipeline_schedule schedule = pipeline_schedule::one_f_one_b;
   std::int64_t virtual_stages = 1;
   bool uneven_stages = false;
+  std::int64_t first_stage_layers = 0;  ///< 0: the first stage's share of the split
+  std::int64_t last_stage_layers = 0;   ///< 0: the last stage's share of the split
 };
 
 /// The plan's values with the mesh [pp, dp, ep, cp, tp] (outermost first; axes of size 1
@@ -42,6 +44,8 @@ constexpr training_plan_values make_training_plan(const model_shape& model,
   p.setup.degrees.schedule = c.schedule;
   p.setup.degrees.virtual_stages = c.virtual_stages;
   p.setup.degrees.uneven_stages = c.uneven_stages;
+  p.setup.degrees.first_stage_layers = c.first_stage_layers;
+  p.setup.degrees.last_stage_layers = c.last_stage_layers;
   const auto data_roles =
       static_cast<std::uint8_t>(role_data | (c.zero_stage > 0 ? role_zero : 0));
   auto add = [&p](std::string_view name, std::int64_t size, std::uint8_t roles) {

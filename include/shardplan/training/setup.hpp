@@ -45,6 +45,12 @@ struct parallel_degrees {
   pipeline_schedule schedule = pipeline_schedule::one_f_one_b;
   std::int64_t virtual_stages = 1;  ///< model chunks per device (interleaved schedule)
   bool uneven_stages = false;       ///< stages may hold ceil or floor of layers / (p·v)
+  /// Layers of the first and of the last pipeline stage, the other stages splitting the rest
+  /// evenly (Megatron-Core's `--decoder-first-pipeline-num-layers` and
+  /// `--decoder-last-pipeline-num-layers`); 0: the stage holds its share of the split
+  /// (`layers_on_stage`, memory.hpp).
+  std::int64_t first_stage_layers = 0;
+  std::int64_t last_stage_layers = 0;
   std::int64_t expert = 1;
 };
 

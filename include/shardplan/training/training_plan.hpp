@@ -133,8 +133,25 @@ struct zero_bubble {
 /// possible), as Megatron-DeepSpeed's partitioner and LLaMA 3's 126 layers on 16 stages do.
 struct uneven_stages {};
 
+/// The first pipeline stage holds `First` layers and the last `Last` (0: its share of the
+/// split), the stages between them the rest (Megatron-Core's `--decoder-first-pipeline-num-layers`
+/// and `--decoder-last-pipeline-num-layers`; `layers_on_stage`).
+template <std::int64_t First, std::int64_t Last = 0>
+struct stage_ends {
+  static_assert(First >= 0 && Last >= 0, "shardplan: stage_ends counts layers, 0 or more");
+  static constexpr std::int64_t first = First;
+  static constexpr std::int64_t last = Last;
+};
+
+namespace detail {
+template <class T>
+struct is_stage_ends : std::false_type {};
+template <std::int64_t F, std::int64_t L>
+struct is_stage_ends<stage_ends<F, L>> : std::true_type {};
+}  // namespace detail
+
 /// Pipeline parallelism on one axis with a schedule (1F1B by default), optionally
-/// `uneven_stages`.
+/// `uneven_stages` and `stage_ends<First, Last>`.
 template <detail::fixed_string Axis, class Schedule = schedule::one_f_one_b, class... Options>
 struct pipeline {
   static constexpr void apply(training_plan_values& p) {
@@ -142,6 +159,14 @@ struct pipeline {
     p.setup.degrees.schedule = Schedule::kind;
     p.setup.degrees.virtual_stages = Schedule::virtual_stages;
     p.setup.degrees.uneven_stages = (std::is_same_v<Options, uneven_stages> || ...);
+    (
+        [&] {
+          if constexpr (detail::is_stage_ends<Options>::value) {
+            p.setup.degrees.first_stage_layers = Options::first;
+            p.setup.degrees.last_stage_layers = Options::last;
+          }
+        }(),
+        ...);
   }
 };
 
@@ -538,6 +563,7 @@ struct mlp_width { std::int64_t value; };
 struct virtual_stages { std::int64_t value; };
 struct pipeline_chunks { std::int64_t value; };
 struct layers { std::int64_t value; };
+struct end_layers { std::int64_t value; };
 struct expert_parallel { std::int64_t value; };
 struct experts { std::int64_t value; };
 struct data_parallel { std::int64_t value; };
@@ -633,6 +659,14 @@ struct pipeline_chunks_divide_layers {
 template <pipeline_chunks P, layers L>
 struct pipeline_chunks_within_layers {
   static constexpr bool value = P.value == kept || P.value <= L.value;
+};
+template <bool Uneven, end_layers E, layers L, pipeline_chunks Between>
+struct stage_ends_leave_a_share {
+  static constexpr std::int64_t rest = L.value - E.value;
+  static constexpr bool value =
+      E.value == kept || (Between.value == 0 ? rest == 0
+                                             : rest >= Between.value &&
+                                                   (Uneven || rest % Between.value == 0));
 };
 template <expert_parallel E>
 struct expert_parallel_needs_experts { static constexpr bool value = E.value == kept; };
@@ -766,6 +800,9 @@ template <class T> struct stages_divide_layers { static_assert(T::value,
 template <class T> struct stages_within_layers { static_assert(T::value,
     "shardplan: uneven stages still need a layer in every chunk: pipeline stages times virtual "
     "stages must not exceed the layers"); };
+template <class T> struct stage_ends_leave_layers { static_assert(T::value,
+    "shardplan: the first and last stages must leave every chunk between them an equal share "
+    "of the rest, one layer or more"); };
 template <class T> struct expert_needs_moe { static_assert(T::value,
     "shardplan: expert parallelism needs a mixture-of-experts model"); };
 template <class T> struct expert_divides_experts { static_assert(T::value,
@@ -877,6 +914,11 @@ struct rules_of {
       pipeline_chunks{a<r::stages_divide_layers>}, layers{b<r::stages_divide_layers>}>>;
   using stages_within_layers = plan_rules::stages_within_layers<pipeline_chunks_within_layers<
       pipeline_chunks{a<r::stages_within_layers>}, layers{b<r::stages_within_layers>}>>;
+  using stage_ends_leave_layers = plan_rules::stage_ends_leave_layers<
+      stage_ends_leave_a_share<ragged_split_allowed(p.setup),
+                                          end_layers{a<r::stage_ends_leave_layers>},
+                                          layers{b<r::stage_ends_leave_layers>},
+                                          pipeline_chunks{c<r::stage_ends_leave_layers>}>>;
   using expert_needs_moe = plan_rules::expert_needs_moe<
       expert_parallel_needs_experts<expert_parallel{a<r::expert_needs_moe>}>>;
   using expert_divides_experts = plan_rules::expert_divides_experts<
@@ -948,6 +990,7 @@ using require_feasible = plan_checks::rules_of<Plan>;
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::virtual_stages_suit_schedule) +     \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_divide_layers) +             \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_within_layers) +             \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stage_ends_leave_layers) +          \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_needs_moe) +                 \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_experts) +           \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_data) +              \

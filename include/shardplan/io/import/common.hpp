@@ -251,6 +251,12 @@ struct plan_parts {
   bool sequence_parallel = false;
   std::int64_t virtual_stages = 1;
   bool uneven_stages = false;
+  std::int64_t first_stage_layers = 0;  ///< Megatron's --decoder-first-pipeline-num-layers
+  std::int64_t last_stage_layers = 0;   ///< and --decoder-last-pipeline-num-layers
+  /// Layers the embedding and the output count as in the pipeline split where the config says
+  /// (-1: the framework's default), written as a framework object when they differ from it.
+  std::int64_t embedding_weight = -1;
+  std::int64_t loss_weight = -1;
   std::string schedule = "1f1b";  ///< a name of `schedule_choices` (io/plan_file.hpp)
   std::int64_t global_sequences = 0;
   std::int64_t seq_len = 0;
@@ -343,6 +349,8 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
                                                   : p.schedule;
   par["virtual_stages"] = p.virtual_stages;
   par["uneven_stages"] = p.uneven_stages;
+  if (p.first_stage_layers > 0) par["first_stage_layers"] = p.first_stage_layers;
+  if (p.last_stage_layers > 0) par["last_stage_layers"] = p.last_stage_layers;
   ordered_json training;
   training["parallelism"] = par;
   training["batch"] = {{"global_sequences", p.global_sequences},
@@ -359,6 +367,15 @@ inline ordered_json plan_json(const context& c, const plan_parts& p) {
   if (p.offload.any()) training["offload"] = offload_json(p.offload);
   training["precision"] = p.precision;
   if (!p.framework.empty()) training["framework"] = p.framework;
+  if (!p.framework.empty() && (p.embedding_weight >= 0 || p.loss_weight >= 0)) {
+    const framework_profile& shipped = profile_of(pick("framework", p.framework, framework_choices));
+    nlohmann::ordered_json fork{{"base", p.framework}};
+    if (p.embedding_weight >= 0 && p.embedding_weight != shipped.pipeline_embedding_weight)
+      fork["pipeline_embedding_weight"] = p.embedding_weight;
+    if (p.loss_weight >= 0 && p.loss_weight != shipped.pipeline_loss_weight)
+      fork["pipeline_loss_weight"] = p.loss_weight;
+    if (fork.size() > 1) training["framework"] = fork;
+  }
   if (p.grad_reduce_in_bf16) training["grad_reduce_in_bf16"] = true;
   if (p.compiled_layers) training["compiled_layers"] = true;
   if (p.compiled_loss) training["compiled_loss"] = true;

@@ -680,11 +680,19 @@ inline outcome import_megatron(const source& src) {
   // ---- pipeline stages -------------------------------------------------------------------------
   const bool first_last = a.given("--decoder-first-pipeline-num-layers") ||
                           a.given("--decoder-last-pipeline-num-layers");
-  (void)a.integer("--decoder-first-pipeline-num-layers", 0, 0, m.layers);
-  (void)a.integer("--decoder-last-pipeline-num-layers", 0, 0, m.layers);
-  const std::int64_t accounted = m.layers +
-                                 (a.on("--account-for-embedding-in-pipeline-split") ? 1 : 0) +
-                                 (a.on("--account-for-loss-in-pipeline-split") ? 1 : 0);
+  p.first_stage_layers = a.integer("--decoder-first-pipeline-num-layers", 0, 1, m.layers);
+  p.last_stage_layers = a.integer("--decoder-last-pipeline-num-layers", 0, 1, m.layers);
+  const bool embedding_counted = a.on("--account-for-embedding-in-pipeline-split");
+  const bool loss_counted = a.on("--account-for-loss-in-pipeline-split");
+  if (first_last && (embedding_counted || loss_counted))
+    c.fail(embedding_counted ? "--account-for-embedding-in-pipeline-split"
+                             : "--account-for-loss-in-pipeline-split",
+           "cannot be given with --decoder-first-pipeline-num-layers or "
+           "--decoder-last-pipeline-num-layers (TransformerConfig.__post_init__)");
+  if (embedding_counted) p.embedding_weight = 1;
+  if (loss_counted) p.loss_weight = 1;
+  const std::int64_t accounted =
+      m.layers + (embedding_counted ? 1 : 0) + (loss_counted ? 1 : 0);
   const int virtual_ways = (a.given("--num-layers-per-virtual-pipeline-stage") ? 1 : 0) +
                            (a.given("--num-virtual-stages-per-pipeline-rank") ? 1 : 0) +
                            (a.given("--pipeline-model-parallel-layout") ? 1 : 0);
@@ -734,8 +742,26 @@ inline outcome import_megatron(const source& src) {
                                " layers (embedding and loss counted as "
                                "asked) do not divide among PP " +
                                std::to_string(p.pipeline) + " (validate_args)");
-  if (!layout_given)
-    p.uneven_stages = first_last || m.layers % (p.pipeline * p.virtual_stages) != 0;
+  if (!layout_given && first_last) {
+    // Megatron's checks (TransformerConfig.__post_init__ at d98e8a64): the ends hold at least a
+    // layer each, and the stages between them split the rest evenly, a whole number per chunk.
+    const std::int64_t between = p.pipeline - (p.first_stage_layers > 0 ? 1 : 0) -
+                                 (p.last_stage_layers > 0 ? 1 : 0);
+    const std::int64_t rest = m.layers - p.first_stage_layers - p.last_stage_layers;
+    if ((between == 0) != (rest == 0) || rest < 0 ||
+        (between > 0 && rest % (between * p.virtual_stages) != 0) ||
+        p.first_stage_layers % p.virtual_stages != 0 || p.last_stage_layers % p.virtual_stages != 0)
+      c.fail(p.first_stage_layers > 0 ? "--decoder-first-pipeline-num-layers"
+                                      : "--decoder-last-pipeline-num-layers",
+             "first " + std::to_string(p.first_stage_layers) + " and last " +
+                 std::to_string(p.last_stage_layers) + " of " + std::to_string(m.layers) +
+                 " layers leave " + std::to_string(rest) + " for " + std::to_string(between) +
+                 " middle stages of " + std::to_string(p.virtual_stages) +
+                 " virtual stages: not a whole number of layers per chunk "
+                 "(TransformerConfig.__post_init__)");
+  }
+  if (!layout_given && !first_last)
+    p.uneven_stages = accounted % (p.pipeline * p.virtual_stages) != 0;
   p.schedule = p.virtual_stages > 1 ? "interleaved" : "1f1b";
 
   // ---- data-parallel sharding ------------------------------------------------------------------

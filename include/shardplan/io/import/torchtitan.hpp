@@ -190,12 +190,10 @@ inline void read_pipeline(context& c, plan_parts& p, key_tree& t) {
     per_rank = 1;
   }
   p.virtual_stages = per_rank;
-  p.uneven_stages = p.model.layers % (p.pipeline * p.virtual_stages) != 0;
-  if (first > 0 || last > 0)
-    c.note("pipeline: the first and last stages hold " + std::to_string(first) + " and " +
-           std::to_string(last) +
-           " layers fewer (torchtitan counts the embedding and the output "
-           "as layers); the plan costs the largest stage");
+  // torchtitan splits whatever the remainder (`_generate_llm_fqn_per_model_part`).
+  p.uneven_stages = (p.model.layers + first + last) % (p.pipeline * p.virtual_stages) != 0;
+  p.embedding_weight = first;
+  p.loss_weight = last;
 }
 
 /// The degrees of [parallelism] over the world: dp_shard -1 takes the ranks left.

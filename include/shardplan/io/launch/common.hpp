@@ -307,12 +307,6 @@ inline std::string_view launch_schedule_name(pipeline_schedule s) {
   return "?";
 }
 
-/// Layers of pipeline chunk `k` of `chunks` when `layers` are split as evenly as possible, the
-/// first chunks taking the remainder.
-constexpr std::int64_t chunk_layers(std::int64_t layers, std::int64_t chunks, std::int64_t k) {
-  return layers / chunks + (k < layers % chunks ? 1 : 0);
-}
-
 /// A non-negative rational as a decimal ("0.125", "2.0"); `exact` is false when it needs more
 /// than 12 decimals.
 struct decimal {

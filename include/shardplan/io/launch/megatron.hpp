@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <shardplan/core/format.hpp>
 #include <shardplan/hardware/chip.hpp>
@@ -33,39 +34,57 @@ namespace shardplan {
 namespace detail::launch {
 
 /// A --pipeline-model-parallel-layout string (E embedding, t decoder layer, L loss, | between
-/// chunks, (x)*n and x*n repeat) for `layers` over `chunks` pipeline chunks.
-inline std::string pipeline_layout(std::int64_t layers, std::int64_t chunks) {
-  auto layer_run = [](std::int64_t k) { return k == 1 ? std::string("t") : "t*" + n(k); };
-  std::string s = "E" + layer_run(chunk_layers(layers, chunks, 0)) + "|";
+/// chunks, (x)*n and x*n repeat, an empty chunk "|") for the plan's chunks (`chunk_layers_of`).
+inline std::string pipeline_layout(const training_plan_values& p) {
+  const std::int64_t chunks = p.setup.degrees.pipeline * virtual_stages_of(p.setup.degrees);
+  auto layers = [&](std::int64_t k) { return chunk_layers_of(p.model, p.setup, k); };
+  auto layer_run = [](std::int64_t k) {
+    return k == 0 ? std::string() : k == 1 ? std::string("t") : "t*" + n(k);
+  };
+  std::string s = "E" + layer_run(layers(0)) + "|";
   std::int64_t k = 1;
   while (k < chunks - 1) {
-    const std::int64_t here = chunk_layers(layers, chunks, k);
+    const std::int64_t here = layers(k);
     std::int64_t run = 1;
-    while (k + run < chunks - 1 && chunk_layers(layers, chunks, k + run) == here) ++run;
+    while (k + run < chunks - 1 && layers(k + run) == here) ++run;
     if (run > 1) s.append("(").append(layer_run(here)).append("|)*").append(n(run));
     else s.append(layer_run(here)).append("|");
     k += run;
   }
-  return s + layer_run(chunk_layers(layers, chunks, chunks - 1)) + "L";
+  return s + layer_run(layers(chunks - 1)) + "L";
 }
 
 /// How Megatron-LM splits the layers over pipeline chunks.
 struct megatron_split {
   bool embedding_as_layer = false;  ///< --account-for-embedding-in-pipeline-split
   bool loss_as_layer = false;       ///< --account-for-loss-in-pipeline-split
-  std::string layout;               ///< --pipeline-model-parallel-layout when neither fits
+  std::int64_t first = 0;           ///< --decoder-first-pipeline-num-layers
+  std::int64_t last = 0;            ///< --decoder-last-pipeline-num-layers
+  std::string layout;               ///< --pipeline-model-parallel-layout when nothing else fits
 };
 
-/// Even split: nothing. Otherwise count the embedding and the loss as layers when that makes
-/// the chunks even (TransformerConfig requires (layers + 2) % (pp·vp) == 0), else write the
-/// layout out.
-inline megatron_split megatron_layers(std::int64_t layers, std::int64_t pp, std::int64_t vp) {
-  const std::int64_t chunks = pp * vp;
-  if (pp <= 1 || chunks <= 0 || layers % chunks == 0) return {};
-  if ((layers + 2) % chunks == 0) return {true, true, {}};
-  if ((layers + 1) % chunks == 0) return {false, true, {}};
-  if (layers < chunks) return {};
-  return {false, false, pipeline_layout(layers, chunks)};
+/// The plan's split (`layers_on_stage`) in Megatron's words: nothing for an even split; the
+/// ends' layers as given; the embedding and the loss counted as layers where that gives every
+/// chunk the plan's layers (TransformerConfig requires (layers + 1 or 2) % (pp·vp) == 0); else
+/// the layout written out, chunk by chunk.
+inline megatron_split megatron_layers(const training_plan_values& p) {
+  const parallel_degrees& d = p.setup.degrees;
+  if (d.pipeline <= 1 || !split_within_layers(p.model, p.setup)) return {};
+  if (d.first_stage_layers > 0 || d.last_stage_layers > 0)
+    return {false, false, d.first_stage_layers, d.last_stage_layers, {}};
+  const std::int64_t chunks = d.pipeline * virtual_stages_of(d);
+  constexpr std::pair<std::int64_t, std::int64_t> weights[] = {{0, 0}, {1, 1}, {0, 1}, {1, 0}};
+  for (const auto& [w_in, w_out] : weights) {
+    training_setup megatron = p.setup;
+    megatron.framework.pipeline_embedding_weight = w_in;
+    megatron.framework.pipeline_loss_weight = w_out;
+    if (!split_divides_layers(p.model, megatron)) continue;
+    bool same = true;
+    for (std::int64_t k = 0; k < chunks && same; ++k)
+      same = chunk_layers_of(p.model, megatron, k) == chunk_layers_of(p.model, p.setup, k);
+    if (same) return {w_in == 1, w_out == 1, 0, 0, {}};
+  }
+  return {false, false, 0, 0, pipeline_layout(p)};
 }
 
 }  // namespace detail::launch
@@ -226,7 +245,7 @@ inline std::string megatron_arguments(const training_plan_values& p) {
   if (p.setup.sync_tp_backward && f.tensor > 1 && !f.sequence_parallel)
     flag("--no-async-tensor-model-parallel-allreduce");
   flag("--pipeline-model-parallel-size", n(f.pipeline));
-  const megatron_split split = megatron_layers(m.layers, f.pipeline, f.virtual_stages);
+  const megatron_split split = megatron_layers(p);
   if (f.pipeline > 1 && !split.layout.empty()) {
     note(n(m.layers) + " layers over " + n(f.pipeline * f.virtual_stages) +
          " pipeline chunks, written out" +
@@ -246,6 +265,8 @@ inline std::string megatron_arguments(const training_plan_values& p) {
       if (split.embedding_as_layer) flag("--account-for-embedding-in-pipeline-split");
       if (split.loss_as_layer) flag("--account-for-loss-in-pipeline-split");
     }
+    if (split.first > 0) flag("--decoder-first-pipeline-num-layers", n(split.first));
+    if (split.last > 0) flag("--decoder-last-pipeline-num-layers", n(split.last));
   }
   if (f.pipeline > 1) {
     if (d.schedule == pipeline_schedule::gpipe)
