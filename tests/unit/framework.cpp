@@ -122,8 +122,8 @@ TEST_CASE("every behaviour is read, written and put in the C++ header through on
     if constexpr (std::is_same_v<T, bool>) {
       changed.*member = !(changed.*member);
       given = changed.*member ? "true" : "false";
-    } else if constexpr (std::is_same_v<T, double>) {
-      changed.*member = changed.*member + 3.0;
+    } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::int64_t>) {
+      changed.*member = changed.*member + 3;
       given = nlohmann::json(changed.*member).dump();
     } else {
       for (const auto& choice : io::detail::choices_of(T{}))
