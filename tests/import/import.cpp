@@ -282,6 +282,48 @@ torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers $LAYERS --hidden-size 4
 
 // arguments.py at 000c4ac: --recompute-modules takes submodule names (nargs '*'), default
 // core_attn, read under --recompute-granularity selective; "mlp" is the dense MLP submodule.
+TEST_CASE("megatron: the pipeline's ends as Megatron-Core splits the layers") {
+  // 32 layers on 4 stages of 8 GPUs (TP 2): --decoder-first-pipeline-num-layers 5 and
+  // --decoder-last-pipeline-num-layers 3 leave 24 for 2 stages, 12 each; the embedding and the
+  // loss counted as layers make 34, which 4 stages do not divide, 2 stages do (17 each).
+  const std::string args =
+      "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
+      "--seq-length 4096 --max-position-embeddings 4096 --tensor-model-parallel-size 2\n"
+      "--micro-batch-size 1 --global-batch-size 64 --vocab-size 32000\n";
+  const json one_node = {{"preset", "dgx_h100_superpod"}, {"nodes", 1}};
+  const import_result ends = run(
+      import_format::megatron,
+      scratch("args_ends.txt", args + "--pipeline-model-parallel-size 4\n"
+                                      "--decoder-first-pipeline-num-layers 5\n"
+                                      "--decoder-last-pipeline-num-layers 3\n"),
+      one_node);
+  const io::plan_file f = read_back(ends);
+  CHECK(degrees_of(f).first_stage_layers == 5);
+  CHECK(degrees_of(f).last_stage_layers == 3);
+  CHECK(layers_on_stage(f.plan.model, f.plan.setup, 1) == 12);
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron,
+                             scratch("args_ends_bad.txt",
+                                     args + "--pipeline-model-parallel-size 4\n"
+                                            "--decoder-first-pipeline-num-layers 5\n"
+                                            "--decoder-last-pipeline-num-layers 4\n"),
+                             one_node);
+                 }),
+                 "--decoder-first-pipeline-num-layers: first 5 and last 4 of 32 layers leave 23 "
+                 "for 2 middle stages"));
+  const import_result counted =
+      run(import_format::megatron,
+          scratch("args_counted.txt", args + "--pipeline-model-parallel-size 2\n"
+                                             "--account-for-embedding-in-pipeline-split\n"
+                                             "--account-for-loss-in-pipeline-split\n"),
+          one_node);
+  const io::plan_file c = read_back(counted);
+  CHECK(c.plan.setup.framework.pipeline_embedding_weight == 1);
+  CHECK(c.plan.setup.framework.pipeline_loss_weight == 1);
+  CHECK(layers_on_stage(c.plan.model, c.plan.setup, 0) == 16);
+  CHECK(layers_on_stage(c.plan.model, c.plan.setup, 1) == 16);
+}
+
 TEST_CASE("megatron: --recompute-modules mlp is the plan's MLP recomputation") {
   const std::string args =
       "--num-layers 32 --hidden-size 4096 --num-attention-heads 32\n"
