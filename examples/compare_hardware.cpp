@@ -62,15 +62,15 @@ int main() {
 // system                        chips  days  chip-hours     cost    MWh  energy cost  goodput    MFU  binding  deadline                     front
 // ----------------------------  -----  ----  ----------  -------  -----  -----------  -------  -----  -------  ---------------------------  -----
 // gb200_nvl72 (gb200)           16384  26.4      10.4 M  $20.8 M  21300       $1.7 M    91.8%  45.9%  compute  meets                        yes
-// dgx_b200_superpod (b200)      16384  34.2      13.4 M  $26.9 M  21700      $1.74 M    93.9%  38.5%  compute  meets
-// dgx_h100_superpod (h100 sxm)  16384  67.8      26.7 M  $53.3 M  31600      $2.53 M    93.9%  44.2%  compute  meets
+// dgx_b200_superpod (b200)      16384    34      13.4 M  $26.7 M  21600      $1.73 M    93.9%  38.8%  compute  meets
+// dgx_h100_superpod (h100 sxm)  16384  67.5      26.6 M  $53.1 M  31600      $2.52 M    93.9%  44.3%  compute  meets
 // tpu_v5p_slice (tpu v5p)       16384  92.8      36.5 M    $73 M  20800      $1.66 M    91.3%  71.5%  compute  misses: needs ~16.9 k chips
 //
 // system             best plan                                                                                                                                               step
 // -----------------  ----------------------------------------------------------------------------------------------------------------------------------------------------  ------
 // gb200_nvl72        pp 1 x dp 2048 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, no recomputation                                                       2.25 s
-// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.98 s
-// dgx_h100_superpod  pp 8 x dp 128 x cp 2 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  5.91 s
+// dgx_b200_superpod  pp 8 x dp 256 x cp 1 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  2.96 s
+// dgx_h100_superpod  pp 8 x dp 128 x cp 2 x tp 8 with sequence parallelism, ZeRO-2, micro-batch 1, interleaved 1F1B (8 virtual stages) on uneven stages, no recomputation  5.89 s
 // tpu_v5p_slice      pp 1 x dp 2048 x cp 8 x tp 1, ZeRO-3, micro-batch 1, no recomputation                                                                                 7.88 s
 //
 // assumptions:

@@ -94,7 +94,7 @@ int main() {
 }
 // Output:
 // LLaMA-3 405B on 16384 H100 (2048 hosts of 8): TP8 x PP16 (interleaved, 2 virtual stages, uneven) x DP128 (ZeRO-2),
-// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.97 s, MFU 32.8%, memory per GPU 79.7 GB.
+// 16M tokens a step, no recomputation, torchtitan's allocations, 15.6T tokens. Step 7.97 s, MFU 32.8%, memory per GPU 79.1 GB.
 //
 // Assumptions:
 // - step time and MFU from shardplan's cost model (matmuls at 59.8% of peak)
@@ -124,12 +124,12 @@ int main() {
 // unexpected interruptions      7.76 a day
 // planned interruptions         0.87 a day
 // job MTBF                      3.09 h
-// checkpoint size               4.87 TB (323 MB on the fullest device)
-// checkpoint stall              5.05 ms: copy to host memory (asynchronous checkpoint)
+// checkpoint size               4.87 TB (299 MB on the fullest device)
+// checkpoint stall              4.67 ms: copy to host memory (asynchronous checkpoint)
 // checkpoint write / restore    696 ms / 696 ms
-// checkpoint interval           1 step = 7.97 s (Daly's optimum 10.6 s for the stall and MTBF, in whole steps)
+// checkpoint interval           1 step = 7.97 s (Daly's optimum 10.2 s for the stall and MTBF, in whole steps)
 // expected cost of one failure  10.1 min
-// days without / with failures  85.8 / 91.4
+// days without / with failures  85.8 / 91.3
 // goodput                       93.9%
 // effective MFU                 30.8%
 //
@@ -146,11 +146,11 @@ int main() {
 // checkpoint                                          value
 // ----------------------------------------  ---------------
 // size (the job's states, once)                     4.87 TB
-// held by the fullest device                         323 MB
+// held by the fullest device                         299 MB
 // write / restore at the storage bandwidth  696 ms / 696 ms
-// stall per checkpoint (delta)                      5.05 ms
+// stall per checkpoint (delta)                      4.67 ms
 // durable after the stall (W)                        696 ms
-// Young / Daly interval                     10.6 s / 10.6 s
+// Young / Daly interval                     10.2 s / 10.2 s
 // interval used (Daly's optimum)             1 step, 7.97 s
 // restart with restore (R)                           10 min
 // expected cost of one failure (L)                 10.1 min
@@ -158,24 +158,24 @@ int main() {
 // run         without failures  with failures
 // ----------  ----------------  -------------
 // steps                  930 k          930 k
-// days                    85.8           91.4
+// days                    85.8           91.3
 // chip-hours            33.7 M         35.9 M
-// cost                 $67.5 M        $71.9 M
+// cost                 $67.4 M        $71.8 M
 // goodput                 100%          93.9%
 // MFU                    32.8%          30.8%
 //
 // wall-clock time                 days      share
 // --------------------------  --------  ---------
 // training steps                  85.8      93.9%
-// checkpoint stalls             0.0544    0.0595%
+// checkpoint stalls             0.0503     0.055%
 // work redone after failures    0.0384    0.0421%
 // restarts and restores           5.48         6%
-// saves before planned stops  0.000645  0.000706%
-// total                           91.4       100%
+// saves before planned stops  0.000644  0.000706%
+// total                           91.3       100%
 //
 // variant                            days  goodput  GPU-hours
 // ---------------------------------  ----  -------  ---------
 // restart in 2 min                   86.9    98.7%     34.2 M
-// restart in 10 min (above)          91.4    93.9%     35.9 M
+// restart in 10 min (above)          91.3    93.9%     35.9 M
 // restart in 30 min                   105    81.9%     41.2 M
 // synchronous checkpoints at 2 TB/s  93.3      92%     36.7 M

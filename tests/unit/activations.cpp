@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <shardplan/models/activations.hpp>
+#include <shardplan/models/deepseek.hpp>
+#include <shardplan/models/llama.hpp>
 
 using namespace shardplan;
 
@@ -161,4 +163,32 @@ TEST_CASE("eager attention's scores stay unless core_attn is among the modules")
       module_bit(recompute_module::mlp) | module_bit(recompute_module::core_attn));
   CHECK(layer_activation_bytes(gpt, layer_kind::dense, in).value() ==
         doctest::Approx(s * b * h * (10 + 8 / t)).scale(0.0));
+}
+
+TEST_CASE("transformer engine's fp8 copies of linear inputs, derived for llama-3 8b") {
+  // Transformer Engine under an fp8 recipe (linear.py, layernorm_linear.py at d0067d0d): the QKV
+  // and MLP up-projections keep an fp8 copy of the norm output (1 byte, not 2), the down
+  // projection an fp8 copy of the activation output, the output projection an fp8 copy of the
+  // attention output beside the 2-byte one the attention kernel keeps. Per token of one layer
+  // (h 4096, a·d_h 4096, f 14336, gated): norm outputs 2·(2 - 1)·h fewer, the activation output
+  // (2 - 1)·f fewer, the copy a·d_h more: -8192 - 14336 + 4096 = -18432 bytes.
+  const model_shape& m = models::llama3_8b::shape;
+  activation_inputs bf16{.micro_batch = 1, .seq_len = 8192};
+  bf16.recompute = {recompute_kind::none};
+  activation_inputs fp8 = bf16;
+  fp8.linear_input_bytes = 1.0;
+  const double delta = layer_activation_bytes(m, layer_kind::dense, fp8).value() -
+                       layer_activation_bytes(m, layer_kind::dense, bf16).value();
+  CHECK(delta == doctest::Approx(-18432.0 * 8192.0).scale(0.0));
+  // Recomputing a norm frees its output only where the projection shares it: with its own fp8
+  // copy nothing is freed (DeepSeek-V3's MLA layers, --recompute-modules layernorm).
+  const model_shape& mla = models::deepseek_v3::shape;
+  activation_inputs kept = fp8;
+  activation_inputs norms = fp8;
+  norms.recompute.kind = recompute_kind::selective;
+  norms.recompute.modules = module_bit(recompute_module::layernorm);
+  kept.recompute.kind = recompute_kind::selective;
+  kept.recompute.modules = module_bit(recompute_module::core_attn);
+  CHECK(layer_activation_bytes(mla, layer_kind::moe, norms).value() ==
+        doctest::Approx(layer_activation_bytes(mla, layer_kind::moe, kept).value()).scale(0.0));
 }

@@ -156,9 +156,9 @@ TEST_CASE("multi-query attention keeps its one kv head's projections on every te
   // replicated (PaLM's layout).
   constexpr model_shape mqa{.name = "mqa", .layers = 2, .d_model = 1024, .d_ff = 4096,
                             .heads = 8, .kv_heads = 1, .head_dim = 128, .vocab = 1000};
-  training_setup t;
-  t.degrees.tensor = 4;
-  const device_parameters held = parameters_on_device(mqa, t, stage_position::first);
+  training_setup split4;
+  split4.degrees.tensor = 4;
+  const device_parameters held = parameters_on_device(mqa, split4, stage_position::first);
   const double q_and_o = 2.0 * 1024 * 8 * 128;
   const double k_and_v = 2.0 * 1024 * 1 * 128;
   const double mlp = 3.0 * 1024 * 4096;
@@ -660,20 +660,20 @@ TEST_CASE("a verdict is validated only where measured peaks exist: NVIDIA's swit
 
 namespace stage_split_tests {
 
-training_setup pipelined(std::int64_t p, std::int64_t v = 1) {
-  training_setup t;
-  t.degrees.pipeline = p;
-  t.degrees.uneven_stages = true;
-  if (v > 1) {
-    t.degrees.schedule = pipeline_schedule::interleaved;
-    t.degrees.virtual_stages = v;
+training_setup pipelined(std::int64_t stages, std::int64_t chunks = 1) {
+  training_setup split;
+  split.degrees.pipeline = stages;
+  split.degrees.uneven_stages = true;
+  if (chunks > 1) {
+    split.degrees.schedule = pipeline_schedule::interleaved;
+    split.degrees.virtual_stages = chunks;
   }
-  return t;
+  return split;
 }
 
-model_shape with_layers(std::int64_t layers) {
+model_shape with_layers(std::int64_t count) {
   model_shape m = models::llama3_405b::shape;
-  m.layers = layers;
+  m.layers = count;
   return m;
 }
 
@@ -684,49 +684,49 @@ TEST_CASE("torchtitan's split counts the embedding and output as layers") {
   // The example of `_generate_llm_fqn_per_model_part` (torchtitan pipeline_parallel.py at
   // b5bcd76): 2 stages, 3 layers, input and output weights 2 each: 7 units, 4 and 3, so the
   // first stage holds 4 - 2 = 2 layers and the last 3 - 2 = 1.
-  training_setup t = pipelined(2);
-  t.framework = profiles::torchtitan;
-  t.framework.pipeline_embedding_weight = 2;
-  t.framework.pipeline_loss_weight = 2;
-  CHECK(layers_on_stage(with_layers(3), t, 0) == 2);
-  CHECK(layers_on_stage(with_layers(3), t, 1) == 1);
+  training_setup split = pipelined(2);
+  split.framework = profiles::torchtitan;
+  split.framework.pipeline_embedding_weight = 2;
+  split.framework.pipeline_loss_weight = 2;
+  CHECK(layers_on_stage(with_layers(3), split, 0) == 2);
+  CHECK(layers_on_stage(with_layers(3), split, 1) == 1);
   // Its defaults, 1 and 1: LLaMA 3 405B's 126 layers on 16 stages are 128 units of 8, the
   // first and last stage 7 (Dubey et al. 2024, Sec. 3.3.2).
-  t = pipelined(16);
-  t.framework = profiles::torchtitan;
+  split = pipelined(16);
+  split.framework = profiles::torchtitan;
   const model_shape m = with_layers(126);
-  CHECK(layers_on_stage(m, t, 0) == 7);
-  CHECK(layers_on_stage(m, t, 1) == 8);
-  CHECK(layers_on_stage(m, t, 14) == 8);
-  CHECK(layers_on_stage(m, t, 15) == 7);
-  CHECK(layers_per_stage(m, t) == 8);
+  CHECK(layers_on_stage(m, split, 0) == 7);
+  CHECK(layers_on_stage(m, split, 1) == 8);
+  CHECK(layers_on_stage(m, split, 14) == 8);
+  CHECK(layers_on_stage(m, split, 15) == 7);
+  CHECK(layers_per_stage(m, split) == 8);
   // 125 layers: 127 units over 16, 7 each and the first 15 chunks one more: the first stage
   // 8 - 1 = 7, the last 7 - 1 = 6.
-  CHECK(layers_on_stage(with_layers(125), t, 0) == 7);
-  CHECK(layers_on_stage(with_layers(125), t, 15) == 6);
+  CHECK(layers_on_stage(with_layers(125), split, 0) == 7);
+  CHECK(layers_on_stage(with_layers(125), split, 15) == 6);
 }
 
 TEST_CASE("a ragged split without weights shortens the ends first") {
   using namespace stage_split_tests;
   // 126 layers on 16 stages: 7 each and 14 one more; the two short are the last and the first.
-  const training_setup t = pipelined(16);
-  CHECK(layers_on_stage(with_layers(126), t, 0) == 7);
-  CHECK(layers_on_stage(with_layers(126), t, 1) == 8);
-  CHECK(layers_on_stage(with_layers(126), t, 15) == 7);
+  const training_setup split = pipelined(16);
+  CHECK(layers_on_stage(with_layers(126), split, 0) == 7);
+  CHECK(layers_on_stage(with_layers(126), split, 1) == 8);
+  CHECK(layers_on_stage(with_layers(126), split, 15) == 7);
   // 125: three short, the last, the first and the second last.
-  CHECK(layers_on_stage(with_layers(125), t, 0) == 7);
-  CHECK(layers_on_stage(with_layers(125), t, 14) == 7);
-  CHECK(layers_on_stage(with_layers(125), t, 13) == 8);
+  CHECK(layers_on_stage(with_layers(125), split, 0) == 7);
+  CHECK(layers_on_stage(with_layers(125), split, 14) == 7);
+  CHECK(layers_on_stage(with_layers(125), split, 13) == 8);
   // Interleaved, 126 over 16 x 2 = 32 chunks of 3 and 30 of them one more: the short chunks are
   // chunk 31 (stage 15) and chunk 0 (stage 0), so both ends hold 3 + 4 = 7.
-  const training_setup v = pipelined(16, 2);
-  CHECK(layers_on_stage(with_layers(126), v, 0) == 7);
-  CHECK(layers_on_stage(with_layers(126), v, 7) == 8);
-  CHECK(layers_on_stage(with_layers(126), v, 15) == 7);
+  const training_setup inter = pipelined(16, 2);
+  CHECK(layers_on_stage(with_layers(126), inter, 0) == 7);
+  CHECK(layers_on_stage(with_layers(126), inter, 7) == 8);
+  CHECK(layers_on_stage(with_layers(126), inter, 15) == 7);
   // Every split places every layer.
-  for (const training_setup& s : {t, v}) {
+  for (const training_setup& each : {split, inter}) {
     std::int64_t total = 0;
-    for (std::int64_t k = 0; k < 16; ++k) total += layers_on_stage(with_layers(125), s, k);
+    for (std::int64_t k = 0; k < 16; ++k) total += layers_on_stage(with_layers(125), each, k);
     CHECK(total == 125);
   }
 }
@@ -735,33 +735,33 @@ TEST_CASE("megatron's first and last stage layers leave the rest to the stages b
   using namespace stage_split_tests;
   // --decoder-first-pipeline-num-layers 3 --decoder-last-pipeline-num-layers 2 for 61 layers on
   // 16 stages (TransformerConfig.__post_init__ at d98e8a64): 56 left for 14 stages, 4 each.
-  training_setup t = pipelined(16);
-  t.degrees.uneven_stages = false;
-  t.degrees.first_stage_layers = 3;
-  t.degrees.last_stage_layers = 2;
+  training_setup split = pipelined(16);
+  split.degrees.uneven_stages = false;
+  split.degrees.first_stage_layers = 3;
+  split.degrees.last_stage_layers = 2;
   const model_shape m = with_layers(61);
-  CHECK(layers_on_stage(m, t, 0) == 3);
-  CHECK(layers_on_stage(m, t, 1) == 4);
-  CHECK(layers_on_stage(m, t, 15) == 2);
-  CHECK(split_divides_layers(m, t));
-  CHECK(split_within_layers(m, t));
+  CHECK(layers_on_stage(m, split, 0) == 3);
+  CHECK(layers_on_stage(m, split, 1) == 4);
+  CHECK(layers_on_stage(m, split, 15) == 2);
+  CHECK(split_divides_layers(m, split));
+  CHECK(split_within_layers(m, split));
 }
 
 TEST_CASE("llama 3 405b in meta's layout fits, held by the second stage") {
   // Dubey et al. 2024, Sec. 3.3.2: TP 8, PP 16, DP 128 on 16,384 H100s, 8K sequences, 16
   // micro-batches per replica, "we reduce one Transformer layer each from the first and the
   // last stages", no activation checkpointing, states sharded over DP (ZeRO-2-like).
-  training_setup t = stage_split_tests::pipelined(16);
-  t.framework.pipeline_embedding_weight = 1;
-  t.framework.pipeline_loss_weight = 1;
-  t.degrees.data = 128;
-  t.degrees.tensor = 8;
-  t.degrees.sequence_parallel = true;
-  t.degrees.zero_stage = 2;
-  t.degrees.zero = 128;
-  t.degrees.uneven_stages = false;
-  t.batch = {.global_tokens = 2048 * 8192, .seq_len = 8192, .micro_batch = 1};
-  t.recompute = {recompute_kind::none};
+  training_setup split = stage_split_tests::pipelined(16);
+  split.framework.pipeline_embedding_weight = 1;
+  split.framework.pipeline_loss_weight = 1;
+  split.degrees.data = 128;
+  split.degrees.tensor = 8;
+  split.degrees.sequence_parallel = true;
+  split.degrees.zero_stage = 2;
+  split.degrees.zero = 128;
+  split.degrees.uneven_stages = false;
+  split.batch = {.global_tokens = 2048 * 8192, .seq_len = 8192, .micro_batch = 1};
+  split.recompute = {recompute_kind::none};
   const model_shape& m = models::llama3_405b::shape;
   // One layer, one micro-batch, per token on one GPU (bf16, flash attention, TP 8 with sequence
   // parallelism): the two norm inputs and the attention and MLP inputs, 4·2·16384 / 8; Q and the
@@ -769,9 +769,9 @@ TEST_CASE("llama 3 405b in meta's layout fits, held by the second stage") {
   // 3·2·53248, all split 8 ways: 16384 + 48640 = 65024 bytes; 8192 tokens: 532,676,608.
   const double layer = 65024.0 * 8192.0;
   // The first stage: 7 layers x 16 micro-batches in flight = 112; the second: 8 x 15 = 120.
-  CHECK(activation_memory(m, t, 0).value() == doctest::Approx(112.0 * layer).scale(0.0));
-  CHECK(activation_memory(m, t, 1).value() == doctest::Approx(120.0 * layer).scale(0.0));
-  const memory_breakdown peak = memory_per_device(m, t);
+  CHECK(activation_memory(m, split, 0).value() == doctest::Approx(112.0 * layer).scale(0.0));
+  CHECK(activation_memory(m, split, 1).value() == doctest::Approx(120.0 * layer).scale(0.0));
+  const memory_breakdown peak = memory_per_device(m, split);
   CHECK(peak.stage == stage_position::middle);
   CHECK(peak.activations.value() == doctest::Approx(120.0 * layer).scale(0.0));
   CHECK(peak.total.value() < 80e9);

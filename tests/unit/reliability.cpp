@@ -311,12 +311,14 @@ TEST_CASE("llama 3 405b's checkpoint is 4.87 TB and the fullest gpu holds 1/128 
   // short ones the ends (LLaMA 3, Sec. 3.3.2), so the first stage holds 3 + 4 = 7 layers of
   // 3,187,703,808 parameters (attention 570,425,344 and MLP 2,617,245,696 split 8 ways by TP,
   // norms 32,768 not) and the 128256 x 16384 embedding split 8 ways:
-  // 7·(3,187,671,040/8 + 32,768) + 262,668,288 = 3,052,109,824 parameters a GPU. ZeRO-2 shards
-  // master weights and moments over DP 128: 12 bytes / 128 each.
-  const double on_device = 7.0 * (3187671040.0 / 8.0 + 32768.0) + 128256.0 * 16384.0 / 8.0;
+  // 7·(3,187,671,040/8 + 32,768) + 262,668,288 = 3,052,109,824 parameters a GPU; the stages
+  // between the ends hold 4 + 4 = 8 layers and no embedding:
+  // 8·(3,187,671,040/8 + 32,768) = 3,187,933,184, the fullest. ZeRO-2 shards master weights and
+  // moments over DP 128: 12 bytes / 128 each.
   const device_parameters held = parameters_on_device(
       models::llama3_405b::shape, llama3_plan::values.setup, stage_position::first);
   CHECK(held.dense + held.expert == 3052109824.0);
+  const double on_device = 8.0 * (3187671040.0 / 8.0 + 32768.0);
   CHECK(r.checkpoint.per_device.value() == doctest::Approx(on_device * 12.0 / 128.0).scale(0.0));
   // Asynchronous: the job stalls for the copy over PCIe Gen5 (64 GB/s); the write of 4.87 TB at
   // 7 TB/s follows in the background and so does the restore.

@@ -86,14 +86,14 @@ inline table memory_table(const training_plan_values& p) {
   // The fullest pipeline stage is the one charged (`memory_per_device`).
   if (p.setup.degrees.pipeline > 1) {
     const std::int64_t s = stage_index(p.setup.degrees, m.stage);
+    const std::int64_t layers = layers_on_stage(p.model, p.setup, s);
     t.rows.push_back({"pipeline stage charged (the fullest)",
                       std::string(stage_position_name(m.stage)) + ": stage " +
                           detail::significant(static_cast<double>(s + 1), 6) + " of " +
                           detail::significant(static_cast<double>(p.setup.degrees.pipeline), 6) +
                           ", " +
-                          detail::significant(
-                              static_cast<double>(layers_on_stage(p.model, p.setup, s)), 6) +
-                          " layers"});
+                          detail::significant(static_cast<double>(layers), 6) +
+                          (layers == 1 ? " layer" : " layers")});
   }
   t.rows.push_back({"capacity", format(p.system.chip.memory)});
   // What is offloaded lives in the host's memory, checked against its share per device.

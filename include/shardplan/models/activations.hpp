@@ -201,6 +201,10 @@ struct activation_inputs {
   bool sequence_parallel = false;
   recompute_policy recompute{};
   double activation_bytes = 2.0;  ///< bytes of one stored activation element (bf16: 2)
+  /// Bytes of a linear layer's input kept for its weight gradient where the layer keeps its own
+  /// quantized copy (Transformer Engine under an fp8 recipe: 1); 0: the input itself, at
+  /// `activation_bytes`, shared with whatever else keeps it.
+  double linear_input_bytes = 0.0;
   bool dropout = false;           ///< dropout after attention and MLP (1-byte masks)
   /// Attention without a fused kernel materialises the s x s scores (Megatron-LM 2021-22);
   /// a flash-attention kernel never stores them.
@@ -230,11 +234,17 @@ enum class layer_kind : std::uint8_t { dense, moe };
 ///   parallelism like a dense MLP;
 /// - replicated without sequence parallelism: the two norm inputs, the attention and MLP inputs
 ///   (e·h each) and, with dropout, two 1-byte masks.
+/// Where linear layers keep their own quantized input (`linear_input_bytes` q, Transformer Engine
+/// under fp8: linear.py and layernorm_linear.py at d0067d0d, one fp8 copy each), the inputs of the
+/// QKV, MLP and expert up-projections (the norm outputs and the dispatched tokens) and of the MLP
+/// and expert down-projections (the activation output) are q bytes an element, and the output
+/// projection keeps a q-byte copy of the attention output beside the bf16 one the attention kernel
+/// keeps; recomputing a norm then frees nothing (the projection's copy stays).
 /// Full recomputation keeps the layer input (e·h per token, divided by t under sequence
 /// parallelism); `checkpoints` keeps n such tensors. Selective recomputation drops what its
 /// modules free (`recompute_module`): `mlp` a dense layer's MLP terms (its input, the norm's
 /// output, is among the replicated ones and stays); `moe` every MoE term but the block's input;
-/// `moe_act` e·f_e per routed expert token; `shared_experts` the shared experts' terms;
+/// `moe_act` q·f_e per routed expert token; `shared_experts` the shared experts' terms;
 /// `layernorm` the norm output (e·h) of an MoE layer's MLP norm and of MLA's input norm;
 /// `mla_up_proj` MLA's per-head Q, K and V; eager attention's scores stay unless `core_attn`.
 constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
@@ -253,9 +263,15 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
 
   const double a = static_cast<double>(m.heads);
   const double mask = in.dropout ? 1.0 : 0.0;
+  // A linear layer's saved input, and the attention output's extra copy where it is its own.
+  const bool own_copies = in.linear_input_bytes > 0.0;
+  const double q = own_copies ? in.linear_input_bytes : e;
+  // What recomputing a norm frees: its output, unless the next projection kept its own copy.
+  const double norm_freed = own_copies ? 0.0 : e * h;
 
-  // Per token, replicated across tensor-parallel ranks unless sequence parallel.
-  double replicated = 4.0 * e * h + 2.0 * mask * h;
+  // Per token, replicated across tensor-parallel ranks unless sequence parallel: the two norm
+  // inputs and their outputs (the attention and MLP inputs).
+  double replicated = 2.0 * e * h + 2.0 * q * h + 2.0 * mask * h;
   // Per token, divided by tensor parallelism.
   double split = 0.0;
   if (m.mla.kv_lora_rank > 0) {
@@ -268,10 +284,12 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     // at the up-projection's input.
     replicated += 2.0 * e * q_lora + 2.0 * e * (kv_lora + rope);
     split += e * a * qk * 2.0 + e * a * v * 2.0;  // Q, K; V and the attention output
+    if (own_copies) split += q * a * v;            // the output projection's copy
   } else {
     const double dh = static_cast<double>(m.head_dim);
     const double kv = static_cast<double>(m.kv_heads);
     split += e * a * dh * 2.0 + 2.0 * e * kv * dh;  // Q and output; K and V
+    if (own_copies) split += q * a * dh;            // the output projection's copy
   }
   const recompute_policy& r = in.recompute;
   if (m.mla.kv_lora_rank > 0 && recomputes(r, recompute_module::mla_up_proj)) {
@@ -279,7 +297,7 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     split -= e * a * qk * 2.0 + e * a * static_cast<double>(m.mla.v_head_dim);  // Q, K, V
   }
   if (m.mla.kv_lora_rank > 0 && recomputes(r, recompute_module::layernorm))
-    replicated -= e * h;  // the input norm's output
+    replicated -= norm_freed;  // the input norm's output
   const bool scores_kept =
       r.kind == recompute_kind::none ||
       (r.kind != recompute_kind::full && r.kind != recompute_kind::checkpoints &&
@@ -287,18 +305,19 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
   if (in.eager_attention && scores_kept)
     split += (e + mask + mask * e) * a * s;  // softmax output, dropout mask and output
 
-  const double per_expert_token = (m.gated_mlp ? 3.0 : 2.0) * e;
+  // The activation's input(s) at e, its output (the down-projection's input) at q.
+  const double per_expert_token = (m.gated_mlp ? 2.0 : 1.0) * e + q;
   if (kind == layer_kind::moe && !recomputes(r, recompute_module::moe)) {
     const double fe = static_cast<double>(m.moe.expert_d_ff);
     const double k = static_cast<double>(m.moe.top_k);
     const double shared = static_cast<double>(m.moe.shared_experts);
     // moe_act frees each routed expert's activation output, shared_experts the shared MLPs.
-    const double act = recomputes(r, recompute_module::moe_act) ? k * e * fe : 0.0;
+    const double act = recomputes(r, recompute_module::moe_act) ? k * q * fe : 0.0;
     const double shared_mlp =
         recomputes(r, recompute_module::shared_experts) ? shared * per_expert_token * fe : 0.0;
-    split += (k + shared) * per_expert_token * fe - act - shared_mlp + k * e * h;
+    split += (k + shared) * per_expert_token * fe - act - shared_mlp + k * q * h;
     replicated += 4.0 * static_cast<double>(m.moe.experts);
-    if (recomputes(r, recompute_module::layernorm)) replicated -= e * h;  // pre-MLP norm output
+    if (recomputes(r, recompute_module::layernorm)) replicated -= norm_freed;  // pre-MLP norm
   } else if (kind == layer_kind::dense && !recomputes(r, recompute_module::mlp)) {
     split += per_expert_token * static_cast<double>(m.d_ff);
   }

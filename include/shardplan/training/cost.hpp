@@ -361,16 +361,16 @@ constexpr double zero3_per_tensor_copy_bytes_per_parameter(const training_setup&
 /// (`fsdp2_copy_bytes_per_parameter`), DeepSpeed BF16_Optimizer's gradient accumulation
 /// (`bf16_optimizer_accumulation_bytes_per_parameter`), DeepSpeed's per-tensor ZeRO-3 buffers
 /// (`zero3_per_tensor_copy_bytes_per_parameter`) and autograd's accumulation of micro-batches'
-/// gradients (`autograd_accumulation_bytes_per_parameter`), over the parameters of the device's
-/// first stage (all of them, gathered, under ZeRO-3), at the chip's memory-bound rate.
+/// gradients (`autograd_accumulation_bytes_per_parameter`), over the parameters of the fullest
+/// stage (`fullest_stage_parameters`; all of them, gathered, under ZeRO-3), at the chip's
+/// memory-bound rate.
 constexpr seconds framework_copy_time(const training_plan_values& p) {
   const double per_parameter = fsdp2_copy_bytes_per_parameter(p.setup) +
                                bf16_optimizer_accumulation_bytes_per_parameter(p.setup) +
                                zero3_per_tensor_copy_bytes_per_parameter(p.setup) +
                                autograd_accumulation_bytes_per_parameter(p.setup);
   if (per_parameter <= 0.0) return 0.0 * second;
-  const device_parameters held =
-      parameters_on_device(p.model, p.setup, stage_position::first);
+  const device_parameters held = fullest_stage_parameters(p.model, p.setup);
   return memory_time(p.system.chip, per_parameter * (held.dense + held.expert) * byte);
 }
 
@@ -579,13 +579,13 @@ constexpr traffic_inputs make_traffic_inputs(const training_plan_values& p,
   return {p, a, c, levels_of(p.system), collective_options{a.in_network_reduction, true}};
 }
 
-/// Parameters in the arrays that data axis `i` reduces (and, for ZeRO, gathers) on one device:
-/// the device's dense parameters, its expert parameters unless the axis is also an expert axis
+/// Parameters in the arrays that data axis `i` reduces (and, for ZeRO, gathers) on one device of
+/// the fullest stage (`fullest_stage_parameters`): its dense parameters, its expert parameters unless the axis is also an expert axis
 /// (there each device holds other experts), and on a plain data axis beside ZeRO axes (hybrid
 /// sharding) the ZeRO axes' shard of them.
 constexpr double data_axis_parameters(const training_plan_values& p, std::size_t i) {
   const parallel_degrees& d = p.setup.degrees;
-  const device_parameters held = parameters_on_device(p.model, p.setup, stage_position::first);
+  const device_parameters held = fullest_stage_parameters(p.model, p.setup);
   const double params = held.dense + ((p.axes[i].roles & role_expert) ? 0.0 : held.expert);
   const bool hybrid = d.zero_stage >= 1 && !(p.axes[i].roles & role_zero);
   return hybrid ? params / static_cast<double>(d.zero) : params;

@@ -132,6 +132,9 @@ struct framework_profile {
   bool named_transients = false;
   /// Gradients are set to None after each optimizer step (`gradients_freed_between_steps`).
   bool frees_gradients_each_step = false;
+  /// Under an fp8 recipe its linear layers keep their own fp8 copy of their input for the weight
+  /// gradient (`activation_inputs::linear_input_bytes`).
+  bool fp8_linear_inputs = false;
   /// Layers the input embedding and the output (final norm, output projection and loss) count
   /// as when the layers are split over pipeline stages (`layers_on_stage`): the first and the
   /// last stage hold that many layers fewer.
@@ -226,6 +229,8 @@ constexpr void for_each_behaviour(Visit&& visit) {
         "CUDA context, NCCL buffers and fragmentation charged instead of the flat reserve");
   visit("frees_gradients_each_step", &p::frees_gradients_each_step,
         "gradients set to None after each optimizer step");
+  visit("fp8_linear_inputs", &p::fp8_linear_inputs,
+        "under fp8 its linear layers keep an fp8 copy of their input for the weight gradient");
   visit("pipeline_embedding_weight", &p::pipeline_embedding_weight,
         "layers the input embedding counts as in the pipeline split");
   visit("pipeline_loss_weight", &p::pipeline_loss_weight,
@@ -284,7 +289,9 @@ inline constexpr framework_profile generic{};
 /// gradients (arguments.py@d98e8a6); the vocab-parallel cross-entropy's fp32 logits and softmax
 /// (cross_entropy.py@d98e8a6); userbuffers with `--tp-comm-overlap`; the input-gradient
 /// reduction launched before the weight gradient (layers.py@baf94af3); buckets of
-/// max(4e7, 1e6·dp) parameters (distributed_data_parallel.py@baf94af3).
+/// max(4e7, 1e6·dp) parameters (distributed_data_parallel.py@baf94af3); Transformer Engine's
+/// linear layers, which under fp8 keep an fp8 copy of their input (NVIDIA/TransformerEngine
+/// linear.py and layernorm_linear.py at d0067d0d, v2.8 and v1.12 alike).
 inline constexpr framework_profile megatron_core = [] {
   framework_profile p;
   p.base = training_framework::megatron_core;
@@ -300,6 +307,7 @@ inline constexpr framework_profile megatron_core = [] {
   p.bucket = bucket_rule::ranks_scaled;
   p.bucket_size = 4e7;
   p.bucket_per_rank = 1e6;
+  p.fp8_linear_inputs = true;
   return p;
 }();
 

@@ -292,6 +292,21 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const tra
   return parameters_on_device(m, parameters(m), t, stage);
 }
 
+/// The parameters of the pipeline stage that holds the most: the first, the middle (stage 1)
+/// or the last (`parameters_on_device`).
+constexpr device_parameters fullest_stage_parameters(const model_shape& m,
+                                                     const training_setup& t) {
+  const parameter_counts c = parameters(m);
+  device_parameters most = parameters_on_device(m, c, t, stage_position::first);
+  const std::int64_t p = t.degrees.pipeline;
+  for (const stage_position s : {stage_position::middle, stage_position::last}) {
+    if (p <= (s == stage_position::middle ? 2 : 1)) continue;
+    const device_parameters here = parameters_on_device(m, c, t, s);
+    if (here.dense + here.expert > most.dense + most.expert) most = here;
+  }
+  return most;
+}
+
 /// The moment of a step at which a device's memory peaks. `backward_start`: the forward is done
 /// and the loss's backward runs, every saved activation and the logits live (the papers' peak,
 /// and every framework's that keeps its gradients allocated between steps); `backward_end`: the
@@ -425,6 +440,9 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
           .sequence_parallel = t.degrees.sequence_parallel,
           .recompute = t.recompute,
           .activation_bytes = t.precision.activation_bytes,
+          .linear_input_bytes =
+              t.framework.fp8_linear_inputs && t.precision.compute == number_format::fp8 ? 1.0
+                                                                                         : 0.0,
           .dropout = t.dropout,
           .eager_attention = t.eager_attention};
 }

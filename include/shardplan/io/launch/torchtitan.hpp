@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <shardplan/core/format.hpp>
 #include <shardplan/hardware/chip.hpp>
@@ -51,29 +52,61 @@ namespace shardplan {
 namespace detail::launch {
 
 /// torchtitan's stage split: pipeline_parallel_layers_per_stage (0: not written) with the first
-/// and last stage `less` layers lighter (torchtitan counts the embedding and the output as that
-/// many layers); `found` is false when no layers_per_stage gives the plan's stage count.
+/// and last stage `first_less` and `last_less` layers lighter (torchtitan counts the embedding and
+/// the output as that many layers); `found` is false when no layers_per_stage gives the plan's
+/// stage count, `same` false when torchtitan would split the layers otherwise than the plan.
 struct titan_split {
   std::int64_t layers_per_stage = 0;
-  std::int64_t less = 0;
+  std::int64_t first_less = 0;
+  std::int64_t last_less = 0;
   bool found = true;
+  bool same = true;
 };
 
-/// `less` is 0 when the layers divide evenly into the chunks (the default of 1 would make an even
-/// split uneven: 80 layers over 8 stages would become 10, 11, 10, ..., 9), 1 when counting the
-/// embedding and the output as a layer each makes the split even (126 + 2 = 128 over 32), else 0
-/// (generate_llm_fqn_per_model_part gives the first stages the extra layers).
-inline titan_split titan_layers(std::int64_t layers, std::int64_t pp, std::int64_t vp) {
-  const std::int64_t chunks = pp * vp;
-  if (pp <= 1 || chunks <= 0) return {};
+/// The lightening that gives torchtitan's split (`pipeline_extra_layers_early`, the ends as
+/// layers) the plan's layers on every chunk (`chunk_layers_of`): the plan's own weights where
+/// its framework splits as torchtitan does, else 0 when the layers divide evenly into the chunks
+/// (the default of 1 would make 80 layers over 8 stages 10, 11, 10, ..., 9), 1 when counting the
+/// ends as a layer each makes the split even (126 + 2 = 128 over 32), else whichever matches;
+/// the first when none does (`same` false).
+inline titan_split titan_layers(const training_plan_values& p) {
+  const parallel_degrees& d = p.setup.degrees;
+  const std::int64_t vp = virtual_stages_of(d);
+  const std::int64_t chunks = d.pipeline * vp;
+  if (d.pipeline <= 1 || chunks <= 0) return {};
+  const std::int64_t layers = p.model.layers;
   const std::int64_t preferred = layers % chunks != 0 && (layers + 2) % chunks == 0 ? 1 : 0;
-  if (vp <= 1) return {0, preferred, true};
-  for (const std::int64_t less : {preferred, 1 - preferred}) {
-    const std::int64_t units = layers + 2 * less;
+  const framework_profile& f = p.setup.framework;
+  std::pair<std::int64_t, std::int64_t> candidates[] = {
+      {preferred, preferred}, {1 - preferred, 1 - preferred}, {preferred, preferred}};
+  if (f.pipeline_extra_layers_early)
+    candidates[0] = {f.pipeline_embedding_weight, f.pipeline_loss_weight};
+  auto matches = [&](std::int64_t first, std::int64_t last) {
+    training_setup titan = p.setup;
+    titan.degrees.first_stage_layers = 0;
+    titan.degrees.last_stage_layers = 0;
+    titan.framework.pipeline_embedding_weight = first;
+    titan.framework.pipeline_loss_weight = last;
+    titan.framework.pipeline_extra_layers_early = true;
+    for (std::int64_t k = 0; k < chunks; ++k)
+      if (chunk_layers_of(p.model, titan, k) != chunk_layers_of(p.model, p.setup, k)) return false;
+    return true;
+  };
+  auto stage_size = [&](std::int64_t first, std::int64_t last) -> std::int64_t {
+    if (vp <= 1) return 0;
+    const std::int64_t units = layers + first + last;
     const std::int64_t per = (units + chunks - 1) / chunks;
-    if (per > 0 && (units + per - 1) / per == chunks) return {per, less, true};
+    return per > 0 && (units + per - 1) / per == chunks ? per : -1;
+  };
+  for (const auto& [first, last] : candidates) {
+    const std::int64_t per = stage_size(first, last);
+    if (per >= 0 && matches(first, last)) return {per, first, last, true, true};
   }
-  return {0, preferred, false};
+  for (const auto& [first, last] : candidates) {
+    const std::int64_t per = stage_size(first, last);
+    if (per >= 0) return {per, first, last, true, false};
+  }
+  return {0, candidates[0].first, candidates[0].second, false, false};
 }
 
 /// torchtitan's model for this shape: its module (model.name) and flavor ("" when none): llama3
@@ -152,11 +185,11 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
           "no equivalent: single-stage ZB-H1; PyTorch's zero-bubble schedules "
           "(InterleavedZeroBubble, ZBVZeroBubble) run several stages per rank");
     }
-    v.split = titan_layers(m.layers, f.pipeline, f.virtual_stages);
+    v.split = titan_layers(p);
     const std::int64_t chunks = f.pipeline * f.virtual_stages;
     if (v.split.layers_per_stage > 0) {
-      out.note(n(chunks) + " stages = ceil((" + n(m.layers) + " + " + n(v.split.less) + " + " +
-               n(v.split.less) + ") / " + n(v.split.layers_per_stage) + "), " +
+      out.note(n(chunks) + " stages = ceil((" + n(m.layers) + " + " + n(v.split.first_less) +
+               " + " + n(v.split.last_less) + ") / " + n(v.split.layers_per_stage) + "), " +
                n(f.virtual_stages) + " per rank");
     } else if (!v.split.found) {
       out.note("no equivalent: " + n(f.virtual_stages) + " virtual stages of " + n(m.layers) +
@@ -164,7 +197,11 @@ inline titan_values titan_common(lines& out, const training_plan_values& p, cons
                " stages (list them in module_fqns_per_model_part)");
     }
     out.note(n(m.layers) + " layers over " + n(chunks) + " stages: first and last stage " +
-             n(v.split.less) + " layer(s) lighter, written out (torchtitan's default is 1)");
+             n(v.split.first_less) + " and " + n(v.split.last_less) +
+             " layer(s) lighter, written out (torchtitan's default is 1)");
+    if (!v.split.same)
+      out.note("no equivalent: torchtitan gives a ragged split's extra layers to the first "
+               "stages; the plan's stages hold their layers otherwise");
   }
   if (f.context > 1)
     out.note(
@@ -439,8 +476,8 @@ inline std::string torchtitan_arguments(const training_plan_values& p) {
     option("parallelism.pipeline_parallel_schedule", v.schedule);
     if (v.split.layers_per_stage > 0)
       option("parallelism.pipeline_parallel_layers_per_stage", n(v.split.layers_per_stage));
-    option("parallelism.pipeline_parallel_first_stage_less_layers", n(v.split.less));
-    option("parallelism.pipeline_parallel_last_stage_less_layers", n(v.split.less));
+    option("parallelism.pipeline_parallel_first_stage_less_layers", n(v.split.first_less));
+    option("parallelism.pipeline_parallel_last_stage_less_layers", n(v.split.last_less));
     // num_pp_microbatches: "pipeline microbatches per data-parallel rank and gradient
     // accumulation iteration": all of the step's micro-batches, no accumulation.
     option("parallelism.num_pp_microbatches", n(f.micro_batches));
@@ -615,8 +652,8 @@ inline std::string torchtitan_toml(const training_plan_values& p) {
     key("pipeline_parallel_schedule", text(v.schedule));
     if (v.split.layers_per_stage > 0)
       key("pipeline_parallel_layers_per_stage", n(v.split.layers_per_stage));
-    key("pipeline_parallel_first_stage_less_layers", n(v.split.less));
-    key("pipeline_parallel_last_stage_less_layers", n(v.split.less));
+    key("pipeline_parallel_first_stage_less_layers", n(v.split.first_less));
+    key("pipeline_parallel_last_stage_less_layers", n(v.split.last_less));
     key("pipeline_parallel_microbatch_size", n(f.micro_batch));
   }
   key("context_parallel_degree", n(f.context));
