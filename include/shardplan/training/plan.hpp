@@ -628,6 +628,10 @@ inline std::string describe(const violation& x) {
     return std::string(buf);
   };
   const std::string axis = std::string("'").append(x.axis).append("'");
+  // The pipeline rules' layers with the ends a framework counts as layers (c of them).
+  const std::string counted_ends =
+      x.c > 0 ? " (" + n(x.b - x.c) + " and the " + n(x.c) + " the embedding and output count as)"
+              : "";
   switch (x.rule) {
     case plan_rule::axis_has_a_device:
       return "mesh axis " + axis + " has " + n(x.a) + " devices; it needs at least 1";
@@ -667,16 +671,10 @@ inline std::string describe(const violation& x) {
                  : "a schedule other than interleaved needs exactly 1 virtual stage, not " +
                        n(x.a);
     case plan_rule::stages_divide_layers:
-      return n(x.a) + " pipeline chunks do not divide " + n(x.b) + " layers" +
-             (x.c > 0 ? " (" + n(x.b - x.c) + " and the " + n(x.c) +
-                            " the embedding and output count as)"
-                      : "") +
+      return n(x.a) + " pipeline chunks do not divide " + n(x.b) + " layers" + counted_ends +
              " (uneven_stages allows a ragged split)";
     case plan_rule::stages_within_layers:
-      return n(x.a) + " pipeline chunks are more than the " + n(x.b) + " layers" +
-             (x.c > 0 ? " (" + n(x.b - x.c) + " and the " + n(x.c) +
-                            " the embedding and output count as)"
-                      : "") +
+      return n(x.a) + " pipeline chunks are more than the " + n(x.b) + " layers" + counted_ends +
              ", even with uneven stages";
     case plan_rule::stage_ends_leave_layers:
       return "the first and last stages hold " + n(x.a) + " of " + n(x.b) + " layers, leaving " +
