@@ -776,3 +776,28 @@ TEST_CASE("llama 3 405b in meta's layout fits, held by the second stage") {
   CHECK(peak.activations.value() == doctest::Approx(120.0 * layer).scale(0.0));
   CHECK(peak.total.value() < 80e9);
 }
+
+TEST_CASE("deepspeed's zero-3 of 2021 gathers two tensors at a time, not two layers") {
+  // DeepSpeed v0.3.16 (stage3.py: fetch_sub_module gathers one module's tensors, the prefetch
+  // adds the next ones until stage3_prefetch_bucket_size, 5e7 elements; gradients wait in the
+  // 5e8-element reduce bucket, which buffered_reduce_fallback flattens into a copy). Megatron's
+  // 530B (h 20480, GeLU MLP of 4h): the largest tensor is the MLP's up-projection,
+  // 20480 x 81920 = 1,677,721,600 elements (the fused QKV is 20480 x 61440, the token table
+  // 51200 x 20480); two of them gathered and twice the one gradient that outgrows the bucket,
+  // 2 bytes each: 8 x 1,677,721,600 bytes.
+  training_setup ds;
+  ds.framework = profiles::deepspeed;
+  ds.zero3_per_tensor = true;
+  ds.degrees.data = 640;
+  ds.degrees.zero = 640;
+  ds.degrees.zero_stage = 3;
+  const model_shape& m = models::megatron_gpt_530b::shape;
+  CHECK(largest_parameter_tensor(m) == 1677721600.0);
+  CHECK(gathered_parameter_memory(m, parameters(m), ds, stage_position::first).value() ==
+        doctest::Approx(8.0 * 1677721600.0).scale(0.0));
+  // Without the per-tensor ZeRO-3, two whole layers (12·h², 4h² of attention and 8h² of MLP, and
+  // their biases and norms, under a thousandth more) and one layer's gradients, 2 bytes each.
+  ds.zero3_per_tensor = false;
+  CHECK(gathered_parameter_memory(m, parameters(m), ds, stage_position::first).value() ==
+        doctest::Approx(3.0 * 2.0 * 12.0 * 20480.0 * 20480.0).epsilon(1e-3).scale(0.0));
+}

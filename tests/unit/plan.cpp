@@ -864,6 +864,15 @@ TEST_CASE("stages that count the embedding and output as layers divide what they
   p.setup.degrees.virtual_stages = 1;
   CHECK(check(with_degrees(p)).empty());
   CHECK(layers_on_stage(p.model, with_degrees(p).setup, 0) == 40);
+  // An end counted as more layers than a chunk's share (torchtitan refuses it): 80 layers, an
+  // embedding counted as 100 and the output as 1 make 181 over 2 chunks, a share of 90; the
+  // first chunk would hold fewer than none.
+  p.setup.framework.pipeline_embedding_weight = 100;
+  p.setup.degrees.uneven_stages = true;
+  const violation w = only_violation(check(with_degrees(p)));
+  CHECK(w.rule == plan_rule::end_weights_within_share);
+  CHECK(describe(w) == "the embedding or the output counts as 100 layers, more than the chunks' "
+                       "share of 90");
 }
 
 TEST_CASE("given first and last stages must leave the stages between them an even share") {

@@ -1,6 +1,7 @@
 // Exact parameter counts of a model shape, the rules a shape obeys, and the checked entry points.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -282,6 +283,39 @@ constexpr std::int64_t parameter_tensors(const model_shape& s) {
   return s.layers * (s.layer_norms * norm + attention) + (s.layers - moe_layers) * mlp +
          moe_layers * moe +
          1 + (s.position_embeddings > 0 ? 1 : 0) + norm + (s.tied_embeddings ? 0 : 1);
+}
+
+/// Elements of the model's largest weight tensor, with the tensors `parameter_tensors` counts:
+/// the fused QKV projection (h·(a + 2·kv)·d_h) and the output projection (a·d_h·h), or MLA's
+/// down- and up-projections; the fused up-projection of a dense MLP, an expert or the shared
+/// experts ((2 if gated else 1)·h·f) and its down-projection (f·h); the token table (V·h).
+constexpr double largest_parameter_tensor(const model_shape& s) {
+  const double h = static_cast<double>(s.d_model);
+  const double up = s.gated_mlp ? 2.0 : 1.0;
+  double most = static_cast<double>(s.vocab) * h;
+  auto at_least = [&most](double x) { most = x > most ? x : most; };
+  if (s.mla.kv_lora_rank > 0) {
+    const double a = static_cast<double>(s.heads);
+    const double qk = static_cast<double>(s.mla.qk_nope_head_dim + s.mla.qk_rope_head_dim);
+    const double v = static_cast<double>(s.mla.v_head_dim);
+    const double q_lora = static_cast<double>(s.mla.q_lora_rank);
+    const double kv_lora = static_cast<double>(s.mla.kv_lora_rank);
+    at_least(q_lora > 0 ? std::max(h * q_lora, q_lora * a * qk) : h * a * qk);
+    at_least(h * (kv_lora + static_cast<double>(s.mla.qk_rope_head_dim)));
+    at_least(kv_lora * a * (static_cast<double>(s.mla.qk_nope_head_dim) + v));
+    at_least(a * v * h);
+  } else {
+    const double dh = static_cast<double>(s.head_dim);
+    at_least(h * static_cast<double>(s.heads + 2 * s.kv_heads) * dh);
+    at_least(static_cast<double>(s.heads) * dh * h);
+  }
+  if (s.layers > moe_layer_count(s)) at_least(up * h * static_cast<double>(s.d_ff));
+  if (moe_layer_count(s) > 0) {
+    const double fe = static_cast<double>(s.moe.expert_d_ff);
+    at_least(up * h * fe);
+    at_least(up * h * fe * static_cast<double>(s.moe.shared_experts));
+  }
+  return most;
 }
 
 // --- rules ---------------------------------------------------------------------------------------

@@ -331,12 +331,6 @@ constexpr double autograd_accumulation_bytes_per_parameter(const training_setup&
   return 3.0 * t.precision.parameter_bytes * (m - 1.0) / m;
 }
 
-/// Whether a setup runs ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 did (`zero3_per_tensor_traffic`).
-constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
-  return t.framework.reads_zero3_per_tensor && t.zero3_per_tensor &&
-         t.degrees.zero_stage >= 3;
-}
-
 /// HBM bytes of DeepSpeed's per-tensor ZeRO-3 (`deepspeed_zero3_per_tensor`) for each parameter
 /// a device gathers, per micro-batch, read off v0.3.16 (0 for every other setup):
 /// - each gather (one a layer pass, `layer_passes_per_micro_batch`: the post-forward hook

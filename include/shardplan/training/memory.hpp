@@ -797,13 +797,32 @@ constexpr double largest_layer_parameters(const parameter_counts& c, const paral
          static_cast<double>(d.tensor);
 }
 
+/// Whether a setup runs ZeRO-3 as DeepSpeed v0.3.13 to v0.4.2 did (`zero3_per_tensor_traffic`,
+/// cost.hpp; `gathered_parameter_memory`).
+constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
+  return t.framework.reads_zero3_per_tensor && t.zero3_per_tensor &&
+         t.degrees.zero_stage >= 3;
+}
+
 /// The parameter buffers of `buffer_memory`: ZeRO-3's gathered layers and their gradients, or the
-/// stage FSDP keeps gathered.
+/// stage FSDP keeps gathered. DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2 (`deepspeed_zero3_per_tensor`)
+/// gathers one module's tensors at a time and prefetches the next ones until 5e7 elements
+/// (`fetch_sub_module`, `get_params_to_prefetch`, `stage3_prefetch_bucket_size`, stage3.py and
+/// zero/constants.py at v0.3.16), so two of the largest tensors (`largest_parameter_tensor`, split
+/// by tensor parallelism) are gathered at once; the gradients wait in the reduce bucket
+/// (`reduce_bucket_size`, 5e8 elements, the framework's `bucket_size`, or the one tensor when it is
+/// larger), which `buffered_reduce_fallback` flattens into a copy: twice that, in the parameters'
+/// dtype as it reduces them.
 constexpr bytes gathered_parameter_memory(const model_shape& m, const parameter_counts& c,
                                           const training_setup& t, stage_position stage) {
   if (fsdp_keeps_stage_gathered(t)) {
     const device_parameters p = parameters_on_device(m, c, t, stage);
     return (p.dense + p.expert) * (t.precision.parameter_bytes + 4.0) * byte;
+  }
+  if (deepspeed_zero3_per_tensor(t)) {
+    const double tensor = largest_parameter_tensor(m) / static_cast<double>(t.degrees.tensor);
+    const double waiting = std::max(tensor, t.framework.bucket_size);
+    return (2.0 * tensor + 2.0 * waiting) * t.precision.parameter_bytes * byte;
   }
   if (sharding_of(t).stage >= 3)
     return largest_layer_parameters(c, t.degrees) *

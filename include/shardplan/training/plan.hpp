@@ -199,6 +199,7 @@ enum class plan_rule : std::uint8_t {
   stages_divide_layers,  ///< a: pipeline x virtual stages, b: layers, c: layers the ends count as
   stages_within_layers,  ///< a: pipeline x virtual stages, b: layers, c: layers the ends count as
   stage_ends_leave_layers,  ///< a: layers of the first and last stage, b: layers, c: chunks between
+  end_weights_within_share,  ///< a: the larger end weight, b: a chunk's share of the split
   expert_needs_moe,              ///< a: expert degree
   expert_divides_experts,        ///< a: expert degree, b: experts
   expert_divides_data,           ///< a: expert degree, b: data degree
@@ -239,6 +240,7 @@ constexpr std::string_view rule_name(plan_rule r) {
     case plan_rule::stages_divide_layers: return "stages_divide_layers";
     case plan_rule::stages_within_layers: return "stages_within_layers";
     case plan_rule::stage_ends_leave_layers: return "stage_ends_leave_layers";
+    case plan_rule::end_weights_within_share: return "end_weights_within_share";
     case plan_rule::expert_needs_moe: return "expert_needs_moe";
     case plan_rule::expert_divides_experts: return "expert_divides_experts";
     case plan_rule::expert_divides_data: return "expert_divides_data";
@@ -345,6 +347,9 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::stage_ends_leave_layers:
       return "shardplan: the first and last stages must leave every chunk between them an equal "
              "share of the rest, one layer or more";
+    case plan_rule::end_weights_within_share:
+      return "shardplan: the layers the embedding or the output count as must not exceed a "
+             "chunk's share of the split";
     case plan_rule::expert_needs_moe:
       return "shardplan: expert parallelism needs a mixture-of-experts model";
     case plan_rule::expert_divides_experts:
@@ -507,6 +512,15 @@ constexpr plan_violations check(const training_plan_values& p) {
   if (stages_sound && !ends_given && ragged && !split_filled)
     v.add(plan_rule::stages_within_layers, as_double(chunks), as_double(m.layers) + end_weights,
           {}, end_weights);
+  // A weight above a chunk's share would leave that end's chunk fewer than no layers
+  // (torchtitan's _generate_llm_fqn_per_model_part refuses it).
+  const framework_profile& f = p.setup.framework;
+  const std::int64_t heavier = std::max(f.pipeline_embedding_weight, f.pipeline_loss_weight);
+  const std::int64_t share =
+      d.pipeline > 1 ? (m.layers + f.pipeline_embedding_weight + f.pipeline_loss_weight) / chunks
+                     : heavier;
+  if (stages_sound && !ends_given && split_filled && heavier > share)
+    v.add(plan_rule::end_weights_within_share, as_double(heavier), as_double(share));
   if (stages_sound && ends_given && (!split_filled || (!ragged && !split_whole))) {
     const std::int64_t between =
         d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
@@ -676,6 +690,9 @@ inline std::string describe(const violation& x) {
     case plan_rule::stages_within_layers:
       return n(x.a) + " pipeline chunks are more than the " + n(x.b) + " layers" + counted_ends +
              ", even with uneven stages";
+    case plan_rule::end_weights_within_share:
+      return "the embedding or the output counts as " + n(x.a) +
+             " layers, more than the chunks' share of " + n(x.b);
     case plan_rule::stage_ends_leave_layers:
       return "the first and last stages hold " + n(x.a) + " of " + n(x.b) + " layers, leaving " +
              n(x.b - x.a) + " for the " + n(x.c) + " chunks between them" +

@@ -564,6 +564,8 @@ struct virtual_stages { std::int64_t value; };
 struct pipeline_chunks { std::int64_t value; };
 struct layers { std::int64_t value; };
 struct end_layers { std::int64_t value; };
+struct end_weight { std::int64_t value; };
+struct chunk_share { std::int64_t value; };
 struct expert_parallel { std::int64_t value; };
 struct experts { std::int64_t value; };
 struct data_parallel { std::int64_t value; };
@@ -659,6 +661,10 @@ struct pipeline_chunks_divide_layers {
 template <pipeline_chunks P, layers L>
 struct pipeline_chunks_within_layers {
   static constexpr bool value = P.value == kept || P.value <= L.value;
+};
+template <end_weight W, chunk_share S>
+struct end_weights_are_within_share {
+  static constexpr bool value = W.value == kept || W.value <= S.value;
 };
 template <bool Uneven, end_layers E, layers L, pipeline_chunks Between>
 struct stage_ends_leave_a_share {
@@ -800,6 +806,9 @@ template <class T> struct stages_divide_layers { static_assert(T::value,
 template <class T> struct stages_within_layers { static_assert(T::value,
     "shardplan: uneven stages still need a layer in every chunk: pipeline stages times virtual "
     "stages must not exceed the layers"); };
+template <class T> struct end_weights_within_share { static_assert(T::value,
+    "shardplan: the layers the embedding or the output count as must not exceed a chunk's share "
+    "of the split"); };
 template <class T> struct stage_ends_leave_layers { static_assert(T::value,
     "shardplan: the first and last stages must leave every chunk between them an equal share "
     "of the rest, one layer or more"); };
@@ -914,6 +923,9 @@ struct rules_of {
       pipeline_chunks{a<r::stages_divide_layers>}, layers{b<r::stages_divide_layers>}>>;
   using stages_within_layers = plan_rules::stages_within_layers<pipeline_chunks_within_layers<
       pipeline_chunks{a<r::stages_within_layers>}, layers{b<r::stages_within_layers>}>>;
+  using end_weights_within_share = plan_rules::end_weights_within_share<
+      end_weights_are_within_share<end_weight{a<r::end_weights_within_share>},
+                                   chunk_share{b<r::end_weights_within_share>}>>;
   using stage_ends_leave_layers = plan_rules::stage_ends_leave_layers<
       stage_ends_leave_a_share<ragged_split_allowed(p.setup),
                                           end_layers{a<r::stage_ends_leave_layers>},
@@ -991,6 +1003,7 @@ using require_feasible = plan_checks::rules_of<Plan>;
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_divide_layers) +             \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stages_within_layers) +             \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::stage_ends_leave_layers) +          \
+  sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::end_weights_within_share) +         \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_needs_moe) +                 \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_experts) +           \
   sizeof(typename ::shardplan::require_feasible<__VA_ARGS__>::expert_divides_data) +              \
