@@ -5,6 +5,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
+#include <shardplan/training/plan_builder.hpp>
 #include <shardplan/training/training_plan.hpp>
 
 using namespace shardplan;
@@ -800,4 +801,58 @@ TEST_CASE("deepspeed's zero-3 of 2021 gathers two tensors at a time, not two lay
   ds.zero3_per_tensor = false;
   CHECK(gathered_parameter_memory(m, parameters(m), ds, stage_position::first).value() ==
         doctest::Approx(3.0 * 2.0 * 12.0 * 20480.0 * 20480.0).epsilon(1e-3).scale(0.0));
+}
+
+// --- a configuration reported out of memory, and its fix (issue 42) ---------------------------
+
+TEST_CASE("torchtitan's deepseek-v3 16b toml runs out of memory at local batch 8, not at 4") {
+  // pytorch/torchtitan#1789: "we run into OOM with the default command" on 8 x H100 80GB HBM3,
+  // with train_configs/deepseek_v3_16b.toml at 8a2686c4a: FSDP over the 8 GPUs, expert
+  // parallelism 8, local_batch_size 8, seq_len 4096, selective op AC, the loss compiled. The fix,
+  // 82a9530f6, "make the 16B default toml config safe for 80GB H100": local_batch_size 4.
+  // torchtitan's 16B flavor (models/deepseek_v3/__init__.py): dim 2048, 27 layers (1 dense),
+  // 16 heads, MLA kv_lora_rank 512 (no q_lora), 128 + 64 and 128 head dims, 64 routed experts
+  // of 1408 (top 6) and 2 shared, dense MLP 10944, vocabulary 102400.
+  constexpr model_shape flavor_16b = {
+      .name = "deepseek-v3-16b",
+      .layers = 27,
+      .d_model = 2048,
+      .d_ff = 10944,
+      .heads = 16,
+      .kv_heads = 16,
+      .head_dim = 192,
+      .vocab = 102400,
+      .moe = {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408,
+              .dense_layers = 1},
+      .mla = {.kv_lora_rank = 512, .qk_nope_head_dim = 128, .qk_rope_head_dim = 64,
+              .v_head_dim = 128},
+  };
+  auto peak = [&](std::int64_t local_batch) {
+    training_setup setup;
+    setup.framework = profiles::torchtitan;
+    setup.compiled_loss = true;
+    setup.recompute = {recompute_kind::selective};
+    setup.precision = precision::bf16_mixed_adam::policy;
+    setup.batch = {.global_tokens = 8 * local_batch * 4096, .seq_len = 4096,
+                   .micro_batch = local_batch};
+    const training_plan_values plan =
+        make_training_plan(flavor_16b, systems::dgx_h100_superpod<1>::figures,
+                           {.data = 8, .expert = 8, .zero_stage = 3}, setup);
+    return memory_per_device(plan.model, plan.setup).total;
+  };
+  const bytes capacity = 80e9 * byte;
+  CHECK(assess_memory(peak(8), capacity).verdict == memory_verdict::does_not_fit);
+  CHECK(assess_memory(peak(4), capacity).verdict != memory_verdict::does_not_fit);
+  // What one of its MoE layers keeps per token under the op-level policy (bf16): the block input
+  // 2·2048; wq's output 2·16·192 (the first mm), wkv_b's 2·16·256 (the third); the attention
+  // output 2·16·128 and its fp32 logsumexp 4·16; the shared experts' w1 2·2816 (the fifth) and
+  // w2 2·2048 (the seventh); topk's values and indices 12·6: 32,392 bytes. With the experts over
+  // 8 GPUs the dispatched and combined tokens too, 2·6·2·2048: 81,544.
+  activation_inputs one_token{.micro_batch = 1, .seq_len = 1};
+  one_token.recompute = {recompute_kind::selective};
+  CHECK(torchtitan_selective_layer_bytes(flavor_16b, layer_kind::moe, one_token).value() ==
+        doctest::Approx(32392.0).scale(0.0));
+  one_token.expert_parallel = 8;
+  CHECK(torchtitan_selective_layer_bytes(flavor_16b, layer_kind::moe, one_token).value() ==
+        doctest::Approx(81544.0).scale(0.0));
 }

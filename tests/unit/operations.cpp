@@ -526,3 +526,37 @@ TEST_CASE("pytorch's ring attention: its eager merges and copies, step by step")
   }
   CHECK(found);
 }
+
+TEST_CASE("torchtitan's op-level checkpointing reruns mla's even matmuls and the experts") {
+  // torchtitan/distributed/activation_checkpoint.py at b5bcd76: "save all compute/comm ops,
+  // except every second mm/linear"; the gate's mm always recomputes; the grouped GEMMs are in no
+  // save list. DeepSeek-V3 (q_lora_rank 1536): wq_a 1, wq_b 2, wkv_a 3, wkv_b 4, wo 5, then the
+  // shared expert's w1 6, w3 7, w2 8: the even ones rerun.
+  const layer_shard s{.seq_len = 4096};
+  auto share = [&](const model_shape& m, std::string_view name) {
+    operation o{};
+    o.name = name;
+    o.kind = operation_kind::gemm;
+    o.linear = true;
+    return op_sac_share(m, s, o);
+  };
+  const model_shape& v3 = models::deepseek_v3::shape;
+  CHECK(share(v3, "q down projection") == 0.0);
+  CHECK(share(v3, "q up projection") == 1.0);
+  CHECK(share(v3, "kv down projection") == 0.0);
+  CHECK(share(v3, "kv up projection") == 1.0);
+  CHECK(share(v3, "attention output projection") == 0.0);
+  CHECK(share(v3, "router") == 1.0);
+  CHECK(share(v3, "expert up projection") == 1.0);
+  CHECK(share(v3, "expert down projection") == 1.0);
+  CHECK(share(v3, "shared expert up projection") == 0.5);  // w1 of 6 reruns, w3 of 7 does not
+  CHECK(share(v3, "shared expert down projection") == 1.0);
+  // Without q_lora (torchtitan's 16B flavor): wq 1, wkv_a 2, wkv_b 3, wo 4, w1 5, w3 6, w2 7.
+  model_shape v2_lite = v3;
+  v2_lite.mla.q_lora_rank = 0;
+  CHECK(share(v2_lite, "q projection") == 0.0);
+  CHECK(share(v2_lite, "kv down projection") == 1.0);
+  CHECK(share(v2_lite, "kv up projection") == 0.0);
+  CHECK(share(v2_lite, "attention output projection") == 1.0);
+  CHECK(share(v2_lite, "shared expert down projection") == 0.0);
+}

@@ -199,6 +199,7 @@ struct activation_inputs {
   std::int64_t seq_len = 1;      ///< s, tokens per sequence on this device
   std::int64_t tensor_parallel = 1;
   bool sequence_parallel = false;
+  std::int64_t expert_parallel = 1;  ///< devices the routed experts are spread over
   recompute_policy recompute{};
   double activation_bytes = 2.0;  ///< bytes of one stored activation element (bf16: 2)
   /// Bytes of a linear layer's input kept for its weight gradient where the layer keeps its own

@@ -438,6 +438,7 @@ constexpr activation_inputs activation_inputs_of(const training_setup& t) {
           .seq_len = t.batch.seq_len / t.degrees.context,
           .tensor_parallel = t.degrees.tensor,
           .sequence_parallel = t.degrees.sequence_parallel,
+          .expert_parallel = t.degrees.expert,
           .recompute = t.recompute,
           .activation_bytes = t.precision.activation_bytes,
           .linear_input_bytes =
@@ -472,35 +473,71 @@ constexpr layer_dimensions dimensions_of(const model_shape& m, const activation_
 /// Bytes one layer keeps for one micro-batch under torchtitan's op-level selective activation
 /// checkpointing (`SelectiveAC`, torchtitan/distributed/activation_checkpoint.py
 /// @b5bcd76c66d0acb1a08b176d9639425bc55e0b2a). Its policy saves the outputs of the ops in its save
-/// set (PyTorch's compute-intensive ops, mm and the SDPA kernels among them, plus
-/// `reduce_scatter_tensor`), "except every second mm/linear" (a counter per block forward), and
-/// recomputes the rest; the checkpointed block's input is kept too. A torchtitan block calls its
-/// matmuls in the order wq, wk, wv, wo (`xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)`,
-/// torchtitan/models/common/attention.py) and w1, w3, w2 (`self.w2(F.silu(self.w1(x)) *
-/// self.w3(x))`, models/common/feed_forward.py), so the odd ones are saved: wq's, wv's and w1's
-/// outputs and, gated, w2's (ungated: w1 then w2, only w1's). Per token on one device, with e the
-/// activation bytes:
+/// set (PyTorch's compute-intensive ops, mm and the SDPA kernels among them, plus `topk`,
+/// `reduce_scatter_tensor` and `all_to_all_single`), "except every second mm/linear" (a counter
+/// per block forward; the MoE router's gate is always recomputed and not counted; the experts'
+/// grouped GEMMs are in no save list and are recomputed), and recomputes the rest; the
+/// checkpointed block's input is kept too. The matmuls run in the order of the model code: wq,
+/// wk, wv, wo (models/common/attention.py), or MLA's wq (or wq_a, wq_b), wkv_a, wkv_b, wo
+/// (models/deepseek_v3), then w1, w3, w2 (`self.w2(F.silu(self.w1(x)) * self.w3(x))`,
+/// models/common/feed_forward.py) of the dense MLP or of the shared experts; the odd ones are
+/// saved. Per token on one device, with e the activation bytes:
 /// - the block input, e·h (divided by t under sequence parallelism);
-/// - wq's output e·a·d_h/t and wv's e·kv·d_h/t;
-/// - the SDPA kernel's output e·a·d_h/t and its fp32 logsumexp 4·a/t (eager attention: the math
-///   kernel's s x s weights e·a·s/t as well);
-/// - w1's output e·f/t and, gated, w2's local (partial-sum) output e·h;
+/// - each saved matmul's output: wq e·a·d_h/t, wv e·kv·d_h/t; MLA's wq e·a·(d_nope + d_rope)/t or
+///   wq_a e·q_lora, wkv_a e·(kv_lora + d_rope), wkv_b e·a·(d_nope + d_v)/t; w1 and w3 e·f/t (the
+///   shared experts' f·n_shared); w2 and wo their local (partial-sum) output e·h;
+/// - the attention kernel's output e·a·d_v/t and its fp32 logsumexp 4·a/t (eager attention: the
+///   math kernel's s x s weights e·a·s/t as well);
+/// - an MoE layer's `topk` values and indices, 12 bytes per routed expert, and with expert
+///   parallelism the dispatched and combined tokens of the all-to-alls, 2·k·e·h;
 /// - under sequence parallelism, the reduce-scatters after wo and w2: e·h/t each.
-/// torchtitan has no dropout. Mixture-of-experts layers (grouped GEMMs, all-to-alls, the
-/// force-recomputed router) and MLA are not modelled op by op: they keep the generic selective
-/// bytes (`layer_activation_bytes`).
+/// torchtitan has no dropout. (A helper read the op lists and the MoE's forward at b5bcd76 and at
+/// 8a2686c4, where each model passed its own list; the parity comes out the same.)
 constexpr bytes torchtitan_selective_layer_bytes(const model_shape& m, layer_kind kind,
                                                  const activation_inputs& in) {
-  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) return layer_activation_bytes(m, kind, in);
   const layer_dimensions x = dimensions_of(m, in);
   const double s = x.s, b = x.b, h = x.h, t = x.t, e = x.e, a = x.a, kv = x.kv, dh = x.dh;
-  const double f = x.f, sp = x.sp;
-  double per_token = e * h / sp;                       // the block's input
-  per_token += (e * a * dh + e * kv * dh) / t;         // wq, wv
-  per_token += (e * a * dh + 4.0 * a) / t;             // SDPA output and logsumexp
+  const double sp = x.sp;
+  double per_token = e * h / sp;  // the block's input
+  int count = 0;
+  auto mm = [&](double out) {  // a matmul's output, saved when it is an odd one
+    if (++count % 2 == 1) per_token += out;
+  };
+  if (m.mla.kv_lora_rank > 0) {
+    const double nope = static_cast<double>(m.mla.qk_nope_head_dim);
+    const double rope = static_cast<double>(m.mla.qk_rope_head_dim);
+    const double v = static_cast<double>(m.mla.v_head_dim);
+    const double q_lora = static_cast<double>(m.mla.q_lora_rank);
+    if (q_lora > 0.0) {
+      mm(e * q_lora);                     // wq_a
+      mm(e * a * (nope + rope) / t);      // wq_b
+    } else {
+      mm(e * a * (nope + rope) / t);      // wq
+    }
+    mm(e * (static_cast<double>(m.mla.kv_lora_rank) + rope));  // wkv_a
+    mm(e * a * (nope + v) / t);                                // wkv_b
+    per_token += (e * a * v + 4.0 * a) / t;                    // attention output, logsumexp
+  } else {
+    mm(e * a * dh / t);                      // wq
+    mm(e * kv * dh / t);                     // wk
+    mm(e * kv * dh / t);                     // wv
+    per_token += (e * a * dh + 4.0 * a) / t;  // SDPA output and logsumexp
+  }
   if (in.eager_attention) per_token += e * a * s / t;  // the math kernel's weights
-  per_token += e * f / t;                              // w1
-  if (m.gated_mlp) per_token += e * h;                 // w2 (before its reduction)
+  mm(e * h);                                           // wo
+  const double f = kind == layer_kind::moe ? static_cast<double>(m.moe.expert_d_ff) *
+                                                 static_cast<double>(m.moe.shared_experts)
+                                           : x.f;
+  if (f > 0.0) {
+    mm(e * f / t);                  // w1
+    if (m.gated_mlp) mm(e * f / t);  // w3
+    mm(e * h);                      // w2
+  }
+  if (kind == layer_kind::moe) {
+    const double k = static_cast<double>(m.moe.top_k);
+    per_token += 12.0 * k;  // topk's values and indices
+    if (in.expert_parallel > 1) per_token += 2.0 * k * e * h;  // dispatch and combine
+  }
   if (in.sequence_parallel && in.tensor_parallel > 1) per_token += 2.0 * e * h / t;
   return s * b * per_token * byte;
 }

@@ -941,21 +941,36 @@ constexpr layer_time time_passes(const chip_figures& chip, const operation_list&
 /// wq, wk, wv, w1 and w3 for their weight gradients: compile's partitioner takes
 /// PREFER_RECOMPUTE as MUST_RECOMPUTE (`must_recompute`, torch/_functorch/partitioners.py, lists
 /// both policies), and the memory model keeps no gathered activation (`sac_reruns_gathers`
-/// charges the collectives). MoE layers and MLA are not modelled op by op (as their memory is
-/// not): nothing is rerun there.
+/// charges the collectives). MLA's matmuls count in the order wq (or wq_a, wq_b), wkv_a, wkv_b,
+/// wo, and the even ones rerun; an MoE layer reruns its router (the policy forces the gate's mm
+/// to recompute) and its experts' grouped GEMMs (in no save list), and its shared experts' w1,
+/// w3 and w2 continue the count (at b5bcd76; `torchtitan_selective_layer_bytes` keeps the rest).
 constexpr double op_sac_share(const model_shape& m, const layer_shard& s, const operation& o) {
   if (o.collective_copy) return o.name == "all-gather copy (dim 1)" ? 1.0 : 0.0;
   if (o.attention_core) return 0.0;
   if (o.kind == operation_kind::memory) return 1.0;
   if (o.kind != operation_kind::gemm || !o.linear) return 0.0;
-  if (o.name == "qkv projection") {
+  const std::string_view n = o.name;
+  // The position of a matmul in the block's count; the even ones rerun.
+  auto rerun = [](int position) { return position % 2 == 0 ? 1.0 : 0.0; };
+  const bool q_lora = m.mla.kv_lora_rank > 0 && m.mla.q_lora_rank > 0;
+  const int output_projection = q_lora ? 5 : 4;
+  if (n == "qkv projection") {
     const double q = static_cast<double>(m.heads) / s.tensor;
     const double kv = kv_heads_per_rank(m, s.tensor);
-    return kv / (q + 2.0 * kv);
+    return kv / (q + 2.0 * kv);  // wk, the second of wq, wk, wv
   }
-  if (o.name == "attention output projection") return 1.0;
-  if (o.name == "mlp up projection") return m.gated_mlp ? 0.5 : 0.0;
-  if (o.name == "mlp down projection") return m.gated_mlp ? 0.0 : 1.0;
+  if (n == "q projection" || n == "q down projection") return rerun(1);
+  if (n == "q up projection") return rerun(2);
+  if (n == "kv down projection") return rerun(q_lora ? 3 : 2);
+  if (n == "kv up projection") return rerun(q_lora ? 4 : 3);
+  if (n == "attention output projection") return rerun(output_projection);
+  if (n == "router" || n.starts_with("expert ")) return 1.0;
+  // w1 and, gated, w3 (one fused GEMM, of which one half reruns), then w2.
+  if (n == "mlp up projection" || n == "shared expert up projection")
+    return m.gated_mlp ? 0.5 : rerun(output_projection + 1);
+  if (n == "mlp down projection" || n == "shared expert down projection")
+    return rerun(output_projection + (m.gated_mlp ? 3 : 2));
   return 0.0;
 }
 
