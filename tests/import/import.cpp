@@ -474,7 +474,12 @@ ARGS=(
   CHECK(f.plan.model.moe.shared_experts == 1);
   CHECK(degrees_of(f).pipeline == 4);
   CHECK(degrees_of(f).virtual_stages == 1);  // 4 stages in the layout over PP 4
-  CHECK(degrees_of(f).uneven_stages);        // 16, 15, 15, 15 layers
+  // 16, 15, 15, 15 layers: the first stage's 16 and an even rest, as the plan says them.
+  CHECK(degrees_of(f).first_stage_layers == 16);
+  CHECK(degrees_of(f).last_stage_layers == 0);
+  CHECK_FALSE(degrees_of(f).uneven_stages);
+  CHECK(layers_on_stage(f.plan.model, f.plan.setup, 0) == 16);
+  CHECK(layers_on_stage(f.plan.model, f.plan.setup, 3) == 15);
   CHECK(degrees_of(f).data == 8);            // 256 / (8 x 4)
   CHECK(degrees_of(f).expert == 8);
   const std::string bad =

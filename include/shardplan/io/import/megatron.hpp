@@ -719,6 +719,21 @@ inline outcome import_megatron(const source& src) {
     p.virtual_stages = count / p.pipeline;
     p.uneven_stages =
         std::adjacent_find(stages.begin(), stages.end(), std::not_equal_to<>()) != stages.end();
+    // One chunk a stage whose middle stages are alike: the layout is its ends and an even rest,
+    // which the plan says exactly (first_stage_layers, last_stage_layers); otherwise a ragged
+    // split stands in for it.
+    const auto middle_begin = stages.begin() + 1;
+    const auto middle_end = stages.end() - 1;
+    if (p.uneven_stages && p.virtual_stages == 1 && count >= 3 &&
+        std::adjacent_find(middle_begin, middle_end, std::not_equal_to<>()) == middle_end &&
+        stages[1] > 0) {
+      if (stages.front() != stages[1]) p.first_stage_layers = stages.front();
+      if (stages.back() != stages[1]) p.last_stage_layers = stages.back();
+      p.uneven_stages = false;
+    } else if (p.uneven_stages) {
+      c.note("--pipeline-model-parallel-layout: its stages' layers are read as a ragged split "
+             "(the plan keeps the first and last stage's layers, not each chunk's)");
+    }
   } else if (a.given("--num-layers-per-virtual-pipeline-stage")) {
     const std::int64_t per = a.integer("--num-layers-per-virtual-pipeline-stage", 1, 1, max_count);
     if (first_last)
