@@ -908,3 +908,18 @@ TEST_CASE("given first and last stages must leave the stages between them an eve
         "the first and last stages hold 79 of 80 layers, leaving 1 for the 30 chunks between "
         "them: fewer than one each");
 }
+
+TEST_CASE("ends that are not whole chunks agree at run time and at compile time") {
+  // 80 layers on 8 stages of 2 virtual stages with the ends holding 3 and 5: 72 left for 6
+  // stages, 6 a chunk, an even share; the ends' own chunks split 3 as 2 and 1 (chunk_layers_of).
+  // The compile-time rule sees only the ends' sum, the layers and the chunks between, so the run
+  // time must not refuse the plan for the ends' own odd counts.
+  training_plan_values p = reference_values();
+  p.setup.degrees.virtual_stages = 2;
+  p.setup.degrees.first_stage_layers = 3;
+  p.setup.degrees.last_stage_layers = 5;
+  CHECK_FALSE(check(p).has(plan_rule::stage_ends_leave_layers));
+  CHECK(chunk_layers_of(p.model, p.setup, 0) == 2);
+  CHECK(chunk_layers_of(p.model, p.setup, 8) == 1);
+  CHECK(layers_on_stage(p.model, p.setup, 1) == 12);
+}

@@ -46,6 +46,23 @@ constexpr std::int64_t micro_batches(const training_setup& t) {
 constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setup& t,
                                        std::int64_t s);
 
+/// Whether the plan gives the first or the last stage's layers (`first_stage_layers`,
+/// `last_stage_layers`).
+constexpr bool stage_ends_given(const parallel_degrees& d) {
+  return d.pipeline > 1 && (d.first_stage_layers > 0 || d.last_stage_layers > 0);
+}
+
+/// With the ends given, the stages between them and the layers the ends leave them.
+struct between_the_ends {
+  std::int64_t stages = 0;
+  std::int64_t layers = 0;
+};
+
+constexpr between_the_ends between_ends_of(const model_shape& m, const parallel_degrees& d) {
+  return {d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0),
+          m.layers - d.first_stage_layers - d.last_stage_layers};
+}
+
 /// Virtual stages (chunks per stage) of the plan's schedule: v interleaved, else 1.
 constexpr std::int64_t virtual_stages_of(const parallel_degrees& d) {
   return d.pipeline > 1 && d.schedule == pipeline_schedule::interleaved
@@ -61,7 +78,7 @@ constexpr std::int64_t chunk_layers_of(const model_shape& m, const training_setu
   const parallel_degrees& d = t.degrees;
   const std::int64_t p = std::max<std::int64_t>(d.pipeline, 1);
   const std::int64_t v = virtual_stages_of(d);
-  if (p > 1 && (d.first_stage_layers > 0 || d.last_stage_layers > 0)) {
+  if (stage_ends_given(d)) {
     const std::int64_t n = layers_on_stage(m, t, j % p);
     return n / v + (j / p < n % v ? 1 : 0);
   }
@@ -87,15 +104,13 @@ constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setu
   const parallel_degrees& d = t.degrees;
   const std::int64_t p = d.pipeline;
   if (p <= 1) return m.layers;
-  const std::int64_t first = d.first_stage_layers, last = d.last_stage_layers;
-  if (first > 0 || last > 0) {
-    if (s == 0 && first > 0) return first;
-    if (s == p - 1 && last > 0) return last;
-    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
-    const std::int64_t rest = m.layers - first - last;
-    if (middle <= 0 || rest <= 0) return 0;
-    const std::int64_t index = s - (first > 0 ? 1 : 0);
-    return rest / middle + (index < rest % middle ? 1 : 0);
+  if (stage_ends_given(d)) {
+    if (s == 0 && d.first_stage_layers > 0) return d.first_stage_layers;
+    if (s == p - 1 && d.last_stage_layers > 0) return d.last_stage_layers;
+    const between_the_ends rest = between_ends_of(m, d);
+    if (rest.stages <= 0 || rest.layers <= 0) return 0;
+    const std::int64_t index = s - (d.first_stage_layers > 0 ? 1 : 0);
+    return rest.layers / rest.stages + (index < rest.layers % rest.stages ? 1 : 0);
   }
   std::int64_t layers = 0;
   for (std::int64_t k = 0; k < virtual_stages_of(d); ++k)
@@ -120,18 +135,16 @@ constexpr bool ragged_split_allowed(const training_setup& t) {
 }
 
 /// Whether the split gives every chunk a whole share: the p·v chunks divide L + w_in + w_out,
-/// or, with an end given, the stages between the ends divide what the ends leave (each stage's
-/// layers a multiple of v); anything else needs `uneven_stages`.
+/// or, with an end given, the chunks between the ends divide what the ends leave (the ends' own
+/// chunks split their layers as `chunk_layers_of` does; Megatron-Core's further rule that they be
+/// multiples of v is its importer's); anything else needs `uneven_stages`.
 constexpr bool split_divides_layers(const model_shape& m, const training_setup& t) {
   const parallel_degrees& d = t.degrees;
   const std::int64_t v = virtual_stages_of(d);
   if (d.pipeline <= 1) return true;
-  if (d.first_stage_layers > 0 || d.last_stage_layers > 0) {
-    const std::int64_t middle =
-        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
-    const std::int64_t rest = m.layers - d.first_stage_layers - d.last_stage_layers;
-    return d.first_stage_layers % v == 0 && d.last_stage_layers % v == 0 &&
-           (middle == 0 || rest % (middle * v) == 0);
+  if (stage_ends_given(d)) {
+    const between_the_ends rest = between_ends_of(m, d);
+    return rest.stages == 0 || rest.layers % (rest.stages * v) == 0;
   }
   return (m.layers + t.framework.pipeline_embedding_weight + t.framework.pipeline_loss_weight) %
              (d.pipeline * v) ==
@@ -145,11 +158,9 @@ constexpr bool split_within_layers(const model_shape& m, const training_setup& t
   const parallel_degrees& d = t.degrees;
   const std::int64_t v = virtual_stages_of(d);
   if (d.pipeline <= 1) return true;
-  if (d.first_stage_layers > 0 || d.last_stage_layers > 0) {
-    const std::int64_t middle =
-        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
-    const std::int64_t rest = m.layers - d.first_stage_layers - d.last_stage_layers;
-    return middle == 0 ? rest == 0 : rest >= middle * v;
+  if (stage_ends_given(d)) {
+    const between_the_ends rest = between_ends_of(m, d);
+    return rest.stages == 0 ? rest.layers == 0 : rest.layers >= rest.stages * v;
   }
   return m.layers + t.framework.pipeline_embedding_weight + t.framework.pipeline_loss_weight >=
          d.pipeline * v;

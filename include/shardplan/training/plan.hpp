@@ -500,9 +500,9 @@ constexpr plan_violations check(const training_plan_values& p) {
     v.add(plan_rule::virtual_stages_suit_schedule, as_double(d.virtual_stages),
           static_cast<double>(d.schedule));
   const std::int64_t chunks = d.pipeline * d.virtual_stages;
-  const bool ends_given = d.pipeline > 1 && (d.first_stage_layers > 0 || d.last_stage_layers > 0);
-  const double end_weights = as_double(p.setup.framework.pipeline_embedding_weight +
-                                       p.setup.framework.pipeline_loss_weight);
+  const bool ends_given = stage_ends_given(d);
+  const framework_profile& f = p.setup.framework;
+  const double end_weights = as_double(f.pipeline_embedding_weight + f.pipeline_loss_weight);
   const bool split_whole = split_divides_layers(m, p.setup);
   const bool split_filled = split_within_layers(m, p.setup);
   const bool ragged = ragged_split_allowed(p.setup);
@@ -514,7 +514,6 @@ constexpr plan_violations check(const training_plan_values& p) {
           {}, end_weights);
   // A weight above a chunk's share would leave that end's chunk fewer than no layers
   // (torchtitan's _generate_llm_fqn_per_model_part refuses it).
-  const framework_profile& f = p.setup.framework;
   const std::int64_t heavier = std::max(f.pipeline_embedding_weight, f.pipeline_loss_weight);
   const std::int64_t share =
       d.pipeline > 1 ? (m.layers + f.pipeline_embedding_weight + f.pipeline_loss_weight) / chunks
@@ -522,11 +521,9 @@ constexpr plan_violations check(const training_plan_values& p) {
   if (stages_sound && !ends_given && split_filled && heavier > share)
     v.add(plan_rule::end_weights_within_share, as_double(heavier), as_double(share));
   if (stages_sound && ends_given && (!split_filled || (!ragged && !split_whole))) {
-    const std::int64_t between =
-        d.pipeline - (d.first_stage_layers > 0 ? 1 : 0) - (d.last_stage_layers > 0 ? 1 : 0);
     v.add(plan_rule::stage_ends_leave_layers,
           as_double(d.first_stage_layers + d.last_stage_layers), as_double(m.layers), {},
-          as_double(between * d.virtual_stages));
+          as_double(between_ends_of(m, d).stages * d.virtual_stages));
   }
   if (d.expert > 1 && !is_moe(m)) v.add(plan_rule::expert_needs_moe, as_double(d.expert));
   if (is_moe(m) && m.moe.experts % d.expert != 0)
