@@ -62,7 +62,7 @@ TEST_CASE("the chart has a point per answered system, the front marked and the r
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
   CHECK(count(svg, "<circle class=\"point") == 3);
-  CHECK(count(svg, "<circle class=\"point pareto\"") == front);
+  CHECK(count(svg, "<circle class=\"point pareto marked\"") == front);
   CHECK(svg.find("broken: system") != std::string::npos);
   CHECK(svg.find("no answer (1 system)") != std::string::npos);
   // The title is escaped.

@@ -94,7 +94,7 @@ TEST_CASE("the chart has a legend, axes with labels, the memory line and the bes
   CHECK(svg.find(">best plan (fastest that fits)</text>") != std::string::npos);
   CHECK(svg.find(">memory per device (GB)</text>") != std::string::npos);  // linear: 20 to 150
   CHECK(svg.find(">step time (s)</text>") != std::string::npos);
-  CHECK(occurrences(svg, "<polygon class=\"best\"") == 1);
+  CHECK(occurrences(svg, "<polygon class=\"best marked\"") == 1);
   CHECK(svg.find(">best: pp 1 x dp 8</text>") != std::string::npos);
   CHECK(occurrences(svg, "<line class=\"capacity\"") == 1);
   CHECK(svg.find(">80 GB per device</text>") != std::string::npos);
@@ -154,7 +154,7 @@ TEST_CASE("the chart of a search shows every checked candidate and marks the bes
 
   const std::string svg = search_chart_svg(s);
   CHECK(well_formed(svg));
-  CHECK(occurrences(svg, "<polygon class=\"best\"") == 1);
+  CHECK(occurrences(svg, "<polygon class=\"best marked\"") == 1);
   CHECK(svg.find("best: " + describe(r.choice)) != std::string::npos);
   CHECK(svg.find("llama3-8b on 8 x h100 sxm") != std::string::npos);
   CHECK(occurrences(svg, "<circle class=\"point") <= points.size());

@@ -142,9 +142,11 @@ struct comparison_point {
 };
 
 /// A comparison as a standalone SVG document: one labelled circle per system (class "point
-/// pareto" on the front, "point" off it), the front as a line through its points by x, axes
+/// pareto marked" on the front, drawn on top; "point" off it), each label where it covers no
+/// other label, point or the legend, the front as a line through its points by x, axes
 /// (logarithmic where they span more than a factor of 20) with their labels, the title, and
-/// in the legend the systems with no answer (orange), each with its constraint.
+/// in the legend (a corner free of points) the systems with no answer (orange), each with its
+/// constraint.
 inline std::string comparison_chart_svg(const std::vector<comparison_point>& points,
                                         const std::string& title, const std::string& x_label,
                                         const std::string& y_label,
@@ -204,21 +206,56 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
     svg += "<path class=\"front\" d=\"" + d +
            "\" fill=\"none\" stroke=\"#1a7a1a\" stroke-width=\"2.5\"/>\n";
   }
-  for (const comparison_point& p : points) {
-    if (!(p.x > 0.0) || !(p.y > 0.0) || !std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-    const double px = x.pixel(p.x), py = y.pixel(p.y);
-    svg += std::string("<circle class=\"point") + (p.pareto ? " pareto" : "") + "\" cx=\"" +
-           number(px) + "\" cy=\"" + number(py) + "\" r=\"6\" fill=\"" +
-           (p.pareto ? "#d62728" : "#1f77b4") + "\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
-    svg += "<text class=\"point-label\" x=\"" + number(px + 9) + "\" y=\"" + number(py - 8) +
-           "\" font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
-           draw::escape(p.label) + "</text>\n";
-  }
-  // The legend, bottom right: a cost-against-time chart runs from bottom left to top right.
+  // The legend, in a corner that covers no point, as wide as its longest line.
+  auto drawn = [](const comparison_point& p) {
+    return p.x > 0.0 && p.y > 0.0 && std::isfinite(p.x) && std::isfinite(p.y);
+  };
+  const std::string no_answer = "no answer (" + std::to_string(unanswered.size()) +
+                                (unanswered.size() == 1 ? " system" : " systems") + ")";
+  double legend_w = std::max(draw::text_width("on the Pareto front", 12.0),
+                             draw::text_width(no_answer, 12.0));
+  for (const std::string& u : unanswered) legend_w = std::max(legend_w, draw::text_width(u, 11.0));
+  legend_w += 34.0;
   const double legend_h = 66.0 + 18.0 * static_cast<double>(unanswered.size());
-  const double lx = w - right - 290.0, ly = h - bottom - legend_h - 4.0;
+  std::vector<draw::box> point_boxes;
+  for (const comparison_point& p : points)
+    if (drawn(p))
+      point_boxes.push_back({x.pixel(p.x) - 7.0, y.pixel(p.y) - 7.0, x.pixel(p.x) + 7.0,
+                             y.pixel(p.y) + 7.0});
+  const draw::box legend =
+      draw::free_corner({left, top, w - right, h - bottom}, legend_w, legend_h, point_boxes);
+  const double lx = legend.x0 + 10.0, ly = legend.y0 + 8.0;
+  // Labels go where they cover no other label, point or the legend; the front's points are
+  // drawn last (on top) and labelled first.
+  draw::label_layout labels({left, top, w - right, h - bottom});
+  labels.reserve(legend);
+  for (const comparison_point& p : points)
+    if (drawn(p)) labels.reserve_point(x.pixel(p.x), y.pixel(p.y), 6.0);
+  std::string marks, texts;
+  for (const bool on_front : {true, false})
+    for (const comparison_point& p : points) {
+      if (!drawn(p) || p.pareto != on_front) continue;
+      const double px = x.pixel(p.x), py = y.pixel(p.y);
+      const draw::label_spot spot = labels.place(p.label, 11.0, px, py, 6.0);
+      if (spot.leader)
+        texts += "<line class=\"leader\" x1=\"" + number(px) + "\" y1=\"" + number(py) +
+                 "\" x2=\"" + number(spot.end_x) + "\" y2=\"" + number(spot.end_y) +
+                 "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      texts += "<text class=\"point-label\" x=\"" + number(spot.x) + "\" y=\"" + number(spot.y) +
+               "\" font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
+               draw::escape(p.label) + "</text>\n";
+    }
+  for (const bool on_front : {false, true})
+    for (const comparison_point& p : points) {
+      if (!drawn(p) || p.pareto != on_front) continue;
+      marks += std::string("<circle class=\"point") + (p.pareto ? " pareto marked" : "") +
+               "\" cx=\"" + number(x.pixel(p.x)) + "\" cy=\"" + number(y.pixel(p.y)) +
+               "\" r=\"6\" fill=\"" + (p.pareto ? "#d62728" : "#1f77b4") +
+               "\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
+    }
+  svg += texts + marks;
   svg += "<g class=\"legend\">\n<rect x=\"" + number(lx - 10) + "\" y=\"" + number(ly - 8) +
-         "\" width=\"294\" height=\"" + number(legend_h) +
+         "\" width=\"" + number(legend_w) + "\" height=\"" + number(legend_h) +
          "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";
   svg += "<circle cx=\"" + number(lx + 6) + "\" cy=\"" + number(ly + 6) +
          "\" r=\"5\" fill=\"#d62728\"/><text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 10) +
@@ -228,8 +265,7 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
          "\">dominated</text>\n";
   svg += "<rect x=\"" + number(lx + 1) + "\" y=\"" + number(ly + 37) +
          "\" width=\"10\" height=\"10\" fill=\"#f28e2b\"/><text x=\"" + number(lx + 18) +
-         "\" y=\"" + number(ly + 46) + "\">no answer (" + std::to_string(unanswered.size()) +
-         (unanswered.size() == 1 ? " system" : " systems") + ")</text>\n";
+         "\" y=\"" + number(ly + 46) + "\">" + no_answer + "</text>\n";
   for (std::size_t i = 0; i < unanswered.size(); ++i)
     svg += "<text class=\"unanswered\" x=\"" + number(lx + 18) + "\" y=\"" +
            number(ly + 64 + 18.0 * static_cast<double>(i)) +
@@ -255,7 +291,7 @@ inline std::string training_comparison_svg(const std::vector<training_option>& o
       unanswered.push_back(std::string(o.system.family) + ": " + std::string(name_of(o.binding)));
   }
   return comparison_chart_svg(points, title, "days with failures",
-                              priced ? "cost of the run" : "chip-hours", unanswered);
+                              priced ? "cost of the run (USD)" : "chip-hours", unanswered);
 }
 
 /// A serving comparison's chart: cost per million output tokens (chip-seconds a token without
@@ -278,7 +314,8 @@ inline std::string serving_comparison_svg(const std::vector<serving_option>& opt
   }
   return comparison_chart_svg(
       points, title, "output tokens a second per user",
-      priced ? "cost per million output tokens" : "chip-seconds per output token", unanswered);
+      priced ? "cost per million output tokens (USD)" : "chip-seconds per output token",
+      unanswered);
 }
 
 /// A training job in a line: its model, tokens, deadline and chips.

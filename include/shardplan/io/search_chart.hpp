@@ -56,7 +56,8 @@ inline std::vector<chart_point> chart_points(const search_space& s,
 /// The chart as a standalone SVG document: x memory per device (GB), y step time (s), both
 /// logarithmic when they span more than a factor of 20; one circle per point (class "point fits"
 /// or "point over-memory"), the chip's memory as a dashed line, the trade-off as a line, the best
-/// plan as a star with its label, a legend, axes with ticks and labels, and the title.
+/// plan as a star (class "best marked") with its label, the legend in a row above the plot, axes
+/// with ticks and labels, and the title and best plan wrapped to the picture's width.
 inline std::string search_chart_svg(const std::vector<chart_point>& points,
                                     const search_chart_options& o = {}) {
   namespace draw = detail::svg;
@@ -65,8 +66,18 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
   const double h = o.height;
   const double left = 80.0;
   const double right = 24.0;
-  const double top = o.title.empty() ? (o.best_label.empty() ? 24.0 : 48.0) : 72.0;
   const double bottom = 64.0;
+  // The heading: the title and the best plan wrapped to the picture's width, then the legend in
+  // a row above the plot, where it covers no point.
+  const std::vector<std::string> title_lines =
+      o.title.empty() ? std::vector<std::string>{} : draw::wrap(o.title, 16.0 * 1.1, w - 24.0);
+  const std::vector<std::string> best_lines =
+      o.best_label.empty() ? std::vector<std::string>{}
+                           : draw::wrap("best: " + o.best_label, 12.0, w - 24.0);
+  const double legend_y =
+      12.0 + 20.0 * static_cast<double>(title_lines.size()) +
+      16.0 * static_cast<double>(best_lines.size()) + 8.0;
+  const double top = legend_y + 26.0;
   constexpr double gb = 1e9;
 
   double x_lo = 0.0, x_hi = 0.0, y_lo = 0.0, y_hi = 0.0;
@@ -100,15 +111,19 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
   svg += "<title>" + draw::escape(o.title.empty() ? "plan search" : o.title) + "</title>\n";
   svg += "<rect x=\"0\" y=\"0\" width=\"" + number(w, 0) + "\" height=\"" + number(h, 0) +
          "\" fill=\"#ffffff\"/>\n";
-  if (!o.title.empty())
-    svg += "<text class=\"title\" x=\"" + number(w / 2.0) +
-           "\" y=\"30\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">" +
-           draw::escape(o.title) + "</text>\n";
-  if (!o.best_label.empty())
-    svg += "<text class=\"subtitle\" x=\"" + number(w / 2.0) + "\" y=\"" +
-           number(o.title.empty() ? 28.0 : 52.0) +
-           "\" text-anchor=\"middle\" font-size=\"12\" fill=\"#d62728\">best: " +
-           draw::escape(o.best_label) + "</text>\n";
+  double line_y = 12.0;
+  for (const std::string& line : title_lines) {
+    line_y += 20.0;
+    svg += "<text class=\"title\" x=\"" + number(w / 2.0) + "\" y=\"" + number(line_y) +
+           "\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">" +
+           draw::escape(line) + "</text>\n";
+  }
+  for (const std::string& line : best_lines) {
+    line_y += 16.0;
+    svg += "<text class=\"subtitle\" x=\"" + number(w / 2.0) + "\" y=\"" + number(line_y) +
+           "\" text-anchor=\"middle\" font-size=\"12\" fill=\"#d62728\">" +
+           draw::escape(line) + "</text>\n";
+  }
 
   // Grid, ticks and tick labels.
   svg += draw::grid(x, y);
@@ -183,27 +198,26 @@ inline std::string search_chart_svg(const std::vector<chart_point>& points,
       const double a = -1.5707963267948966 + i * 0.6283185307179586;
       pts += (i ? " " : "") + number(cx + r * std::cos(a)) + "," + number(cy + r * std::sin(a));
     }
-    svg += "<polygon class=\"best\" points=\"" + pts +
+    svg += "<polygon class=\"best marked\" points=\"" + pts +
            "\" fill=\"#d62728\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
-    // Above the star, or below it near the top, with a white halo over the points.
-    svg += "<text class=\"best-label\" x=\"" + number(cx + 10) + "\" y=\"" +
+    // Above the star (below it near the top), on the side with room, with a white halo.
+    const std::string label = "best, " + draw::number(o.best_step, 2) + " s";
+    const double label_w = draw::text_width(label, 12.0 * 1.1);
+    const double label_x = cx + 10.0 + label_w > w - right ? cx - 10.0 - label_w : cx + 10.0;
+    svg += "<text class=\"best-label\" x=\"" + number(label_x) + "\" y=\"" +
            number(cy < top + 30 ? cy + 24 : cy - 14) +
            "\" font-size=\"12\" font-weight=\"bold\" fill=\"#d62728\" stroke=\"#ffffff\" "
-           "stroke-width=\"3\" paint-order=\"stroke\">best, " +
-           draw::number(o.best_step, 2) + " s</text>\n";
+           "stroke-width=\"3\" paint-order=\"stroke\">" + label + "</text>\n";
   }
 
-  // The legend, top right.
-  const double lx = w - right - 250.0;
-  double ly = top + 10.0;
+  // The legend: one row above the plot.
+  double lx = left;
+  const double ly = legend_y;
   svg += "<g class=\"legend\">\n";
-  svg +=
-      "<rect x=\"" + number(lx - 10) + "\" y=\"" + number(ly - 8) +
-      "\" width=\"254\" height=\"84\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";
   auto entry = [&](const std::string& mark, const std::string& text) {
-    svg += mark + "<text x=\"" + number(lx + 18) + "\" y=\"" + number(ly + 9) + "\">" +
+    svg += mark + "<text x=\"" + number(lx + 16) + "\" y=\"" + number(ly + 9) + "\">" +
            draw::escape(text) + "</text>\n";
-    ly += 18.0;
+    lx += 16.0 + draw::text_width(text, 12.0) + 22.0;
   };
   entry("<rect x=\"" + number(lx + 2) + "\" y=\"" + number(ly + 2) +
             "\" width=\"8\" height=\"8\" rx=\"4\" fill=\"" + fits_color + "\"/>",

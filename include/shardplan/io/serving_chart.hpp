@@ -48,8 +48,9 @@ inline bool drawable(const latency_point& p) {
 /// The chart as a standalone SVG document: x output tokens/s per user, y output tokens/s per
 /// device, each logarithmic when it spans more than a factor of 20; one line through the points in
 /// order of concurrency, one circle per point (class "point fits", "point over-memory" or "point
-/// marked") labelled with its concurrency and titled with its figures, a legend, axes and the
-/// title. Points with a non-finite or non-positive concurrency or rate are skipped (a time to first
+/// marked", drawn on top) labelled with its concurrency where the label covers no other label,
+/// point or the legend, and titled with its figures; a legend in a corner free of points, axes
+/// and the title. Points with a non-finite or non-positive concurrency or rate are skipped (a time to first
 /// token that is not positive is only left out of the point's tooltip); with none left, the
 /// document says "no point to draw".
 inline std::string latency_throughput_svg(const std::vector<latency_point>& points,
@@ -125,36 +126,70 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
     svg += "<polyline class=\"curve\" points=\"" + pts +
            "\" fill=\"none\" stroke=\"#666666\" stroke-width=\"1.5\"/>\n";
   }
-  svg += "<g class=\"points\">\n";
+  // The legend in a corner that covers no point; labels where they cover no other label, point
+  // or the legend (the plan's first); the plan's point drawn last, on top.
+  auto is_marked = [&](const latency_point& p) {
+    return o.marked_concurrency >= 0.0 &&
+           std::fabs(p.concurrency - o.marked_concurrency) <= 1e-9 * p.concurrency;
+  };
+  const draw::box area{left, top, w - right, h - bottom};
+  std::vector<draw::box> point_boxes;
   for (const latency_point& p : drawn) {
-    const bool marked = o.marked_concurrency >= 0.0 &&
-                        std::fabs(p.concurrency - o.marked_concurrency) <= 1e-9 * p.concurrency;
     const double cx = x.pixel(p.tokens_per_second_per_user);
     const double cy = y.pixel(p.tokens_per_second_per_device);
-    const char* kind = marked ? "marked" : p.fits ? "fits" : "over-memory";
-    std::string tip = "concurrency " + draw::short_label(p.concurrency) + ": " +
-                      number(p.tokens_per_second_per_user, 1) + " tokens/s per user, " +
-                      number(p.tokens_per_second_per_device, 0) + " tokens/s per device";
-    if (d::positive(p.time_to_first_token))
-      tip += ", first token in " + number(p.time_to_first_token, 3) + " s";
-    if (!p.fits) tip += ", caches over memory";
-    svg += std::string("<circle class=\"point ") + kind + "\" cx=\"" + number(cx) + "\" cy=\"" +
-           number(cy) + "\" r=\"" + (marked ? "6" : "4") + "\" fill=\"" +
-           (marked ? mark_color : p.fits ? fits_color : over_color) +
-           "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + draw::escape(tip) +
-           "</title></circle>\n";
-    svg += std::string("<text class=\"label") + (marked ? " marked" : "") + "\" x=\"" +
-           number(cx + 7) + "\" y=\"" + number(cy - 7) + "\" font-size=\"11\"" +
-           (marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
-           " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
-           draw::short_label(p.concurrency) + (marked ? " (the plan)" : "") + "</text>\n";
+    point_boxes.push_back({cx - 7.0, cy - 7.0, cx + 7.0, cy + 7.0});
   }
+  const draw::box legend = draw::free_corner(area, 234.0, 84.0, point_boxes);
+  draw::label_layout labels(area);
+  labels.reserve(legend);
+  for (const latency_point& p : drawn)
+    labels.reserve_point(x.pixel(p.tokens_per_second_per_user),
+                         y.pixel(p.tokens_per_second_per_device), is_marked(p) ? 6.0 : 4.0);
+  std::string texts;
+  for (const bool marked_pass : {true, false})
+    for (const latency_point& p : drawn) {
+      const bool marked = is_marked(p);
+      if (marked != marked_pass) continue;
+      const double cx = x.pixel(p.tokens_per_second_per_user);
+      const double cy = y.pixel(p.tokens_per_second_per_device);
+      const std::string text = draw::short_label(p.concurrency) + (marked ? " (the plan)" : "");
+      const draw::label_spot spot = labels.place(text, 11.0, cx, cy, marked ? 6.0 : 4.0);
+      if (spot.leader)
+        texts += "<line class=\"leader\" x1=\"" + number(cx) + "\" y1=\"" + number(cy) +
+                 "\" x2=\"" + number(spot.end_x) + "\" y2=\"" + number(spot.end_y) +
+                 "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      texts += std::string("<text class=\"label") + (marked ? " marked" : "") + "\" x=\"" +
+               number(spot.x) + "\" y=\"" + number(spot.y) + "\" font-size=\"11\"" +
+               (marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
+               " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" + text +
+               "</text>\n";
+    }
+  svg += texts;
+  svg += "<g class=\"points\">\n";
+  for (const bool marked_pass : {false, true})
+    for (const latency_point& p : drawn) {
+      const bool marked = is_marked(p);
+      if (marked != marked_pass) continue;
+      const double cx = x.pixel(p.tokens_per_second_per_user);
+      const double cy = y.pixel(p.tokens_per_second_per_device);
+      const char* kind = marked ? "marked" : p.fits ? "fits" : "over-memory";
+      std::string tip = "concurrency " + draw::short_label(p.concurrency) + ": " +
+                        number(p.tokens_per_second_per_user, 1) + " tokens/s per user, " +
+                        number(p.tokens_per_second_per_device, 0) + " tokens/s per device";
+      if (d::positive(p.time_to_first_token))
+        tip += ", first token in " + number(p.time_to_first_token, 3) + " s";
+      if (!p.fits) tip += ", caches over memory";
+      svg += std::string("<circle class=\"point ") + kind + "\" cx=\"" + number(cx) +
+             "\" cy=\"" + number(cy) + "\" r=\"" + (marked ? "6" : "4") + "\" fill=\"" +
+             (marked ? mark_color : p.fits ? fits_color : over_color) +
+             "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + draw::escape(tip) +
+             "</title></circle>\n";
+    }
   svg += "</g>\n";
 
-  // The legend, top right.
-  const double lx = w - right - 230.0;
-  double ly = top + 10.0;
-  svg += "<g class=\"legend\">\n<rect x=\"" + number(lx - 10) + "\" y=\"" + number(ly - 8) +
+  const double lx = legend.x0 + 10.0;
+  double ly = legend.y0 + 8.0;
+  svg += "<g class=\"legend\">\n<rect x=\"" + number(legend.x0) + "\" y=\"" + number(legend.y0) +
          "\" width=\"234\" height=\"84\" fill=\"#ffffff\" fill-opacity=\"0.9\" "
          "stroke=\"#999999\"/>\n";
   auto entry = [&](const std::string& mark, const char* text) {

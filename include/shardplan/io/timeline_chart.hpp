@@ -55,7 +55,7 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   const double lane = 7.0;
   const double row = 26.0 + (streams ? 3.0 * lane + 4.0 : 0.0);
   const double left = 90.0, right = 30.0;
-  const double top = 80.0;
+  const double top = 100.0;
   const double rows = static_cast<double>(t.stages);
   const double h = top + rows * row + 80.0;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(w, 0) +
@@ -67,13 +67,24 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
            draw::escape(o.title) + "</text>\n";
   const double share =
       t.makespan.value() > 0.0 ? 100.0 * t.bubble.value() / t.makespan.value() : 0.0;
-  const std::string summary = std::string(schedule_name(t.schedule)) + ", " +
-                              std::to_string(t.stages) + " stages x " + std::to_string(t.chunks) +
-                              " chunks, " + std::to_string(t.micro_batches) +
-                              " micro-batches: " + format(t.makespan) + ", " + number(share) +
-                              "% idle (estimate)";
-  out += "<text x=\"" + number(w / 2.0) + "\" y=\"46\" text-anchor=\"middle\" font-size=\"12\">" +
+  // The step the report gives, where it is longer than the passes: what it adds after them is
+  // drawn as a grey band and said in the second line.
+  const bool adds = t.step.value() > t.makespan.value() * (1.0 + 1e-9);
+  const std::string summary =
+      std::string(schedule_name(t.schedule)) + ", " + std::to_string(t.stages) + " stages x " +
+      std::to_string(t.chunks) + " chunks, " + std::to_string(t.micro_batches) +
+      " micro-batches: the passes take " + format(t.makespan) + ", " + number(share) +
+      "% idle (estimate)";
+  out += "<text class=\"subtitle\" x=\"" + number(w / 2.0) +
+         "\" y=\"44\" text-anchor=\"middle\" font-size=\"12\">" +
          draw::escape(o.subtitle.empty() ? summary : o.subtitle) + "</text>\n";
+  if (adds)
+    out += "<text class=\"step\" x=\"" + number(w / 2.0) +
+           "\" y=\"60\" text-anchor=\"middle\" font-size=\"12\">" +
+           draw::escape("step " + format(t.step) + " as the report gives it: " +
+                        format(t.communication_exposed) + " of communication not hidden and " +
+                        format(t.optimizer) + " of optimizer after the passes (grey)") +
+           "</text>\n";
   const std::size_t bars = t.passes.size() + t.transfers.size();
   if (bars > o.max_passes || !(t.makespan.value() > 0.0)) {
     out += "<text x=\"" + number(w / 2.0) + "\" y=\"" + number(top + 20.0) +
@@ -90,7 +101,7 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   }
   draw::axis x;
   x.lo = 0.0;
-  x.hi = t.makespan.value();
+  x.hi = std::max(t.makespan.value(), t.step.value());
   x.from = left;
   x.to = w - right;
   const double bottom = top + rows * row;
@@ -105,6 +116,14 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   }
   out += "<text x=\"" + number((x.from + x.to) / 2.0) + "\" y=\"" + number(bottom + 36.0) +
          "\" text-anchor=\"middle\" font-size=\"13\">time in the step</text>\n";
+  if (adds)
+    out += "<rect class=\"after-passes\" x=\"" + number(x.pixel(t.makespan.value())) +
+           "\" y=\"" + number(top) + "\" width=\"" +
+           number(x.pixel(t.step.value()) - x.pixel(t.makespan.value())) + "\" height=\"" +
+           number(bottom - top) + "\" fill=\"#d9d9d9\" fill-opacity=\"0.6\"><title>" +
+           draw::escape(format(t.communication_exposed) + " of communication not hidden and " +
+                        format(t.optimizer) + " of optimizer update (estimate)") +
+           "</title></rect>\n";
   for (std::int64_t s = 0; s < t.stages; ++s)
     out += "<text x=\"" + number(left - 8.0) + "\" y=\"" +
            number(top + static_cast<double>(s) * row + 17.0) +
@@ -112,9 +131,11 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   // One bar: its class, its span in pixels, its fill and its tooltip.
   const auto bar = [&out](const std::string& cls, double x0, double x1, double y0, double height,
                           const char* fill, const std::string& title) {
+    // A white edge parts bars wide enough to show it; narrower ones back to back stay solid.
     out += "<rect class=\"" + cls + "\" x=\"" + number(x0, 2) + "\" y=\"" + number(y0) +
            "\" width=\"" + number(std::max(x1 - x0, 0.5), 2) + "\" height=\"" + number(height) +
-           "\" fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"0.5\"><title>" +
+           "\" fill=\"" + fill + "\"" +
+           (x1 - x0 >= 4.0 ? " stroke=\"white\" stroke-width=\"0.5\"" : "") + "><title>" +
            draw::escape(title) + "</title></rect>\n";
   };
   out += "</g>\n<g class=\"passes\" font-size=\"10\">\n";
@@ -160,9 +181,9 @@ inline std::string timeline_svg(const pipeline_timeline& t, const timeline_chart
   double lx = left;
   const bool weights = t.schedule == pipeline_schedule::zero_bubble;
   const auto entry = [&out, &lx](const char* label, const char* fill) {
-    out += "<rect x=\"" + number(lx) + "\" y=\"58\" width=\"12\" height=\"12\" fill=\"" + fill +
-           "\"/><text x=\"" + number(lx + 16.0) + "\" y=\"68\">" + label + "</text>\n";
-    lx += 125.0;
+    out += "<rect x=\"" + number(lx) + "\" y=\"74\" width=\"12\" height=\"12\" fill=\"" + fill +
+           "\"/><text x=\"" + number(lx + 16.0) + "\" y=\"84\">" + label + "</text>\n";
+    lx += 16.0 + draw::text_width(label, 12.0) + 22.0;
   };
   entry("forward", "#1f77b4");
   entry("backward", "#54a24b");

@@ -97,6 +97,12 @@ struct pipeline_timeline {
   /// The most micro-batch chunks the first stage holds activations for at once (forwarded, not
   /// yet backward-passed): the in-flight count its memory pays for.
   std::int64_t first_stage_in_flight = 0;
+  /// The plan's step as `estimate_step` gives it, and what it adds to the passes: communication
+  /// not hidden and the optimizer update (`pipeline_timeline_of` sets them; 0 for a timeline laid
+  /// out alone).
+  seconds step{};
+  seconds communication_exposed{};
+  seconds optimizer{};
 };
 
 namespace detail {
@@ -348,6 +354,9 @@ inline pipeline_timeline pipeline_timeline_of(const training_plan_values& p) {
                              data_exposed});
     }
   }
+  t.step = c.step;
+  t.communication_exposed = c.communication_exposed;
+  t.optimizer = c.optimizer;
   return t;
 }
 
