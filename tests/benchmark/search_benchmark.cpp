@@ -81,8 +81,9 @@ int main(int argc, char** argv) {
   std::printf("full search: %.1f ms (best of %d runs; median %.1f ms)\n", best_time * 1e3, runs,
               median_time * 1e3);
   std::printf(
-      "plans evaluated per second: %s (every candidate decided: %lld by integer tests "
-      "as duplicates or broken rules, %lld by check(), %lld of them costed)\n",
+      "plans evaluated per second: %s (every candidate decided: %lld as duplicates (by integer "
+      "tests, or a recomputation that changes nothing) or broken rules, %lld by check(), %lld "
+      "of them costed)\n",
       rate(static_cast<double>(c.enumerated) / best_time).c_str(),
       static_cast<long long>(c.duplicates + c.pruned_by_rule), static_cast<long long>(c.checked()),
       static_cast<long long>(c.feasible));

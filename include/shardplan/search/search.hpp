@@ -419,7 +419,8 @@ constexpr training_plan_values plan_values(const search_space& s, const plan_cho
 struct search_counts {
   std::int64_t enumerated = 0;  ///< candidates walked (the product of every list)
   /// Candidates that name a plan another candidate already is: a schedule without a pipeline,
-  /// a ZeRO stage without data parallelism.
+  /// a ZeRO stage without data parallelism, or a recomputation that changes neither the memory
+  /// nor the step of a plan that fits (selective under FlashAttention repeats none).
   std::int64_t duplicates = 0;
   /// Broke a divisibility rule of `check()`, found by integer tests before any plan is built
   /// (whole subtrees at once: a tensor degree that does not divide the heads prunes every
@@ -679,6 +680,30 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                 }
                 c.schedule = sc;
                 c.uneven_stages = m.layers % chunks != 0;
+                // A recomputation that changes neither a feasible plan's memory nor its step
+                // (Megatron's selective under FlashAttention, which keeps no scores to drop) is
+                // the same plan as the earlier choice it repeats. Each choice's memory and step
+                // (negative: not feasible), found once, also for choices before `first`.
+                std::array<double, max_search_choices> rc_memory{}, rc_step{};
+                std::array<bool, max_search_choices> rc_have{};
+                auto learn = [&](std::size_t rj) {
+                  if (rc_have[rj]) return;
+                  plan_choice tc = c;
+                  tc.recompute = s.recompute[rj];
+                  training_plan_values twin = plan;
+                  apply_choice(twin, tc);
+                  rc_memory[rj] = rc_step[rj] = -1.0;
+                  if (check(twin).empty()) {
+                    const std::size_t slot = mi * max_search_choices + rj;
+                    if (!have[slot]) {
+                      timed[slot] = time_layers(twin, twin.assumptions);
+                      have[slot] = true;
+                    }
+                    rc_memory[rj] = memory_per_device(twin.model, twin.setup).total.value();
+                    rc_step[rj] = estimate_step(twin, twin.assumptions, timed[slot]).step.value();
+                  }
+                  rc_have[rj] = true;
+                };
                 for (std::size_t ri = 0; ri < s.recompute.size(); ++ri) {
                   const recompute_policy& rp = s.recompute[ri];
                   if (judge(per_recompute, true, false) != verdict::descend) {
@@ -688,6 +713,30 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   c.recompute = rp;
                   apply_choice(plan, c);
                   const plan_violations v = check(plan);
+                  step_cost cost{};
+                  double memory = -1.0;
+                  if (v.empty()) {
+                    const std::size_t slot = mi * max_search_choices + ri;
+                    if (!have[slot]) {
+                      timed[slot] = time_layers(plan, plan.assumptions);
+                      have[slot] = true;
+                    }
+                    cost = estimate_step(plan, plan.assumptions, timed[slot]);
+                    memory = memory_per_device(plan.model, plan.setup).total.value();
+                  }
+                  rc_memory[ri] = memory;
+                  rc_step[ri] = memory >= 0.0 ? cost.step.value() : -1.0;
+                  rc_have[ri] = true;
+                  bool repeats = false;
+                  for (std::size_t rj = 0; rj < ri && memory >= 0.0 && !repeats; ++rj) {
+                    learn(rj);
+                    repeats = rc_memory[rj] == memory && rc_step[rj] == rc_step[ri];
+                  }
+                  if (repeats) {
+                    ++r.counts.duplicates;
+                    ++index;
+                    continue;
+                  }
                   if (!v.empty()) {
                     const bool memory_only =
                         v.count == 1 && v.items[0].rule == plan_rule::fits_in_memory;
@@ -705,22 +754,15 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                       visit(search_candidate{plan, c, index, v, needed, nullptr});
                     }
                   } else {
-                    const std::size_t slot = mi * max_search_choices + ri;
-                    if (!have[slot]) {
-                      timed[slot] = time_layers(plan, plan.assumptions);
-                      have[slot] = true;
-                    }
-                    const step_cost cost = estimate_step(plan, plan.assumptions, timed[slot]);
-                    const bytes memory = memory_per_device(plan.model, plan.setup).total;
                     ++r.counts.feasible;
-                    const ranked_plan x{c, memory.value(), cost.step.value(), index,
+                    const ranked_plan x{c, memory, cost.step.value(), index,
                                         cost.uncapped_step.value()};
                     if (!r.found || ranks_before(x, r.best)) r.best = x;
                     r.found = true;
                     r.ranking.add(x);
                     r.front.add(x);
                     if constexpr (!std::is_same_v<std::remove_cvref_t<Visitor>, ignore_candidates>)
-                      visit(search_candidate{plan, c, index, v, memory, &cost});
+                      visit(search_candidate{plan, c, index, v, memory * byte, &cost});
                   }
                   ++index;
                 }
