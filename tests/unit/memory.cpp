@@ -805,28 +805,32 @@ TEST_CASE("deepspeed's zero-3 of 2021 gathers two tensors at a time, not two lay
 
 // --- a configuration reported out of memory, and its fix (issue 42) ---------------------------
 
+namespace {
+
+// torchtitan's DeepSeek-V3 16B flavor (models/deepseek_v3/__init__.py): dim 2048, 27 layers (1
+// dense), 16 heads, MLA kv_lora_rank 512 (no q_lora), 128 + 64 and 128 head dims, 64 routed
+// experts of 1408 (top 6) and 2 shared, dense MLP 10944, vocabulary 102400.
+constexpr model_shape flavor_16b = {
+    .name = "deepseek-v3-16b",
+    .layers = 27,
+    .d_model = 2048,
+    .d_ff = 10944,
+    .heads = 16,
+    .kv_heads = 16,
+    .head_dim = 192,
+    .vocab = 102400,
+    .moe = {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1},
+    .mla = {.kv_lora_rank = 512, .qk_nope_head_dim = 128, .qk_rope_head_dim = 64,
+            .v_head_dim = 128},
+};
+
+}  // namespace
+
 TEST_CASE("torchtitan's deepseek-v3 16b toml runs out of memory at local batch 8, not at 4") {
   // pytorch/torchtitan#1789: "we run into OOM with the default command" on 8 x H100 80GB HBM3,
   // with train_configs/deepseek_v3_16b.toml at 8a2686c4a: FSDP over the 8 GPUs, expert
   // parallelism 8, local_batch_size 8, seq_len 4096, selective op AC, the loss compiled. The fix,
   // 82a9530f6, "make the 16B default toml config safe for 80GB H100": local_batch_size 4.
-  // torchtitan's 16B flavor (models/deepseek_v3/__init__.py): dim 2048, 27 layers (1 dense),
-  // 16 heads, MLA kv_lora_rank 512 (no q_lora), 128 + 64 and 128 head dims, 64 routed experts
-  // of 1408 (top 6) and 2 shared, dense MLP 10944, vocabulary 102400.
-  constexpr model_shape flavor_16b = {
-      .name = "deepseek-v3-16b",
-      .layers = 27,
-      .d_model = 2048,
-      .d_ff = 10944,
-      .heads = 16,
-      .kv_heads = 16,
-      .head_dim = 192,
-      .vocab = 102400,
-      .moe = {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408,
-              .dense_layers = 1},
-      .mla = {.kv_lora_rank = 512, .qk_nope_head_dim = 128, .qk_rope_head_dim = 64,
-              .v_head_dim = 128},
-  };
   auto peak = [&](std::int64_t local_batch) {
     training_setup setup;
     setup.framework = profiles::torchtitan;
@@ -855,4 +859,154 @@ TEST_CASE("torchtitan's deepseek-v3 16b toml runs out of memory at local batch 8
   one_token.expert_parallel = 8;
   CHECK(torchtitan_selective_layer_bytes(flavor_16b, layer_kind::moe, one_token).value() ==
         doctest::Approx(81544.0).scale(0.0));
+}
+
+TEST_CASE("torchtitan's deepseek-v3 16b on 8 b200 without checkpointing: the tuning notes' limits") {
+  // pytorch/torchtitan#1993 (2025-11-05), notes of tuning the 16B toml on 8 x B200: activation
+  // checkpointing disabled, the model compiled with the loss, expert parallelism 1 (FSDP over
+  // the 8 GPUs, the toml's default). "local batch size of 8 creates OOM, and doubling seq len to
+  // 8192 also creates OOM with local batch size of 4"; "re-enabling EP=8 to achieve local batch
+  // size of 8, however we still OOMed"; local batch 6 at 4096 ran, and "seq len = 6144 and local
+  // batch size of 4 ... created 88% mem ut".
+  auto peak = [&](std::int64_t local_batch, std::int64_t seq, std::int64_t ep) {
+    training_setup setup;
+    setup.framework = profiles::torchtitan;
+    setup.compiled_loss = true;
+    setup.compiled_layers = true;
+    setup.recompute = {recompute_kind::none};
+    setup.precision = precision::bf16_mixed_adam::policy;
+    setup.batch = {.global_tokens = 8 * local_batch * seq, .seq_len = seq,
+                   .micro_batch = local_batch};
+    const training_plan_values plan =
+        make_training_plan(flavor_16b, systems::dgx_b200_superpod<1>::figures,
+                           {.data = 8, .expert = ep, .zero_stage = 3}, setup);
+    return memory_per_device(plan.model, plan.setup).total;
+  };
+  // The three that ran out of memory are not called fits (they come out tight: 32,768 tokens a
+  // GPU, 168-171 GB of 180); the two that ran are not called does-not-fit (24,576 tokens, 137
+  // GB, where the notes' 88% is 158 GB of 180: the MoE layers' activations without
+  // checkpointing read low, docs/validation.md).
+  const bytes capacity = systems::dgx_b200_superpod<1>::figures.chip.memory;
+  CHECK(assess_memory(peak(8, 4096, 1), capacity).verdict != memory_verdict::fits);
+  CHECK(assess_memory(peak(4, 8192, 1), capacity).verdict != memory_verdict::fits);
+  CHECK(assess_memory(peak(8, 4096, 8), capacity).verdict != memory_verdict::fits);
+  CHECK(assess_memory(peak(6, 4096, 1), capacity).verdict != memory_verdict::does_not_fit);
+  CHECK(assess_memory(peak(4, 6144, 1), capacity).verdict != memory_verdict::does_not_fit);
+}
+
+TEST_CASE("stanford alpaca's fsdp fine-tune of llama 13b does not fit 2 a100 80gb") {
+  // tatsu-lab/stanford_alpaca#86: train.py under torchrun --nproc_per_node=2 on 2 x A100-80GB,
+  // --fsdp "full_shard auto_wrap", --fp16, per-device batch 1 (gradient accumulation 8), the
+  // default model_max_length 512: "Tried to allocate 606.00 MiB (GPU 1; 79.18 GiB total
+  // capacity; 77.07 GiB already allocated". LLaMA-13B has LLaMA-2 13B's shape (40 x 5120,
+  // 13824, 40 heads, vocabulary 32000). Sharded over two, its mixed-precision Adam states alone
+  // are 16 bytes x 13.0 B / 2 = 104 GB.
+  training_setup setup;
+  setup.precision = precision::bf16_mixed_adam::policy;
+  setup.batch = {.global_tokens = 2 * 512, .seq_len = 512, .micro_batch = 1};
+  const training_plan_values plan =
+      make_training_plan(models::llama2_13b::shape, systems::dgx_a100_superpod<1>::figures,
+                         {.data = 2, .zero_stage = 3}, setup);
+  const memory_breakdown m = memory_per_device(plan.model, plan.setup);
+  const double psi = static_cast<double>(parameters(models::llama2_13b::shape).total);
+  CHECK(m.model_states().value() >= 16.0 * psi / 2.0);
+  CHECK(assess_memory(m.total, 80e9 * byte).verdict == memory_verdict::does_not_fit);
+}
+
+TEST_CASE("s1's fsdp fine-tune of qwen2.5 32b at 32k does not fit 8 h100") {
+  // simplescaling/s1#13: train/sft.py (TRL on the Hugging Face Trainer) with FSDP full_shard
+  // over 8 H100, micro-batch 1, --block_size=32768, --gradient_checkpointing, --bf16: OOM on 8
+  // ("We used 16 H100 and got OOM with 8", the authors). Qwen2.5-32B-Instruct's config.json: 64
+  // layers, hidden 5120, intermediate 27648, 40 heads, 8 kv heads, vocabulary 152064, biases on
+  // q, k and v, untied embeddings.
+  constexpr model_shape qwen2_5_32b = {
+      .name = "qwen2.5-32b",
+      .layers = 64,
+      .d_model = 5120,
+      .d_ff = 27648,
+      .heads = 40,
+      .kv_heads = 8,
+      .head_dim = 128,
+      .vocab = 152064,
+      .qkv_bias = true,
+  };
+  training_setup setup;
+  setup.precision = precision::bf16_mixed_adam::policy;
+  setup.recompute = {recompute_kind::full};
+  setup.batch = {.global_tokens = 8 * 32768, .seq_len = 32768, .micro_batch = 1};
+  const training_plan_values plan = make_training_plan(
+      qwen2_5_32b, systems::dgx_h100_superpod<1>::figures, {.data = 8, .zero_stage = 3}, setup);
+  const memory_breakdown m = memory_per_device(plan.model, plan.setup);
+  // The model states sharded over 8 (16 bytes x 32.8 B / 8, 65.5 GB) and each layer's input
+  // kept for the recomputation (64 x 32768 x 5120 x 2 bytes, 21.5 GB) already pass 80 GB.
+  CHECK(m.model_states().value() + 64.0 * 32768.0 * 5120.0 * 2.0 > 80e9);
+  CHECK(assess_memory(m.total, 80e9 * byte).verdict == memory_verdict::does_not_fit);
+}
+
+TEST_CASE("megatron-lm's gpt of 774m at micro-batch 4 does not fit a v100 32gb") {
+  // NVIDIA/Megatron-LM#525: debug/gpt2_755.sh on 1 x V100-32GB: 36 layers, hidden 1280, 20
+  // heads, --seq-length 1024, --micro-batch-size 4, --fp16, --swiglu, --use-distributed-optimizer
+  // (one GPU: nothing to shard), no recomputation: "Tried to allocate 786.00 MiB (GPU 0; 31.74
+  // GiB total capacity; 28.82 GiB already allocated". Megatron's SwiGLU width without
+  // --ffn-hidden-size is int(4h · 2/3 / 64) · 64 = 3392 (arguments.py); GPT-2's vocabulary
+  // 50257 padded to 50304; learned positions for 1024; biases on the linear layers. A V100 has
+  // no FlashAttention: the softmax's inputs and outputs are kept.
+  constexpr model_shape gpt_774m = {
+      .name = "gpt-774m-swiglu",
+      .layers = 36,
+      .d_model = 1280,
+      .d_ff = 3392,
+      .heads = 20,
+      .kv_heads = 20,
+      .head_dim = 64,
+      .vocab = 50304,
+      .biases = true,
+      .position_embeddings = 1024,
+  };
+  training_setup setup;
+  setup.framework = profiles::megatron_core;
+  setup.eager_attention = true;  // Megatron's unfused attention without --use-flash-attn
+  setup.dropout = true;          // its default attention and hidden dropout, 0.1
+  setup.recompute = {recompute_kind::none};
+  setup.precision = precision_policy{.name = "fp16 Megatron mixed-precision Adam",
+                                     .gradient_bytes = 4.0,
+                                     .compute = number_format::fp16};
+  setup.batch = {.global_tokens = 16 * 1024, .seq_len = 1024, .micro_batch = 4};
+  const training_plan_values plan = make_training_plan(
+      gpt_774m, systems::nvlink_fat_tree<hardware::v100, 1, 1>::figures, {.zero_stage = 1}, setup);
+  const memory_breakdown m = memory_per_device(plan.model, plan.setup);
+  // Korthikanti et al.'s activations of one layer without recomputation, s·b·h·(34 + 5·a·s/h)
+  // bytes, for 36 layers: 36 x 1024·4·1280 x (34 + 80) = 21.5 GB, before the model states
+  // (18 bytes a parameter, 15 GB) and the logits.
+  CHECK(m.activations.value() ==
+        doctest::Approx(36.0 * 1024.0 * 4.0 * 1280.0 * (34.0 + 80.0)).epsilon(0.01).scale(0.0));
+  CHECK(assess_memory(m.total, 32e9 * byte).verdict == memory_verdict::does_not_fit);
+}
+
+TEST_CASE("automodel's llama 3.3 70b squad recipe on 32 h100: pipeline micro-batches of 4 and 2") {
+  // NVIDIA-NeMo/Automodel#2673 (fix d73caeb89): llama_3_3_70b_instruct_squad.yaml at its parent,
+  // "configured for PP=8 / dp=4 (32 GPUs), packed_sequence_size=1024, pp_microbatch_size=4" with
+  // interleaved 1F1B, FSDP2 over the 4 replicas, local batch 32, bf16, Adam, no activation
+  // checkpointing, tuned for H200, "fails with CUDA out of memory on every rank during the
+  // first backward" on 80 GB H100s; the fix's notes record pp_microbatch_size 2 failing too
+  // ("the warmup retains ~57GB of block activations"). Llama-3.3-70B has Llama 3 70B's shape.
+  // The recipe does not say how many chunks a stage holds: both one and two are checked.
+  for (const std::int64_t chunks : {1, 2}) {
+    for (const std::int64_t sequences : {4, 2}) {
+      training_setup setup;
+      setup.recompute = {recompute_kind::none};
+      setup.precision = precision::bf16_mixed_adam::policy;
+      setup.batch = {.global_tokens = 4 * 32 * 1024, .seq_len = 1024, .micro_batch = sequences};
+      const training_plan_values plan = make_training_plan(
+          models::llama3_70b::shape, systems::dgx_h100_superpod<4>::figures,
+          {.data = 4, .pipeline = 8, .zero_stage = 3,
+           .schedule = chunks > 1 ? pipeline_schedule::interleaved : pipeline_schedule::one_f_one_b,
+           .virtual_stages = chunks},
+          setup);
+      const memory_breakdown m = memory_per_device(plan.model, plan.setup);
+      CAPTURE(chunks);
+      CAPTURE(sequences);
+      CHECK(assess_memory(m.total, 80e9 * byte).verdict == memory_verdict::does_not_fit);
+    }
+  }
 }
