@@ -87,20 +87,23 @@ TEST_CASE("a mixture-of-experts layer stores top-k routed and the shared experts
                                     .expert_d_ff = 512}};
   activation_inputs in{.micro_batch = 1, .seq_len = 100};
   const double attention_and_norms = 8 * 1024.0 + 4 * 8 * 128.0 + 4 * 8 * 128.0;
-  const double experts = (2 + 1) * 6 * 512.0 + 2 * 2 * 1024.0 + 4 * 8.0;
+  // Per token: 6·e·f_e for each of the 2 routed and 1 shared experts, the 2 dispatched copies
+  // and the 2 routed outputs the router's probabilities weigh (2·2·h each), fp32 probs 4·8.
+  const double experts = (2 + 1) * 6 * 512.0 + 2 * 2 * 1024.0 + 2 * 2 * 1024.0 + 4 * 8.0;
   CHECK(layer_activation_bytes(moe, layer_kind::moe, in).value() ==
         doctest::Approx((attention_and_norms + experts) * 100).scale(0.0));
 }
 
 TEST_CASE("Megatron-Core's recompute modules free what each module's checkpoint discards") {
   // The MoE layer above; per token with e = 2 (gated: gate, up and product per expert token,
-  // 3·e·f_e): routed 2·6·512, shared 6·512, the dispatched copies 2·2·1024, router probs 4·8.
+  // 3·e·f_e): routed 2·6·512, shared 6·512, the dispatched copies 2·2·1024 and the routed
+  // outputs the probabilities weigh 2·2·1024, router probs 4·8.
   constexpr model_shape moe{.name = "moe", .layers = 4, .d_model = 1024, .d_ff = 4096,
                             .heads = 8, .kv_heads = 8, .head_dim = 128, .vocab = 1000,
                             .moe = {.experts = 8, .top_k = 2, .shared_experts = 1,
                                     .expert_d_ff = 512}};
   const double attention_and_norms = 8 * 1024.0 + 4 * 8 * 128.0 + 4 * 8 * 128.0;
-  const double routed = 2 * 6 * 512.0, shared = 6 * 512.0, dispatch = 2 * 2 * 1024.0;
+  const double routed = 2 * 6 * 512.0, shared = 6 * 512.0, dispatch = 2 * (2 * 2 * 1024.0);
   const double router = 4 * 8.0;
   auto with = [&](recompute_module_set set) {
     activation_inputs in{.micro_batch = 1, .seq_len = 100};

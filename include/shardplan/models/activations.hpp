@@ -231,8 +231,11 @@ enum class layer_kind : std::uint8_t { dense, moe };
 /// - MLP: the activation function's input(s) and output: plain 2·e·f, gated (gate, up, product)
 ///   3·e·f per token; a mixture-of-experts layer does this for top_k routed experts and every
 ///   shared expert of width expert_d_ff, stores the dispatched token copy (e·h per routed
-///   expert) and fp32 router probabilities (4·E per token); experts are split by tensor
-///   parallelism like a dense MLP;
+///   expert), each routed expert's output (e·h), which the router's probability weighs and whose
+///   gradient needs it (torchtitan's combine, `routed_output.to(float32) * scores`,
+///   models/moe/moe.py at bb308da6 and common/token_dispatcher.py at b5bcd76; Megatron-Core's
+///   `unpermute`, `permuted_tokens * permuted_probs`, moe_utils.py), and fp32 router
+///   probabilities (4·E per token); experts are split by tensor parallelism like a dense MLP;
 /// - replicated without sequence parallelism: the two norm inputs, the attention and MLP inputs
 ///   (e·h each) and, with dropout, two 1-byte masks.
 /// Where linear layers keep their own quantized input (`linear_input_bytes` q, Transformer Engine
@@ -316,7 +319,7 @@ constexpr bytes layer_activation_bytes(const model_shape& m, layer_kind kind,
     const double act = recomputes(r, recompute_module::moe_act) ? k * q * fe : 0.0;
     const double shared_mlp =
         recomputes(r, recompute_module::shared_experts) ? shared * per_expert_token * fe : 0.0;
-    split += (k + shared) * per_expert_token * fe - act - shared_mlp + k * q * h;
+    split += (k + shared) * per_expert_token * fe - act - shared_mlp + k * q * h + k * e * h;
     replicated += 4.0 * static_cast<double>(m.moe.experts);
     if (recomputes(r, recompute_module::layernorm)) replicated -= norm_freed;  // pre-MLP norm
   } else if (kind == layer_kind::dense && !recomputes(r, recompute_module::mlp)) {
