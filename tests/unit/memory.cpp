@@ -1008,3 +1008,29 @@ TEST_CASE("automodel's llama 3.3 70b squad recipe on 32 h100: pipeline micro-bat
     }
   }
 }
+
+TEST_CASE("flagperf's llama 3 8b on 8 a800 without model parallelism runs out of memory") {
+  // FlagOpen/FlagPerf training/nvidia/llama3_8B-megatron/README.md (at 1b5a0303; Megatron-Core
+  // core_v0.6.0): on 8 A800-SXM4-80GB the layout PP1 DP8 TP1 is "OOM", while PP2 DP4 TP1 ran
+  // ("76/80" GiB). The launch script (training/benchmarks/llama3_8B/megatron/pretrain_llama3.sh):
+  // Llama 3 8B's shape with the embeddings tied (no --untie-embeddings-and-output-weights), seq
+  // 8192, micro-batch 1, global batch 512, --bf16, --use-distributed-optimizer, --use-flash-attn,
+  // no --recompute flag. An A800 is an A100 80GB with slower NVLink: the same memory.
+  model_shape m = models::llama3_8b::shape;
+  m.tied_embeddings = true;
+  auto peak = [&](std::int64_t pipeline, std::int64_t data) {
+    training_setup setup;
+    setup.framework = profiles::megatron_core;
+    setup.recompute = {recompute_kind::none};
+    setup.precision = precision::megatron_mixed_adam::policy;
+    setup.batch = {.global_tokens = 512 * 8192, .seq_len = 8192, .micro_batch = 1};
+    const training_plan_values plan =
+        make_training_plan(m, systems::dgx_a100_superpod<1>::figures,
+                           {.data = data, .pipeline = pipeline, .zero_stage = 1}, setup);
+    return memory_per_device(plan.model, plan.setup).total;
+  };
+  // Without a pipeline: bf16 weights and fp32 gradients, 6 bytes a parameter (45 GB), and the
+  // distributed optimizer's 12 bytes over 8 already pass 50 GB before any activation.
+  CHECK(assess_memory(peak(1, 8), 80e9 * byte).verdict == memory_verdict::does_not_fit);
+  CHECK(assess_memory(peak(2, 4), 80e9 * byte).verdict != memory_verdict::does_not_fit);
+}

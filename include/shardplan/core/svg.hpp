@@ -210,6 +210,14 @@ struct label_spot {
   double end_y = 0.0;
 };
 
+/// The leader line from a point at (x, y) to its label's spot ("" when the label sits beside it).
+inline std::string leader(double x, double y, const label_spot& spot) {
+  if (!spot.leader) return {};
+  return "<line class=\"leader\" x1=\"" + number(x) + "\" y1=\"" + number(y) + "\" x2=\"" +
+         number(spot.end_x) + "\" y2=\"" + number(spot.end_y) +
+         "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+}
+
 /// Places point labels where they cover no other label, no reserved box (points, a legend) and
 /// stay inside the plot: beside the point (right, then left; above, then below), then stepped
 /// further up and down a line of text at a time, with a leader line. A label with no free spot takes

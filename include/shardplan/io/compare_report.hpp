@@ -237,10 +237,7 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
       if (!drawn(p) || p.pareto != on_front) continue;
       const double px = x.pixel(p.x), py = y.pixel(p.y);
       const draw::label_spot spot = labels.place(p.label, 11.0, px, py, 6.0);
-      if (spot.leader)
-        texts += "<line class=\"leader\" x1=\"" + number(px) + "\" y1=\"" + number(py) +
-                 "\" x2=\"" + number(spot.end_x) + "\" y2=\"" + number(spot.end_y) +
-                 "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      texts += draw::leader(px, py, spot);
       texts += "<text class=\"point-label\" x=\"" + number(spot.x) + "\" y=\"" + number(spot.y) +
                "\" font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
                draw::escape(p.label) + "</text>\n";

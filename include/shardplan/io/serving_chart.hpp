@@ -154,10 +154,7 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
       const double cy = y.pixel(p.tokens_per_second_per_device);
       const std::string text = draw::short_label(p.concurrency) + (marked ? " (the plan)" : "");
       const draw::label_spot spot = labels.place(text, 11.0, cx, cy, marked ? 6.0 : 4.0);
-      if (spot.leader)
-        texts += "<line class=\"leader\" x1=\"" + number(cx) + "\" y1=\"" + number(cy) +
-                 "\" x2=\"" + number(spot.end_x) + "\" y2=\"" + number(spot.end_y) +
-                 "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      texts += draw::leader(cx, cy, spot);
       texts += std::string("<text class=\"label") + (marked ? " marked" : "") + "\" x=\"" +
                number(spot.x) + "\" y=\"" + number(spot.y) + "\" font-size=\"11\"" +
                (marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
