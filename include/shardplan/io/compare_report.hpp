@@ -206,10 +206,19 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
     svg += "<path class=\"front\" d=\"" + d +
            "\" fill=\"none\" stroke=\"#1a7a1a\" stroke-width=\"2.5\"/>\n";
   }
-  // The legend, in a corner that covers no point, as wide as its longest line.
-  auto drawn = [](const comparison_point& p) {
-    return p.x > 0.0 && p.y > 0.0 && std::isfinite(p.x) && std::isfinite(p.y);
+  // Each drawable point at its pixel, the front's first. The legend goes in a corner that covers
+  // no point, as wide as its longest line; labels, in this order, where they cover no other
+  // label, point or the legend; the points are drawn with the front's last, on top.
+  struct placed {
+    const comparison_point* p;
+    double px, py;
   };
+  std::vector<placed> order;
+  for (const comparison_point& p : points)
+    if (p.x > 0.0 && p.y > 0.0 && std::isfinite(p.x) && std::isfinite(p.y))
+      order.push_back({&p, x.pixel(p.x), y.pixel(p.y)});
+  const auto dominated =
+      std::stable_partition(order.begin(), order.end(), [](const placed& q) { return q.p->pareto; });
   const std::string no_answer = "no answer (" + std::to_string(unanswered.size()) +
                                 (unanswered.size() == 1 ? " system" : " systems") + ")";
   double legend_w = std::max(draw::text_width("on the Pareto front", 12.0),
@@ -218,39 +227,29 @@ inline std::string comparison_chart_svg(const std::vector<comparison_point>& poi
   legend_w += 34.0;
   const double legend_h = 66.0 + 18.0 * static_cast<double>(unanswered.size());
   std::vector<draw::box> point_boxes;
-  for (const comparison_point& p : points)
-    if (drawn(p))
-      point_boxes.push_back({x.pixel(p.x) - 7.0, y.pixel(p.y) - 7.0, x.pixel(p.x) + 7.0,
-                             y.pixel(p.y) + 7.0});
+  for (const placed& q : order)
+    point_boxes.push_back({q.px - 7.0, q.py - 7.0, q.px + 7.0, q.py + 7.0});
   const draw::box legend =
       draw::free_corner({left, top, w - right, h - bottom}, legend_w, legend_h, point_boxes);
   const double lx = legend.x0 + 10.0, ly = legend.y0 + 8.0;
-  // Labels go where they cover no other label, point or the legend; the front's points are
-  // drawn last (on top) and labelled first.
   draw::label_layout labels({left, top, w - right, h - bottom});
   labels.reserve(legend);
-  for (const comparison_point& p : points)
-    if (drawn(p)) labels.reserve_point(x.pixel(p.x), y.pixel(p.y), 6.0);
-  std::string marks, texts;
-  for (const bool on_front : {true, false})
-    for (const comparison_point& p : points) {
-      if (!drawn(p) || p.pareto != on_front) continue;
-      const double px = x.pixel(p.x), py = y.pixel(p.y);
-      const draw::label_spot spot = labels.place(p.label, 11.0, px, py, 6.0);
-      texts += draw::leader(px, py, spot);
-      texts += "<text class=\"point-label\" x=\"" + number(spot.x) + "\" y=\"" + number(spot.y) +
-               "\" font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
-               draw::escape(p.label) + "</text>\n";
-    }
-  for (const bool on_front : {false, true})
-    for (const comparison_point& p : points) {
-      if (!drawn(p) || p.pareto != on_front) continue;
-      marks += std::string("<circle class=\"point") + (p.pareto ? " pareto marked" : "") +
-               "\" cx=\"" + number(x.pixel(p.x)) + "\" cy=\"" + number(y.pixel(p.y)) +
-               "\" r=\"6\" fill=\"" + (p.pareto ? "#d62728" : "#1f77b4") +
-               "\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
-    }
-  svg += texts + marks;
+  for (const placed& q : order) labels.reserve_point(q.px, q.py, 6.0);
+  for (const placed& q : order) {
+    const draw::label_spot spot = labels.place(q.p->label, 11.0, q.px, q.py, 6.0);
+    svg += draw::leader(q.px, q.py, spot);
+    svg += "<text class=\"point-label\" x=\"" + number(spot.x) + "\" y=\"" + number(spot.y) +
+           "\" font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" +
+           draw::escape(q.p->label) + "</text>\n";
+  }
+  auto circle = [&](const placed& q) {
+    const bool on_front = q.p->pareto;
+    svg += std::string("<circle class=\"point") + (on_front ? " pareto marked" : "") + "\" cx=\"" +
+           number(q.px) + "\" cy=\"" + number(q.py) + "\" r=\"6\" fill=\"" +
+           (on_front ? "#d62728" : "#1f77b4") + "\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
+  };
+  std::for_each(dominated, order.end(), circle);
+  std::for_each(order.begin(), dominated, circle);
   svg += "<g class=\"legend\">\n<rect x=\"" + number(lx - 10) + "\" y=\"" + number(ly - 8) +
          "\" width=\"" + number(legend_w) + "\" height=\"" + number(legend_h) +
          "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#999999\"/>\n";

@@ -126,62 +126,57 @@ inline std::string latency_throughput_svg(const std::vector<latency_point>& poin
     svg += "<polyline class=\"curve\" points=\"" + pts +
            "\" fill=\"none\" stroke=\"#666666\" stroke-width=\"1.5\"/>\n";
   }
-  // The legend in a corner that covers no point; labels where they cover no other label, point
-  // or the legend (the plan's first); the plan's point drawn last, on top.
-  auto is_marked = [&](const latency_point& p) {
-    return o.marked_concurrency >= 0.0 &&
-           std::fabs(p.concurrency - o.marked_concurrency) <= 1e-9 * p.concurrency;
+  // Each point at its pixel, the plan's first. The legend goes in a corner that covers no point;
+  // labels, in this order, where they cover no other label, point or the legend; the points are
+  // drawn with the plan's last, on top.
+  struct placed {
+    const latency_point* p;
+    double cx, cy;
+    bool marked;
   };
+  std::vector<placed> order;
+  for (const latency_point& p : drawn)
+    order.push_back({&p, x.pixel(p.tokens_per_second_per_user),
+                     y.pixel(p.tokens_per_second_per_device),
+                     o.marked_concurrency >= 0.0 &&
+                         std::fabs(p.concurrency - o.marked_concurrency) <= 1e-9 * p.concurrency});
+  const auto unmarked =
+      std::stable_partition(order.begin(), order.end(), [](const placed& q) { return q.marked; });
   const draw::box area{left, top, w - right, h - bottom};
   std::vector<draw::box> point_boxes;
-  for (const latency_point& p : drawn) {
-    const double cx = x.pixel(p.tokens_per_second_per_user);
-    const double cy = y.pixel(p.tokens_per_second_per_device);
-    point_boxes.push_back({cx - 7.0, cy - 7.0, cx + 7.0, cy + 7.0});
-  }
+  for (const placed& q : order)
+    point_boxes.push_back({q.cx - 7.0, q.cy - 7.0, q.cx + 7.0, q.cy + 7.0});
   const draw::box legend = draw::free_corner(area, 234.0, 84.0, point_boxes);
   draw::label_layout labels(area);
   labels.reserve(legend);
-  for (const latency_point& p : drawn)
-    labels.reserve_point(x.pixel(p.tokens_per_second_per_user),
-                         y.pixel(p.tokens_per_second_per_device), is_marked(p) ? 6.0 : 4.0);
-  std::string texts;
-  for (const bool marked_pass : {true, false})
-    for (const latency_point& p : drawn) {
-      const bool marked = is_marked(p);
-      if (marked != marked_pass) continue;
-      const double cx = x.pixel(p.tokens_per_second_per_user);
-      const double cy = y.pixel(p.tokens_per_second_per_device);
-      const std::string text = draw::short_label(p.concurrency) + (marked ? " (the plan)" : "");
-      const draw::label_spot spot = labels.place(text, 11.0, cx, cy, marked ? 6.0 : 4.0);
-      texts += draw::leader(cx, cy, spot);
-      texts += std::string("<text class=\"label") + (marked ? " marked" : "") + "\" x=\"" +
-               number(spot.x) + "\" y=\"" + number(spot.y) + "\" font-size=\"11\"" +
-               (marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
-               " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" + text +
-               "</text>\n";
-    }
-  svg += texts;
+  for (const placed& q : order) labels.reserve_point(q.cx, q.cy, q.marked ? 6.0 : 4.0);
+  for (const placed& q : order) {
+    const std::string text = draw::short_label(q.p->concurrency) + (q.marked ? " (the plan)" : "");
+    const draw::label_spot spot = labels.place(text, 11.0, q.cx, q.cy, q.marked ? 6.0 : 4.0);
+    svg += draw::leader(q.cx, q.cy, spot);
+    svg += std::string("<text class=\"label") + (q.marked ? " marked" : "") + "\" x=\"" +
+           number(spot.x) + "\" y=\"" + number(spot.y) + "\" font-size=\"11\"" +
+           (q.marked ? " font-weight=\"bold\" fill=\"#d62728\"" : "") +
+           " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">" + text + "</text>\n";
+  }
   svg += "<g class=\"points\">\n";
-  for (const bool marked_pass : {false, true})
-    for (const latency_point& p : drawn) {
-      const bool marked = is_marked(p);
-      if (marked != marked_pass) continue;
-      const double cx = x.pixel(p.tokens_per_second_per_user);
-      const double cy = y.pixel(p.tokens_per_second_per_device);
-      const char* kind = marked ? "marked" : p.fits ? "fits" : "over-memory";
-      std::string tip = "concurrency " + draw::short_label(p.concurrency) + ": " +
-                        number(p.tokens_per_second_per_user, 1) + " tokens/s per user, " +
-                        number(p.tokens_per_second_per_device, 0) + " tokens/s per device";
-      if (d::positive(p.time_to_first_token))
-        tip += ", first token in " + number(p.time_to_first_token, 3) + " s";
-      if (!p.fits) tip += ", caches over memory";
-      svg += std::string("<circle class=\"point ") + kind + "\" cx=\"" + number(cx) +
-             "\" cy=\"" + number(cy) + "\" r=\"" + (marked ? "6" : "4") + "\" fill=\"" +
-             (marked ? mark_color : p.fits ? fits_color : over_color) +
-             "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + draw::escape(tip) +
-             "</title></circle>\n";
-    }
+  auto circle = [&](const placed& q) {
+    const latency_point& p = *q.p;
+    const char* kind = q.marked ? "marked" : p.fits ? "fits" : "over-memory";
+    std::string tip = "concurrency " + draw::short_label(p.concurrency) + ": " +
+                      number(p.tokens_per_second_per_user, 1) + " tokens/s per user, " +
+                      number(p.tokens_per_second_per_device, 0) + " tokens/s per device";
+    if (d::positive(p.time_to_first_token))
+      tip += ", first token in " + number(p.time_to_first_token, 3) + " s";
+    if (!p.fits) tip += ", caches over memory";
+    svg += std::string("<circle class=\"point ") + kind + "\" cx=\"" + number(q.cx) +
+           "\" cy=\"" + number(q.cy) + "\" r=\"" + (q.marked ? "6" : "4") + "\" fill=\"" +
+           (q.marked ? mark_color : p.fits ? fits_color : over_color) +
+           "\" stroke=\"#000000\" stroke-width=\"0.5\"><title>" + draw::escape(tip) +
+           "</title></circle>\n";
+  };
+  std::for_each(unmarked, order.end(), circle);
+  std::for_each(order.begin(), unmarked, circle);
   svg += "</g>\n";
 
   const double lx = legend.x0 + 10.0;

@@ -686,6 +686,16 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                 // (negative: not feasible), found once, also for choices before `first`.
                 std::array<double, max_search_choices> rc_memory{}, rc_step{};
                 std::array<bool, max_search_choices> rc_have{};
+                // The layer times of recomputation choice `ri` on this mesh and micro-batch.
+                auto layer_times_of = [&](const training_plan_values& x,
+                                          std::size_t ri) -> const layer_times& {
+                  const std::size_t slot = mi * max_search_choices + ri;
+                  if (!have[slot]) {
+                    timed[slot] = time_layers(x, x.assumptions);
+                    have[slot] = true;
+                  }
+                  return timed[slot];
+                };
                 auto learn = [&](std::size_t rj) {
                   if (rc_have[rj]) return;
                   plan_choice tc = c;
@@ -694,13 +704,9 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   apply_choice(twin, tc);
                   rc_memory[rj] = rc_step[rj] = -1.0;
                   if (check(twin).empty()) {
-                    const std::size_t slot = mi * max_search_choices + rj;
-                    if (!have[slot]) {
-                      timed[slot] = time_layers(twin, twin.assumptions);
-                      have[slot] = true;
-                    }
                     rc_memory[rj] = memory_per_device(twin.model, twin.setup).total.value();
-                    rc_step[rj] = estimate_step(twin, twin.assumptions, timed[slot]).step.value();
+                    rc_step[rj] =
+                        estimate_step(twin, twin.assumptions, layer_times_of(twin, rj)).step.value();
                   }
                   rc_have[rj] = true;
                 };
@@ -716,12 +722,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   step_cost cost{};
                   double memory = -1.0;
                   if (v.empty()) {
-                    const std::size_t slot = mi * max_search_choices + ri;
-                    if (!have[slot]) {
-                      timed[slot] = time_layers(plan, plan.assumptions);
-                      have[slot] = true;
-                    }
-                    cost = estimate_step(plan, plan.assumptions, timed[slot]);
+                    cost = estimate_step(plan, plan.assumptions, layer_times_of(plan, ri));
                     memory = memory_per_device(plan.model, plan.setup).total.value();
                   }
                   rc_memory[ri] = memory;
