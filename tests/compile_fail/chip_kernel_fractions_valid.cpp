@@ -1,5 +1,5 @@
-// EXPECT: shardplan: a chip's kernel fractions are between 0 and 1@@chip_kernel_fractions_valid<[a-z_:]*{false}>
-// DIAGNOSTIC: 1 error, lines under 400 characters
+// EXPECT: shardplan: the kernel fractions of a chip are between 0 and 1@@chip_kernel_fractions_valid<[a-z_:]*{false}>
+// DIAGNOSTIC: 1 error, lines under 500 characters
 // Rule: kernel fractions are shares of a peak: between 0 and 1 (0: the family default). A GEMM
 // reaching 1.2 of its peak is a typo for 0.12 or a sparse peak; the twin gives 0.8.
 #include <shardplan/hardware/nvidia.hpp>

@@ -1,5 +1,5 @@
-// EXPECT: shardplan: a chip's scale-up fabric needs at least one link with positive bandwidth, and no link figure may be negative@@chip_links_valid<[a-z_:]*{0}, [a-z_:]*{25}, false>
-// DIAGNOSTIC: 1 error, lines under 400 characters
+// EXPECT: shardplan: the scale-up fabric of a chip needs at least one link with positive bandwidth, and no link figure may be negative@@chip_links_valid<[a-z_:]*{0}, [a-z_:]*{25}, false>
+// DIAGNOSTIC: 1 error, lines under 500 characters
 // Rule: a chip with a scale-up fabric (NVLink here) has links to send over. 0 links with a
 // switched fabric is a contradiction; the twin has the H100's 18.
 #include <shardplan/hardware/nvidia.hpp>

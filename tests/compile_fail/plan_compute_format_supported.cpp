@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the chip has no matrix units for the plan's compute format@@chip_computes_in_format<[^>]*, [a-z_:]*{0}>
+// EXPECT: shardplan: the chip has no matrix units for the compute format of the plan@@chip_computes_in_format<[^>]*, [a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the plan's compute format needs matrix units on the chip. A TPU v5e has bf16 and int8
 // MXU rates and no fp8 one (Google Cloud: 197 TFLOP/s bf16, 394 TOP/s int8), so DeepSeek-V3's

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the plan's framework cannot run it@@framework_supports_plan<[a-z_:]*{1}, [a-z_:]*{2}, [a-z_:]*{8}>
+// EXPECT: shardplan: the framework of the plan cannot run it@@framework_supports_plan<[a-z_:]*{1}, [a-z_:]*{2}, [a-z_:]*{8}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: DeepSpeed's pipeline engine asserts "ZeRO-2 and ZeRO-3 are incompatible with pipeline
 // parallelism" (deepspeed/runtime/pipe/engine.py at 38327e07f6cd39b63418f60cedd1651b0be3e7c3):

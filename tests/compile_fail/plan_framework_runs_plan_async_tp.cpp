@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the plan's framework cannot run it@@framework_supports_plan<[a-z_:]*{5}, [a-z_:]*{8}, [a-z_:]*{0}>
+// EXPECT: shardplan: the framework of the plan cannot run it@@framework_supports_plan<[a-z_:]*{5}, [a-z_:]*{8}, [a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: torchtitan refuses async TP unless the model is compiled ("Async TP requires 'model' in
 // --compile.components and --compile.enable", CompileConfig.__post_init__,

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the plan's framework cannot run it@@framework_supports_plan<[a-z_:]*{3}, [a-z_:]*{4}, [a-z_:]*{1}>
+// EXPECT: shardplan: the framework of the plan cannot run it@@framework_supports_plan<[a-z_:]*{3}, [a-z_:]*{4}, [a-z_:]*{1}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: torchtune refuses optimizer_in_bwd with gradient accumulation ("Requires
 // gradient_accumulation_steps=1", recipes/full_finetune_single_device.py at 1814feb17a): 8

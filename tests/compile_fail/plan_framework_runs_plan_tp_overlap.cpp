@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the plan's framework cannot run it@@framework_supports_plan<[a-z_:]*{4}, [a-z_:]*{8}, [a-z_:]*{0}>
+// EXPECT: shardplan: the framework of the plan cannot run it@@framework_supports_plan<[a-z_:]*{4}, [a-z_:]*{8}, [a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: Megatron-LM asserts "Tensor parallel communication/GEMM overlap can happen only when
 // sequence parallelism is enabled" (validate_args, megatron/training/arguments.py): TP 8 with

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the plan's sizes multiply beyond a 64-bit integer@@products_fit_in_64_bits<[a-z_:]*mesh_devices, [a-z_:]*{1\.844674[0-9]*e\+19}, [a-z_:]*{9\.223372[0-9]*e\+18}>
+// EXPECT: shardplan: the sizes of the plan multiply beyond a 64-bit integer@@products_fit_in_64_bits<[a-z_:]*mesh_devices, [a-z_:]*{1\.844674[0-9]*e\+19}, [a-z_:]*{9\.223372[0-9]*e\+18}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every product of the plan's sizes fits in a signed 64-bit integer. Four axes of 65536
 // make 65536^4 = 2^64 = 1.8446744e19 devices, beyond 2^63 = 9.2233720e18 (the limit printed is

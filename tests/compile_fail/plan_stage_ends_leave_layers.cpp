@@ -1,5 +1,5 @@
 // EXPECT: shardplan: the first and last stages must leave every chunk between them@@stage_ends_leave_a_share<false,[^{]*{10},[^{]*{80},[^{]*{6}>
-// DIAGNOSTIC: 1 error, lines under 400 characters
+// DIAGNOSTIC: 1 error, lines under 500 characters
 // Rule: with the first and the last stage's layers given (Megatron-Core's
 // --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers), the stages
 // between them split the rest evenly (TransformerConfig.__post_init__ at d98e8a64): LLaMA-3

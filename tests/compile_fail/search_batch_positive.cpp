@@ -1,4 +1,4 @@
-// EXPECT: shardplan: a search needs positive global tokens and sequence length@@search_checks::batch_positive<[a-z_:]*{0}, [a-z_:]*{8192}>
+// EXPECT: shardplan: a search needs positive global tokens and sequence length@@batch_positive<[a-z_:]*{0}, [a-z_:]*{8192}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a search space's batch has positive global tokens and sequence length; 0 tokens are
 // refused, the twin has 64 sequences of 8192.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the global batch must be whole sequences@@search_checks::batch_whole_sequences<[a-z_:]*{524289}, [a-z_:]*{8192}>
+// EXPECT: shardplan: the global batch must be whole sequences@@batch_whole_sequences<[a-z_:]*{524289}, [a-z_:]*{8192}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a search space's global batch is whole sequences: 64 x 8192 + 1 = 524,289 tokens are
 // not; the twin has 524,288 (64 sequences of 8192).

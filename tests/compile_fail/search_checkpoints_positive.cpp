@@ -1,4 +1,4 @@
-// EXPECT: shardplan: checkpointed recomputation keeps at least one tensor per layer@@search_checks::checkpoints_positive<[a-z_:]*{0}>
+// EXPECT: shardplan: checkpointed recomputation keeps at least one tensor per layer@@checkpoints_positive<[a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: checkpointed recomputation keeps at least one tensor per layer; 0 is refused, the twin
 // keeps 1.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: a search needs a positive chip count@@search_checks::chips_positive<[a-z_:]*{0}>
+// EXPECT: shardplan: a search needs a positive chip count@@chips_positive<[a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a search space's meshes use a positive number of chips; the twin uses 4.
 #include <shardplan/hardware/systems.hpp>

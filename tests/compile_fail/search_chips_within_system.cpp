@@ -1,4 +1,4 @@
-// EXPECT: shardplan: a search cannot use more chips than the system has@@search_checks::chips_within_system<[a-z_:]*{16}, [a-z_:]*{8}>
+// EXPECT: shardplan: a search cannot use more chips than the system has@@chips_within_system<[a-z_:]*{16}, [a-z_:]*{8}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a search space's meshes use at most the system's chips: one DGX H100 node has 8, so 16
 // is refused; the twin uses 4.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: every choice list of a search space needs at least one choice@@search_checks::choice_list_not_empty<[a-z_:]*micro_batches, [a-z_:]*{0}>
+// EXPECT: shardplan: every choice list of a search space needs at least one choice@@choice_list_not_empty<[a-z_:]*micro_batches, [a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every choice list of a search space holds a choice: an empty list of micro-batches
 // leaves nothing to search; the twin lists micro-batch 1.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: a choice list of a search space holds at most its capacity@@search_checks::choice_list_within_capacity<[a-z_:]*micro_batches, [a-z_:]*{16}>
+// EXPECT: shardplan: a choice list of a search space holds at most its capacity@@choice_list_within_capacity<[a-z_:]*micro_batches, [a-z_:]*{16}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a choice list holds at most its capacity (16 micro-batches); 17 are refused rather than
 // cut silently; the twin lists 16.

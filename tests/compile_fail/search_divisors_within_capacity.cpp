@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the chip count has more divisors than a search holds \(128\)@@search_checks::divisors_within_capacity<[a-z_:]*{720720}, [a-z_:]*{128}>
+// EXPECT: shardplan: the chip count has more divisors than a search holds \(128\)@@divisors_within_capacity<[a-z_:]*{720720}, [a-z_:]*{128}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: a search holds at most 128 degrees a list: 720,720 = 2^4 3^2 5 7 11 13 chips have
 // (4+1)(2+1)(1+1)^4 = 240 divisors, all of them context degrees. The system is 81 TPU v5p pods

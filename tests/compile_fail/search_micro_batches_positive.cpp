@@ -1,4 +1,4 @@
-// EXPECT: shardplan: micro-batches of a search must be positive@@search_checks::micro_batches_positive<[a-z_:]*{0}>
+// EXPECT: shardplan: micro-batches of a search must be positive@@micro_batches_positive<[a-z_:]*{0}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: every micro-batch of a search space is at least one sequence; 0 is refused, the twin
 // uses 1.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1@@search_checks::schedule_virtual_stages<[a-z_:]*interleaved, [a-z_:]*{1}>
+// EXPECT: shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1@@schedule_virtual_stages<[a-z_:]*interleaved, [a-z_:]*{1}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: interleaved 1F1B runs 2 or more model chunks per device (Narayanan et al. 2021), any
 // other schedule one: interleaved with 1 virtual stage is refused; the twin uses 2.

@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the zero stage must be 0, 1, 2 or 3@@search_checks::zero_stage_exists<[a-z_:]*{4}>
+// EXPECT: shardplan: the zero stage must be 0, 1, 2 or 3@@zero_stage_exists<[a-z_:]*{4}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `constexpr_search<Space>` checks its space first and fails with the rule the space
 // breaks and its numbers (`search_space_violation_of`). ZeRO has stages 0 to 3, so a space that

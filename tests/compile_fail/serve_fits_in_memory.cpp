@@ -1,4 +1,4 @@
-// EXPECT: shardplan: the weights and the batch's kv cache do not fit in device memory@@fits_in_device_memory<[a-z_:]*{[0-9]+}, [a-z_:]*{16}>
+// EXPECT: shardplan: the weights and the kv cache of the batch do not fit in device memory@@fits_in_device_memory<[a-z_:]*{[0-9]+}, [a-z_:]*{16}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: the weights, the whole batch's caches at prompt + generated tokens and the reserve fit in
 // each device's memory. LLaMA-3 70B in bf16 needs 141 GB of weights: a 2x2 v5e (4 x 16 GB) cannot

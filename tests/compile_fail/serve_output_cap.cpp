@@ -1,4 +1,4 @@
-// EXPECT: shardplan: an exponential spread's longest output exceeds twice its mean@@output_cap_above_twice_the_mean<[a-z_:]*{300}, [a-z_:]*{179}>
+// EXPECT: shardplan: the longest output of an exponential spread exceeds twice its mean@@output_cap_above_twice_the_mean<[a-z_:]*{300}, [a-z_:]*{179}>
 // DIAGNOSTIC: 1 error, lines under 400 characters
 // Rule: `exponential_outputs<Longest>` conditions an exponential spread of output lengths on at
 // most `Longest` tokens and keeps its mean at `generated_tokens`; conditioned on [0, L], an

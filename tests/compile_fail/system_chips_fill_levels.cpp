@@ -1,5 +1,5 @@
-// EXPECT: shardplan: a system's chips are at most the product of its levels' degrees and leave no unit of the outermost level empty@@chips_fill_levels<[a-z_:]*{24}, [a-z_:]*{16}, [a-z_:]*{2}>
-// DIAGNOSTIC: 1 error, lines under 400 characters
+// EXPECT: shardplan: the chips of a system are at most the product of the degrees of its levels and leave no unit of the outermost level empty@@chips_fill_levels<[a-z_:]*{24}, [a-z_:]*{16}, [a-z_:]*{2}>
+// DIAGNOSTIC: 1 error, lines under 500 characters
 // Rule: the levels hold the chips: 2 nodes of 8 GPUs hold 16, not 24; the twin says 16.
 #include <shardplan/hardware/nvidia.hpp>
 #include <shardplan/hardware/systems.hpp>

@@ -1,5 +1,5 @@
-// EXPECT: shardplan: a torus of 2 or 3 axes is the first level: its extents multiply to that level's degree@@torus_is_first_level<[a-z_:]*{3}, [a-z_:]*{64}, [a-z_:]*{8}, false>
-// DIAGNOSTIC: 1 error, lines under 400 characters
+// EXPECT: shardplan: a torus of 2 or 3 axes is the first level: its extents multiply to the degree of that level@@torus_is_first_level<[a-z_:]*{3}, [a-z_:]*{64}, [a-z_:]*{8}, false>
+// DIAGNOSTIC: 1 error, lines under 500 characters
 // Rule: a torus (TPU ICI) is the system's first level, its extents multiplying to that level's
 // degree. A 4x4x4 torus over an 8-chip level is a contradiction; the twin has no torus.
 #include <shardplan/hardware/nvidia.hpp>

@@ -9,7 +9,8 @@
 #               build/examples/shardplan (configured in WORK_DIR; Ninja lists the build's
 #               commands without running them);
 #   infeasible  the command shown for the infeasible variant fails, printing the diagnostics the
-#               README shows (g++), or the ones its clang sentence quotes;
+#               README shows for the compiler (its lines "g++ 12:", "clang 14:", "clang 16:"), and
+#               each rule docs/diagnostics.md shows gives the first error line shown there;
 #   tool        every command of the tool's block runs (TOOL) and exits 0.
 # Whole programs (a block with `int main(`) are built and run by tests/readme/CMakeLists.txt.
 cmake_minimum_required(VERSION 3.21)
@@ -217,26 +218,24 @@ elseif(MODE STREQUAL "infeasible")
   readme_normalise(printed "${out}")
   trimmed_lines(lines "${shown}")
   set(expected "")
+  # Each line is one compiler's, after its name: "g++ 12:", "clang 14:" or "clang 16:" (clang 15
+  # and later print the traits' names as clang 16 does).
+  if(COMPILER_ID STREQUAL "GNU")
+    set(prefix "g\\+\\+ 12")
+  elseif(COMPILER_VERSION VERSION_LESS 15)
+    set(prefix "clang 14")
+  else()
+    set(prefix "clang 16")
+  endif()
   foreach(line IN LISTS lines)
     unescape(line "${line}")
     readme_normalise(line "${line}")
-    if(COMPILER_ID STREQUAL "GNU")
-      list(APPEND expected "${line}")  # g++: the README's lines as they are
-    elseif(line MATCHES "^error: static assertion failed: (.*)$")
-      list(APPEND expected "${CMAKE_MATCH_1}")  # clang: the messages
-    elseif(line MATCHES "^note: '(.*)::value' evaluates to false$" AND
-           COMPILER_VERSION VERSION_GREATER_EQUAL 15)
-      list(APPEND expected "${CMAKE_MATCH_1}")  # clang 15 and later: the traits with names
+    if(line MATCHES "^${prefix}: +(.*)$")
+      list(APPEND expected "${CMAKE_MATCH_1}")
     endif()
   endforeach()
-  if(COMPILER_ID MATCHES "Clang" AND COMPILER_VERSION VERSION_LESS 15)
-    # clang 14 prints the numbers without the names, as the sentence after the block says.
-    file(READ ${readme} text)
-    string(REGEX REPLACE "[ \n]+" " " text "${text}")
-    if(NOT text MATCHES "clang 14 prints the same messages with `([^`]+)` and `([^`]+)`")
-      message(FATAL_ERROR "the README does not say what clang 14 prints")
-    endif()
-    list(APPEND expected "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}")
+  if(expected STREQUAL "")
+    message(FATAL_ERROR "the README shows no diagnostic of ${COMPILER} (a line \"${prefix}: ...\")")
   endif()
   foreach(line IN LISTS expected)
     string(FIND "${printed}" "${line}" at)
@@ -246,6 +245,44 @@ elseif(MODE STREQUAL "infeasible")
   endforeach()
   list(LENGTH expected n)
   message(STATUS "${COMPILER} prints the ${n} diagnostics the README shows")
+
+  # docs/diagnostics.md: a block whose paragraph names a compile-fail test shows each compiler's
+  # first error line for it (paths from include/ on); this compiler's line must be its first.
+  readme_blocks(${SOURCE_DIR}/docs/diagnostics.md page)
+  math(EXPR page_last "${page_count} - 1")
+  set(shown_rules 0)
+  foreach(i RANGE ${page_last})
+    if(NOT page_${i}_before MATCHES "`(tests/compile_fail/[a-z0-9_]+\\.cpp)`")
+      continue()
+    endif()
+    set(source ${SOURCE_DIR}/${CMAKE_MATCH_1})
+    execute_process(COMMAND ${COMPILER} -std=c++20 -fsyntax-only -I${SOURCE_DIR}/include
+                            -DSHARDPLAN_COMPILE_FAIL ${source}
+                    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    string(REGEX MATCH "[^\n]*error:[^\n]*" first_error "${out}")
+    readme_normalise(first_error "${first_error}")
+    trimmed_lines(lines "${page_${i}_text}")
+    set(line_shown "")
+    foreach(line IN LISTS lines)
+      unescape(line "${line}")
+      readme_normalise(line "${line}")
+      if(line MATCHES "^${prefix}: +(.*)$")
+        set(line_shown "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    string(LENGTH "${line_shown}" shown_length)
+    string(FIND "${first_error}" "${line_shown}" at)
+    if(shown_length EQUAL 0 OR at EQUAL -1)
+      message(FATAL_ERROR "docs/diagnostics.md shows `${line_shown}` as the first error of "
+                          "${source} on ${COMPILER}, which prints:\n${first_error}")
+    endif()
+    math(EXPR shown_rules "${shown_rules} + 1")
+  endforeach()
+  if(shown_rules EQUAL 0)
+    message(FATAL_ERROR "docs/diagnostics.md shows no rule's first error line")
+  endif()
+  message(STATUS "${COMPILER} prints the first error lines docs/diagnostics.md shows for "
+                 "${shown_rules} rules")
 
 elseif(MODE STREQUAL "tool")
   set(commands "")

@@ -345,7 +345,7 @@ bad_plan("system.levels: hold more than 100000000 chips (the product of their de
 bad_plan("system.chip.peak_bf16_tflops: must be 0 (not given) or at least 0.001" fat_tree system chip [=[{"base": "h100 sxm", "name": "x", "peak_bf16_tflops": 1e-300}]=])
 bad_plan("system.levels[0].nic_gb_per_s: must be at least 0.001" training system [=[{"chip": "h100 sxm", "levels": [{"name": "node", "link": "nvlink", "degree": 8, "nics_per_unit": 8, "nic_gb_per_s": 1e-300}]}]=])
 bad_plan("system.chip.name: must not start or end with a space" fat_tree system chip [=[{"base": "h100 sxm", "name": " h100 sxm"}]=])
-bad_plan("system.chips: a system's chips are at most the product of its levels' degrees and leave no unit of the outermost level empty" training system [=[{"chip": "h100 sxm", "chips": 4, "levels": [{"name": "node", "link": "nvlink", "degree": 4}, {"name": "leaf", "link": "infiniband", "degree": 2}]}]=])
+bad_plan("system.chips: the chips of a system are at most the product of the degrees of its levels and leave no unit of the outermost level empty" training system [=[{"chip": "h100 sxm", "chips": 4, "levels": [{"name": "node", "link": "nvlink", "degree": 4}, {"name": "leaf", "link": "infiniband", "degree": 2}]}]=])
 bad_plan("system.chip.memory_bandwidth_gb_per_s: a chip needs a positive memory capacity and memory bandwidth" fat_tree system chip [=[{"name": "x", "peak_bf16_tflops": 100, "memory_gb": 80}]=])
 
 # --- job files of `shardplan compare` (bases job_train and job_serve) -------------------------

@@ -168,7 +168,7 @@ TEST_CASE("a chip or topology that breaks a rule is one line naming the key and 
   CHECK(error_of(system_with_chip(R"({"name": "x", "peak_bf16_tflops": 100})")) ==
         "system.chip.memory_gb: a chip needs a positive memory capacity and memory bandwidth");
   CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "scale_up_links": 0})")) ==
-        "system.chip.scale_up_links: a chip's scale-up fabric needs at least one link with "
+        "system.chip.scale_up_links: the scale-up fabric of a chip needs at least one link with "
         "positive bandwidth, and no link figure may be negative");
   CHECK(error_of(system_with_chip(R"({"base": "h100 sxm", "name": "x", "memory_gb": -1})")) ==
         "system.chip.memory_gb: must be between 0.000000 and 1000000000.000000");
@@ -206,6 +206,6 @@ TEST_CASE("a chip or topology that breaks a rule is one line naming the key and 
             .rfind("system.levels[0].link: must be \"ici\", \"nvlink\"", 0) == 0);
   CHECK(error_of(plan_on(R"({"chip": "tpu v5p", "levels": [{"name": "ici", "link": "ici", "degree": 8}],
         "torus": {"shape": [4, 4, 4]}})", 1)) ==
-        "system.torus: a torus of 2 or 3 axes is the first level: its extents multiply to that "
-        "level's degree");
+        "system.torus: a torus of 2 or 3 axes is the first level: its extents multiply to the "
+        "degree of that level");
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <shardplan/core/rule.hpp>
 #include <shardplan/hardware/chip.hpp>
 #include <shardplan/hardware/system.hpp>
 
@@ -91,10 +92,11 @@ constexpr std::string_view rule_text(chip_rule rule) {
       return "shardplan: a chip needs a positive peak rate in at least one number format and no "
              "negative one";
     case chip_rule::links_valid:
-      return "shardplan: a chip's scale-up fabric needs at least one link with positive "
+      return "shardplan: the scale-up fabric of a chip needs at least one link with positive "
              "bandwidth, and no link figure may be negative";
     case chip_rule::kernel_fractions_valid:
-      return "shardplan: a chip's kernel fractions are between 0 and 1 (tiles not negative, the "
+      return "shardplan: the kernel fractions of a chip are between 0 and 1 (tiles not negative, "
+             "the "
              "reduction overhead at least -1, the measured error within -1 and 1)";
   }
   return "?";
@@ -153,7 +155,7 @@ constexpr bool chips_fill_levels(std::int64_t chips, std::int64_t capacity,
   if (chips < 1 || capacity < 1 || chips > capacity) return false;
   return outermost_degree < 1 || chips > capacity / outermost_degree * (outermost_degree - 1);
 }
-/// A torus (rank 2 or 3) is level 0: its extents multiply to that level's degree.
+/// A torus (rank 2 or 3) is level 0: its extents multiply to the degree of that level.
 constexpr bool torus_is_first_level(const torus_shape& t, std::int64_t first_degree) {
   if (t.rank == 0) return true;
   if (t.rank != 2 && t.rank != 3) return false;
@@ -221,11 +223,12 @@ constexpr std::string_view rule_text(system_rule rule) {
       return "shardplan: a network level joining more than one unit needs a positive bandwidth, "
              "and no level a negative bandwidth or latency";
     case system_rule::chips_fill_levels:
-      return "shardplan: a system's chips are at most the product of its levels' degrees and "
+      return "shardplan: the chips of a system are at most the product of the degrees of its "
+             "levels and "
              "leave no unit of the outermost level empty";
     case system_rule::torus_is_first_level:
       return "shardplan: a torus of 2 or 3 axes is the first level: its extents multiply to "
-             "that level's degree";
+             "the degree of that level";
   }
   return "?";
 }
@@ -298,34 +301,53 @@ constexpr const system_figures& checked_system() {
   constexpr const system_figures& s = System::figures;
   constexpr const chip_figures& c = s.chip;
   constexpr chip_rate_counts rates = rate_counts(c);
-  static_assert(k::chip_has_a_name<k::name_length{static_cast<std::int64_t>(c.name.size())}>::value,
-                "shardplan: a chip needs a name");
-  static_assert(
-      k::chip_has_memory<k::memory_gigabytes{k::whole(c.memory.value() / 1e9)},
-                         k::bandwidth_gigabytes_per_second{
-                             k::whole(c.memory_bandwidth.value() / 1e9)},
-                         chip_rules::has_memory(c.memory.value(),
-                                                c.memory_bandwidth.value())>::value,
-      "shardplan: a chip needs a positive memory capacity and memory bandwidth");
-  static_assert(k::chip_rates_valid<k::formats_with_a_rate{rates.positive},
-                                    k::negative_rates{rates.negative}>::value,
-                "shardplan: a chip needs a positive peak rate in at least one number format and "
-                "no negative one");
-  static_assert(
-      k::chip_links_valid<
-          k::scale_up_links{c.scale_up_links},
-          k::link_gigabytes_per_second{k::whole(c.scale_up_link_bandwidth.value() / 1e9)},
-          chip_rules::links_valid(c.scale_up, c.scale_up_links, c.scale_up_link_bandwidth.value(),
-                                  c.scale_out_bandwidth.value(), c.host_link_bandwidth.value(),
-                                  c.host_memory.value())>::value,
-      "shardplan: a chip's scale-up fabric needs at least one link with positive bandwidth, and "
-      "no link figure may be negative");
-  static_assert(k::chip_kernel_fractions_valid<
-                    k::kernel_fractions_in_range{chip_rules::kernel_fractions_valid(c.kernels)}>::value,
-                "shardplan: a chip's kernel fractions are between 0 and 1 (tiles not negative, the "
-                "reduction overhead at least -1, the measured error within -1 and 1)");
-  static_assert(k::level_count_in_range<k::levels{s.level_count}>::value,
-                "shardplan: a system has at most 5 network levels");
+  {
+    using rule = k::chip_has_a_name<k::name_length{static_cast<std::int64_t>(c.name.size())}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: a chip needs a name", rule);
+  }
+  {
+    using rule =
+        k::chip_has_memory<k::memory_gigabytes{k::whole(c.memory.value() / 1e9)},
+                           k::bandwidth_gigabytes_per_second{
+                               k::whole(c.memory_bandwidth.value() / 1e9)},
+                           chip_rules::has_memory(c.memory.value(), c.memory_bandwidth.value())>;
+    SHARDPLAN_RULE(rule::value,
+                   "shardplan: a chip needs a positive memory capacity and memory bandwidth", rule);
+  }
+  {
+    using rule = k::chip_rates_valid<k::formats_with_a_rate{rates.positive},
+                                     k::negative_rates{rates.negative}>;
+    SHARDPLAN_RULE(rule::value,
+                   "shardplan: a chip needs a positive peak rate in at least one number format and "
+                   "no negative one",
+                   rule);
+  }
+  {
+    using rule = k::chip_links_valid<
+        k::scale_up_links{c.scale_up_links},
+        k::link_gigabytes_per_second{k::whole(c.scale_up_link_bandwidth.value() / 1e9)},
+        chip_rules::links_valid(c.scale_up, c.scale_up_links, c.scale_up_link_bandwidth.value(),
+                                c.scale_out_bandwidth.value(), c.host_link_bandwidth.value(),
+                                c.host_memory.value())>;
+    SHARDPLAN_RULE(rule::value,
+                   "shardplan: the scale-up fabric of a chip needs at least one link with positive "
+                   "bandwidth, and "
+                   "no link figure may be negative",
+                   rule);
+  }
+  {
+    using rule = k::chip_kernel_fractions_valid<k::kernel_fractions_in_range{
+        chip_rules::kernel_fractions_valid(c.kernels)}>;
+    SHARDPLAN_RULE(
+        rule::value,
+        "shardplan: the kernel fractions of a chip are between 0 and 1 (tiles not negative, the "
+        "reduction overhead at least -1, the measured error within -1 and 1)",
+        rule);
+  }
+  {
+    using rule = k::level_count_in_range<k::levels{s.level_count}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: a system has at most 5 network levels", rule);
+  }
   // The checks below read the levels: only when their count is in range (one error each).
   constexpr bool counted = r::level_count_in_range(s.level_count);
   constexpr std::int64_t no_level = -1;
@@ -333,31 +355,48 @@ constexpr const system_figures& checked_system() {
   constexpr std::int64_t badly_named = counted ? first_bad_level_name(s) : no_level;
   constexpr std::int64_t without_bandwidth =
       counted ? first_level_without_bandwidth(s) : no_level;
-  static_assert(k::levels_join_units<k::level_index{without_units}>::value,
-                "shardplan: every network level joins at least one unit");
-  static_assert(k::level_names_unique<k::level_index{badly_named}>::value,
-                "shardplan: network levels need names, each its own");
-  static_assert(k::levels_have_bandwidth<k::level_index{without_bandwidth}>::value,
-                "shardplan: a network level joining more than one unit needs a positive "
-                "bandwidth, and no level a negative bandwidth or latency");
+  {
+    using rule = k::levels_join_units<k::level_index{without_units}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: every network level joins at least one unit", rule);
+  }
+  {
+    using rule = k::level_names_unique<k::level_index{badly_named}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: network levels need names, each its own", rule);
+  }
+  {
+    using rule = k::levels_have_bandwidth<k::level_index{without_bandwidth}>;
+    SHARDPLAN_RULE(rule::value,
+                   "shardplan: a network level joining more than one unit needs a positive "
+                   "bandwidth, and no level a negative bandwidth or latency",
+                   rule);
+  }
   // Capacity needs every degree: only when the levels' count and degrees hold.
   constexpr bool sized = counted && without_units < 0;
   constexpr std::int64_t outermost =
       sized && s.level_count > 0 ? s.levels[static_cast<std::size_t>(s.level_count - 1)].degree
                                  : 1;
-  static_assert(k::chips_fill_levels<k::chips{sized ? s.chips : 1},
-                                     k::level_capacity_chips{sized ? level_capacity(s) : 1},
-                                     k::outermost_degree{outermost}>::value,
-                "shardplan: a system's chips are at most the product of its levels' degrees and "
-                "leave no unit of the outermost level empty");
+  {
+    using rule = k::chips_fill_levels<k::chips{sized ? s.chips : 1},
+                                      k::level_capacity_chips{sized ? level_capacity(s) : 1},
+                                      k::outermost_degree{outermost}>;
+    SHARDPLAN_RULE(
+        rule::value,
+        "shardplan: the chips of a system are at most the product of the degrees of its levels and "
+        "leave no unit of the outermost level empty",
+        rule);
+  }
   constexpr std::int64_t torus_chips =
       s.torus.extent[0] * s.torus.extent[1] * s.torus.extent[2];
-  static_assert(
-      k::torus_is_first_level<k::torus_rank{s.torus.rank}, k::chips{torus_chips},
-                              k::first_level_degree{s.levels[0].degree},
-                              r::torus_is_first_level(s.torus, s.levels[0].degree)>::value,
-      "shardplan: a torus of 2 or 3 axes is the first level: its extents multiply to that "
-      "level's degree");
+  {
+    using rule = k::torus_is_first_level<k::torus_rank{s.torus.rank}, k::chips{torus_chips},
+                                         k::first_level_degree{s.levels[0].degree},
+                                         r::torus_is_first_level(s.torus, s.levels[0].degree)>;
+    SHARDPLAN_RULE(
+        rule::value,
+        "shardplan: a torus of 2 or 3 axes is the first level: its extents multiply to the "
+        "degree of that level",
+        rule);
+  }
   return System::figures;
 }
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
-
+#include <shardplan/core/rule.hpp>
 #include <shardplan/core/units.hpp>
 #include <shardplan/hardware/chip.hpp>
 #include <shardplan/hardware/nvidia.hpp>
@@ -261,14 +261,15 @@ constexpr std::array<bool, 3> cube_wraps(std::int64_t x, std::int64_t y, std::in
 /// in-network reduction is assumed; the DGX SuperPOD types below turn it on.
 template <ChipSpec Chip, std::int64_t Nodes, std::int64_t GpusPerNode = 8>
 struct nvlink_fat_tree {
-  static_assert(Nodes >= 1, "shardplan: an nvlink fat tree has at least one node");
+  SHARDPLAN_RULE(Nodes >= 1, "shardplan: an nvlink fat tree has at least one node", given<Nodes>);
   // One leaf switch per GPU rail; a 64-port leaf has 32 ports down, so the rails of a pod must
   // divide its 32 leaves.
-  static_assert(GpusPerNode == 1 || GpusPerNode == 2 || GpusPerNode == 4 || GpusPerNode == 8,
-                "shardplan: an nvlink fat tree node has 1, 2, 4 or 8 gpus");
+  SHARDPLAN_RULE(GpusPerNode == 1 || GpusPerNode == 2 || GpusPerNode == 4 || GpusPerNode == 8,
+                 "shardplan: an nvlink fat tree node has 1, 2, 4 or 8 gpus", given<GpusPerNode>);
   // A three-tier fat tree of 64-port switches has 64^3 / 4 = 65536 ports for NICs.
-  static_assert(Nodes * GpusPerNode <= limits::fat_tree_gpus,
-                "shardplan: an nvlink fat tree of 64-port switches has at most 65536 gpus");
+  SHARDPLAN_RULE(Nodes* GpusPerNode <= limits::fat_tree_gpus,
+                 "shardplan: an nvlink fat tree of 64-port switches has at most 65536 gpus",
+                 given<Nodes * GpusPerNode>);
 
   static constexpr system_figures figures =
       detail::make_fat_tree({.name = "nvlink fat tree",
@@ -285,9 +286,10 @@ struct nvlink_fat_tree {
 /// 128 nodes give degrees 8 / 32 / 4.
 template <std::int64_t Nodes>
 struct dgx_h100_superpod {
-  static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= limits::dgx_h100_superpod_nodes,
-                "shardplan: a dgx h100 superpod has at most 2048 nodes (64 scalable units)");
+  SHARDPLAN_RULE(Nodes >= 1, "shardplan: a dgx superpod has at least one node", given<Nodes>);
+  SHARDPLAN_RULE(Nodes <= limits::dgx_h100_superpod_nodes,
+                 "shardplan: a dgx h100 superpod has at most 2048 nodes (64 scalable units)",
+                 given<Nodes>);
 
   static constexpr system_figures figures = detail::make_dgx_superpod(
       "dgx h100 superpod", hardware::h100_sxm::figures, Nodes, detail::radix64_shape(8), true);
@@ -297,9 +299,10 @@ struct dgx_h100_superpod {
 /// (900 GB/s NVLink egress per GPU) and the same 400 GB/s of NDR per node.
 template <std::int64_t Nodes>
 struct dgx_b200_superpod {
-  static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= limits::dgx_b200_superpod_nodes,
-                "shardplan: a dgx b200 superpod has at most 2048 nodes (64 scalable units)");
+  SHARDPLAN_RULE(Nodes >= 1, "shardplan: a dgx superpod has at least one node", given<Nodes>);
+  SHARDPLAN_RULE(Nodes <= limits::dgx_b200_superpod_nodes,
+                 "shardplan: a dgx b200 superpod has at most 2048 nodes (64 scalable units)",
+                 given<Nodes>);
 
   static constexpr system_figures figures = detail::make_dgx_superpod(
       "dgx b200 superpod", hardware::b200::figures, Nodes, detail::radix64_shape(8), true);
@@ -311,9 +314,10 @@ struct dgx_b200_superpod {
 /// the SUs. NVSwitch gen 2 has no in-switch reduction; HDR switches run SHARP.
 template <std::int64_t Nodes>
 struct dgx_a100_superpod {
-  static_assert(Nodes >= 1, "shardplan: a dgx superpod has at least one node");
-  static_assert(Nodes <= limits::dgx_a100_superpod_nodes,
-                "shardplan: a dgx a100 superpod has at most 140 nodes (7 scalable units of 20)");
+  SHARDPLAN_RULE(Nodes >= 1, "shardplan: a dgx superpod has at least one node", given<Nodes>);
+  SHARDPLAN_RULE(Nodes <= limits::dgx_a100_superpod_nodes,
+                 "shardplan: a dgx a100 superpod has at most 140 nodes (7 scalable units of 20)",
+                 given<Nodes>);
 
   static constexpr system_figures figures = detail::make_dgx_superpod(
       "dgx a100 superpod", hardware::a100_80gb::figures, Nodes,
@@ -326,9 +330,10 @@ struct dgx_a100_superpod {
 /// between planes is forwarded inside a node over NVLink, which this model does not charge.
 template <std::int64_t Nodes>
 struct h800_cluster {
-  static_assert(Nodes >= 1, "shardplan: an h800 cluster has at least one node");
-  static_assert(Nodes <= limits::h800_cluster_nodes,
-                "shardplan: an h800 multi-plane fat tree has at most 2048 nodes (16384 gpus)");
+  SHARDPLAN_RULE(Nodes >= 1, "shardplan: an h800 cluster has at least one node", given<Nodes>);
+  SHARDPLAN_RULE(Nodes <= limits::h800_cluster_nodes,
+                 "shardplan: an h800 multi-plane fat tree has at most 2048 nodes (16384 gpus)",
+                 given<Nodes>);
 
   static constexpr system_figures figures = detail::make_fat_tree(
       {.name = "h800 cluster",
@@ -346,10 +351,11 @@ struct h800_cluster {
 /// NIC rate (72 x 400 Gb/s = 3.6 TB/s per rack), SHARP-capable.
 template <std::int64_t Racks>
 struct gb200_nvl72 {
-  static_assert(Racks >= 1, "shardplan: a gb200 nvl72 system has at least one rack");
+  SHARDPLAN_RULE(Racks >= 1, "shardplan: a gb200 nvl72 system has at least one rack", given<Racks>);
   // 65536 NIC ports in a three-tier fat tree of 64-port switches / 72 GPUs per rack.
-  static_assert(Racks <= limits::gb200_nvl72_racks,
-                "shardplan: a gb200 nvl72 cluster has at most 910 racks (65536 gpus)");
+  SHARDPLAN_RULE(Racks <= limits::gb200_nvl72_racks,
+                 "shardplan: a gb200 nvl72 cluster has at most 910 racks (65536 gpus)",
+                 given<Racks>);
 
   static constexpr system_figures figures =
       detail::make_gb200_nvl72(hardware::gb200::figures, Racks);
@@ -364,13 +370,14 @@ struct gb200_nvl72 {
 /// also cap one job at 16x16x24 = 6144 chips, which we do not enforce).
 template <std::int64_t X, std::int64_t Y, std::int64_t Z, std::int64_t Slices = 1>
 struct tpu_v5p_slice {
-  static_assert(X >= 1 && Y >= 1 && Z >= 1,
-                "shardplan: a tpu slice has at least one chip along every axis");
-  static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(detail::fits_pod(X, Y, Z, 16, 20, 28),
-                "shardplan: a tpu v5p slice is at most 16x20x28 chips");
-  static_assert(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
-                "shardplan: a tpu v5p slice larger than one 4x4x4 cube is made of whole cubes");
+  SHARDPLAN_RULE(X >= 1 && Y >= 1 && Z >= 1,
+                 "shardplan: a tpu slice has at least one chip along every axis", given<X, Y, Z>);
+  SHARDPLAN_RULE(Slices >= 1, "shardplan: a tpu system has at least one slice", given<Slices>);
+  SHARDPLAN_RULE(detail::fits_pod(X, Y, Z, 16, 20, 28),
+                 "shardplan: a tpu v5p slice is at most 16x20x28 chips", given<X, Y, Z>);
+  SHARDPLAN_RULE(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
+                 "shardplan: a tpu v5p slice larger than one 4x4x4 cube is made of whole cubes",
+                 given<X, Y, Z>);
 
   static constexpr system_figures figures =
       detail::make_tpu_system("tpu v5p slice", hardware::tpu_v5p::figures, {X, Y, Z},
@@ -380,13 +387,14 @@ struct tpu_v5p_slice {
 /// `Slices` TPU v4 slices of X x Y x Z chips: as v5p, within a 16x16x16 pod ([book], [gc-v4]).
 template <std::int64_t X, std::int64_t Y, std::int64_t Z, std::int64_t Slices = 1>
 struct tpu_v4p_slice {
-  static_assert(X >= 1 && Y >= 1 && Z >= 1,
-                "shardplan: a tpu slice has at least one chip along every axis");
-  static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(detail::fits_pod(X, Y, Z, 16, 16, 16),
-                "shardplan: a tpu v4p slice is at most 16x16x16 chips");
-  static_assert(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
-                "shardplan: a tpu v4p slice larger than one 4x4x4 cube is made of whole cubes");
+  SHARDPLAN_RULE(X >= 1 && Y >= 1 && Z >= 1,
+                 "shardplan: a tpu slice has at least one chip along every axis", given<X, Y, Z>);
+  SHARDPLAN_RULE(Slices >= 1, "shardplan: a tpu system has at least one slice", given<Slices>);
+  SHARDPLAN_RULE(detail::fits_pod(X, Y, Z, 16, 16, 16),
+                 "shardplan: a tpu v4p slice is at most 16x16x16 chips", given<X, Y, Z>);
+  SHARDPLAN_RULE(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
+                 "shardplan: a tpu v4p slice larger than one 4x4x4 cube is made of whole cubes",
+                 given<X, Y, Z>);
 
   static constexpr system_figures figures =
       detail::make_tpu_system("tpu v4p slice", hardware::tpu_v4p::figures, {X, Y, Z},
@@ -397,13 +405,14 @@ struct tpu_v4p_slice {
 /// ([gc-7x]).
 template <std::int64_t X, std::int64_t Y, std::int64_t Z, std::int64_t Slices = 1>
 struct tpu7x_slice {
-  static_assert(X >= 1 && Y >= 1 && Z >= 1,
-                "shardplan: a tpu slice has at least one chip along every axis");
-  static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(X * Y * Z <= limits::tpu7x_slice_chips,
-                "shardplan: a tpu7x slice is at most 9216 chips");
-  static_assert(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
-                "shardplan: a tpu7x slice larger than one 4x4x4 cube is made of whole cubes");
+  SHARDPLAN_RULE(X >= 1 && Y >= 1 && Z >= 1,
+                 "shardplan: a tpu slice has at least one chip along every axis", given<X, Y, Z>);
+  SHARDPLAN_RULE(Slices >= 1, "shardplan: a tpu system has at least one slice", given<Slices>);
+  SHARDPLAN_RULE(X* Y* Z <= limits::tpu7x_slice_chips,
+                 "shardplan: a tpu7x slice is at most 9216 chips", given<X, Y, Z>);
+  SHARDPLAN_RULE(detail::within_one_cube(X, Y, Z) || detail::whole_cubes(X, Y, Z),
+                 "shardplan: a tpu7x slice larger than one 4x4x4 cube is made of whole cubes",
+                 given<X, Y, Z>);
 
   static constexpr system_figures figures = detail::make_tpu_system(
       "tpu7x slice", hardware::tpu7x::figures, {X, Y, Z}, detail::cube_wraps(X, Y, Z), 3, Slices);
@@ -414,9 +423,11 @@ struct tpu7x_slice {
 /// slices and pods talk over DCN at 3.125e9 B/s per chip.
 template <std::int64_t X, std::int64_t Y, std::int64_t Slices = 1>
 struct tpu_v5e_slice {
-  static_assert(X >= 1 && Y >= 1, "shardplan: a tpu slice has at least one chip along every axis");
-  static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(X <= 16 && Y <= 16, "shardplan: a tpu v5e slice is at most 16x16 chips");
+  SHARDPLAN_RULE(X >= 1 && Y >= 1, "shardplan: a tpu slice has at least one chip along every axis",
+                 given<X, Y>);
+  SHARDPLAN_RULE(Slices >= 1, "shardplan: a tpu system has at least one slice", given<Slices>);
+  SHARDPLAN_RULE(X <= 16 && Y <= 16, "shardplan: a tpu v5e slice is at most 16x16 chips",
+                 given<X, Y>);
 
   static constexpr system_figures figures = detail::make_tpu_system(
       "tpu v5e slice", hardware::tpu_v5e::figures, {X, Y, 1}, {X == 16, Y == 16, false}, 2, Slices);
@@ -426,9 +437,11 @@ struct tpu_v5e_slice {
 /// DCN at 12.5e9 B/s per chip.
 template <std::int64_t X, std::int64_t Y, std::int64_t Slices = 1>
 struct tpu_v6e_slice {
-  static_assert(X >= 1 && Y >= 1, "shardplan: a tpu slice has at least one chip along every axis");
-  static_assert(Slices >= 1, "shardplan: a tpu system has at least one slice");
-  static_assert(X <= 16 && Y <= 16, "shardplan: a tpu v6e slice is at most 16x16 chips");
+  SHARDPLAN_RULE(X >= 1 && Y >= 1, "shardplan: a tpu slice has at least one chip along every axis",
+                 given<X, Y>);
+  SHARDPLAN_RULE(Slices >= 1, "shardplan: a tpu system has at least one slice", given<Slices>);
+  SHARDPLAN_RULE(X <= 16 && Y <= 16, "shardplan: a tpu v6e slice is at most 16x16 chips",
+                 given<X, Y>);
 
   static constexpr system_figures figures = detail::make_tpu_system(
       "tpu v6e slice", hardware::tpu_v6e::figures, {X, Y, 1}, {X == 16, Y == 16, false}, 2, Slices);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <shardplan/core/rule.hpp>
 #include <shardplan/models/model.hpp>
 
 namespace shardplan {
@@ -523,47 +524,65 @@ constexpr const model_shape& checked_shape() {
   constexpr const moe_shape& e = s.moe;
   constexpr const mla_shape& m = s.mla;
   // Each predicate passes what another rule reports, so one mistake gives one error.
-  static_assert(
-      check::sizes_are_positive<check::layers{s.layers}, check::d_model{s.d_model},
-                                check::heads{s.heads}, check::kv_heads{s.kv_heads},
-                                check::head_dim{s.head_dim}, check::vocab{s.vocab}>::value,
-      "shardplan: layers, d_model, heads, kv heads, head_dim and vocab must be positive");
-  static_assert(
-      check::optional_sizes_are_not_negative<
-          check::position_embeddings{s.position_embeddings}, check::d_ff{s.d_ff},
-          check::experts{e.experts}, check::top_k{e.top_k}, check::shared_experts{e.shared_experts},
-          check::expert_d_ff{e.expert_d_ff}, check::dense_layers{e.dense_layers},
-          check::every{e.every}, check::window{s.local.window},
-          check::global_every{s.local.global_every}, check::layer_norms{s.layer_norms}>::value,
-      "shardplan: optional sizes must not be negative");
+  {
+    using rule = check::sizes_are_positive<check::layers{s.layers}, check::d_model{s.d_model},
+                                           check::heads{s.heads}, check::kv_heads{s.kv_heads},
+                                           check::head_dim{s.head_dim}, check::vocab{s.vocab}>;
+    SHARDPLAN_RULE(
+        rule::value,
+        "shardplan: layers, d_model, heads, kv heads, head_dim and vocab must be positive", rule);
+  }
+  {
+    using rule = check::optional_sizes_are_not_negative<
+        check::position_embeddings{s.position_embeddings}, check::d_ff{s.d_ff},
+        check::experts{e.experts}, check::top_k{e.top_k}, check::shared_experts{e.shared_experts},
+        check::expert_d_ff{e.expert_d_ff}, check::dense_layers{e.dense_layers},
+        check::every{e.every}, check::window{s.local.window},
+        check::global_every{s.local.global_every}, check::layer_norms{s.layer_norms}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: optional sizes must not be negative", rule);
+  }
   // Grouped-query attention shares each KV head among heads / kv_heads query heads.
-  static_assert(
-      check::kv_heads_divide_heads<check::heads{s.heads}, check::kv_heads{s.kv_heads}>::value,
-      "shardplan: kv heads must divide query heads");
-  static_assert(check::dense_mlp_has_width<check::dense_layers{dense_layer_count(s)},
-                                           check::d_ff{s.d_ff}>::value,
-                "shardplan: a dense mlp needs a positive d_ff");
-  static_assert(
-      check::mla_is_complete<check::kv_lora_rank{m.kv_lora_rank}, check::q_lora_rank{m.q_lora_rank},
-                             check::qk_nope_head_dim{m.qk_nope_head_dim},
-                             check::qk_rope_head_dim{m.qk_rope_head_dim},
-                             check::v_head_dim{m.v_head_dim}>::value,
-      "shardplan: mla needs kv_lora_rank and all head widths positive, or all zero");
-  static_assert(check::moe_fields_need_experts<
-                    check::experts{e.experts}, check::top_k{e.top_k},
-                    check::shared_experts{e.shared_experts}, check::expert_d_ff{e.expert_d_ff},
-                    check::dense_layers{e.dense_layers}, check::router_bias{e.router_bias}>::value,
-                "shardplan: moe fields need experts > 0");
-  static_assert(
-      check::top_k_within_experts<check::top_k{e.top_k}, check::experts{e.experts}>::value,
-      "shardplan: top-k must be between 1 and the number of experts");
-  static_assert(check::experts_have_width<check::experts{e.experts},
-                                          check::expert_d_ff{e.expert_d_ff}>::value,
-                "shardplan: experts need a positive expert_d_ff");
+  {
+    using rule = check::kv_heads_divide_heads<check::heads{s.heads}, check::kv_heads{s.kv_heads}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: kv heads must divide query heads", rule);
+  }
+  {
+    using rule =
+        check::dense_mlp_has_width<check::dense_layers{dense_layer_count(s)}, check::d_ff{s.d_ff}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: a dense mlp needs a positive d_ff", rule);
+  }
+  {
+    using rule = check::mla_is_complete<
+        check::kv_lora_rank{m.kv_lora_rank}, check::q_lora_rank{m.q_lora_rank},
+        check::qk_nope_head_dim{m.qk_nope_head_dim}, check::qk_rope_head_dim{m.qk_rope_head_dim},
+        check::v_head_dim{m.v_head_dim}>;
+    SHARDPLAN_RULE(rule::value,
+                   "shardplan: mla needs kv_lora_rank and all head widths positive, or all zero",
+                   rule);
+  }
+  {
+    using rule = check::moe_fields_need_experts<
+        check::experts{e.experts}, check::top_k{e.top_k}, check::shared_experts{e.shared_experts},
+        check::expert_d_ff{e.expert_d_ff}, check::dense_layers{e.dense_layers},
+        check::router_bias{e.router_bias}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: moe fields need experts > 0", rule);
+  }
+  {
+    using rule = check::top_k_within_experts<check::top_k{e.top_k}, check::experts{e.experts}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: top-k must be between 1 and the number of experts",
+                   rule);
+  }
+  {
+    using rule =
+        check::experts_have_width<check::experts{e.experts}, check::expert_d_ff{e.expert_d_ff}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: experts need a positive expert_d_ff", rule);
+  }
   // The leading dense layers are a prefix of the stack.
-  static_assert(check::dense_layers_within_layers<check::dense_layers{e.dense_layers},
-                                                  check::layers{s.layers}>::value,
-                "shardplan: dense layers must not exceed layers");
+  {
+    using rule = check::dense_layers_within_layers<check::dense_layers{e.dense_layers},
+                                                   check::layers{s.layers}>;
+    SHARDPLAN_RULE(rule::value, "shardplan: dense layers must not exceed layers", rule);
+  }
   return Model::shape;
 }
 

@@ -918,44 +918,57 @@ struct constexpr_search {
           ? violation.a
           : 0);
   // clang-format off
-  struct rule_1 { static_assert(search_checks::chips_positive<
-      search_checks::chips{a<r::chips_positive>}>::value,
-      "shardplan: a search needs a positive chip count"); } rule_1_;
-  struct rule_2 { static_assert(search_checks::chips_within_system<
+  struct rule_1 { using check = search_checks::chips_positive<
+      search_checks::chips{a<r::chips_positive>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: a search needs a positive chip count", check); } rule_1_;
+  struct rule_2 { using check = search_checks::chips_within_system<
       search_checks::chips{a<r::chips_within_system>},
-      search_checks::system_chips{b<r::chips_within_system>}>::value,
-      "shardplan: a search cannot use more chips than the system has"); } rule_2_;
-  struct rule_3 { static_assert(search_checks::batch_positive<
+      search_checks::system_chips{b<r::chips_within_system>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: a search cannot use more chips than the system has", check); } rule_2_;
+  struct rule_3 { using check = search_checks::batch_positive<
       search_checks::global_tokens{a<r::batch_positive>},
-      search_checks::sequence_length{b<r::batch_positive>}>::value,
-      "shardplan: a search needs positive global tokens and sequence length"); } rule_3_;
-  struct rule_4 { static_assert(search_checks::batch_whole_sequences<
+      search_checks::sequence_length{b<r::batch_positive>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: a search needs positive global tokens and sequence length", check); } rule_3_;
+  struct rule_4 { using check = search_checks::batch_whole_sequences<
       search_checks::global_tokens{a<r::batch_whole_sequences>},
-      search_checks::sequence_length{b<r::batch_whole_sequences>}>::value,
-      "shardplan: the global batch must be whole sequences"); } rule_4_;
-  struct rule_5 { static_assert(search_checks::choice_list_not_empty<list,
-      search_checks::choices{violation.rule == r::choices_given ? 0 : search_checks::kept}>::value,
-      "shardplan: every choice list of a search space needs at least one choice"); } rule_5_;
-  struct rule_6 { static_assert(search_checks::choice_list_within_capacity<list,
-      search_checks::capacity{b<r::choices_within_capacity>}>::value,
-      "shardplan: a choice list of a search space holds at most its capacity"); } rule_6_;
-  struct rule_7 { static_assert(search_checks::micro_batches_positive<
-      search_checks::micro_batch{a<r::micro_batches_positive>}>::value,
-      "shardplan: micro-batches of a search must be positive"); } rule_7_;
-  struct rule_8 { static_assert(search_checks::zero_stage_exists<
-      search_checks::zero_stage{a<r::zero_stage_exists>}>::value,
-      "shardplan: the zero stage must be 0, 1, 2 or 3"); } rule_8_;
-  struct rule_9 { static_assert(search_checks::schedule_virtual_stages<
+      search_checks::sequence_length{b<r::batch_whole_sequences>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: the global batch must be whole sequences", check); } rule_4_;
+  struct rule_5 { using check = search_checks::choice_list_not_empty<list,
+      search_checks::choices{violation.rule == r::choices_given ? 0 : search_checks::kept}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: every choice list of a search space needs at least one choice", check); } rule_5_;
+  struct rule_6 { using check = search_checks::choice_list_within_capacity<list,
+      search_checks::capacity{b<r::choices_within_capacity>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: a choice list of a search space holds at most its capacity", check); } rule_6_;
+  struct rule_7 { using check = search_checks::micro_batches_positive<
+      search_checks::micro_batch{a<r::micro_batches_positive>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: micro-batches of a search must be positive", check); } rule_7_;
+  struct rule_8 { using check = search_checks::zero_stage_exists<
+      search_checks::zero_stage{a<r::zero_stage_exists>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: the zero stage must be 0, 1, 2 or 3", check); } rule_8_;
+  struct rule_9 { using check = search_checks::schedule_virtual_stages<
       static_cast<pipeline_schedule>(violation.rule == r::schedule_virtual_stages ? violation.a : 0),
-      search_checks::virtual_stages{b<r::schedule_virtual_stages>}>::value,
-      "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1"); } rule_9_;
-  struct rule_10 { static_assert(search_checks::checkpoints_positive<
-      search_checks::checkpoints_per_layer{a<r::checkpoints_positive>}>::value,
-      "shardplan: checkpointed recomputation keeps at least one tensor per layer"); } rule_10_;
-  struct rule_11 { static_assert(search_checks::divisors_within_capacity<
+      search_checks::virtual_stages{b<r::schedule_virtual_stages>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: an interleaved schedule has 2 or more virtual stages, any other has 1",
+      check); } rule_9_;
+  struct rule_10 { using check = search_checks::checkpoints_positive<
+      search_checks::checkpoints_per_layer{a<r::checkpoints_positive>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: checkpointed recomputation keeps at least one tensor per layer",
+      check); } rule_10_;
+  struct rule_11 { using check = search_checks::divisors_within_capacity<
       search_checks::chips{a<r::divisors_within_capacity>},
-      search_checks::divisors_held{b<r::divisors_within_capacity>}>::value,
-      "shardplan: the chip count has more divisors than a search holds (128)"); } rule_11_;
+      search_checks::divisors_held{b<r::divisors_within_capacity>}>;
+    SHARDPLAN_RULE(check::value,
+      "shardplan: the chip count has more divisors than a search holds (128)", check); } rule_11_;
   // clang-format on
 
   static constexpr std::int64_t total = valid ? candidate_count(SpaceSpec::space) : 0;

@@ -729,7 +729,7 @@ constexpr std::string_view rule_text(serving_rule r) {
     case serving_rule::compute_format_supported:
       return "shardplan: the chip has no matrix units for the compute format";
     case serving_rule::fits_in_memory:
-      return "shardplan: the weights and the batch's kv cache do not fit in device memory";
+      return "shardplan: the weights and the kv cache of the batch do not fit in device memory";
   }
   return "?";
 }

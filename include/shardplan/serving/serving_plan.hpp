@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <shardplan/core/detail/fixed_string.hpp>
+#include <shardplan/core/rule.hpp>
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/hardware/system_rules.hpp>
 #include <shardplan/serving/inference.hpp>
@@ -570,56 +571,56 @@ constexpr std::int64_t axis_of(const serving_plan_values& p, const serving_viola
 namespace serving_rules {
 // One class template per rule of a serving plan.
 // clang-format off
-template <class T> struct axis_has_a_device { static_assert(T::value,
-    "shardplan: a mesh axis needs at least one device"); };
-template <class T> struct batch_has_a_sequence { static_assert(T::value,
-    "shardplan: a serving batch has at least one sequence"); };
-template <class T> struct prompt_not_negative { static_assert(T::value,
-    "shardplan: a prompt has no fewer than zero tokens"); };
-template <class T> struct generates_a_token { static_assert(T::value,
-    "shardplan: a serving plan generates at least one token"); };
-template <class T> struct output_cap_above_twice_the_mean { static_assert(T::value,
-    "shardplan: an exponential spread's longest output exceeds twice its mean"); };
-template <class T> struct price_is_positive { static_assert(T::value,
-    "shardplan: a price per chip-hour is positive"); };
-template <class T> struct prefill_efficiency_is_a_percentage { static_assert(T::value,
-    "shardplan: efficiency is a percentage between 0 and 100"); };
-template <class T> struct strategy_axes_in_mesh { static_assert(T::value,
-    "shardplan: a strategy names an axis the mesh does not have"); };
-template <class T> struct strategies_serve { static_assert(T::value,
+template <class T> struct axis_has_a_device { SHARDPLAN_RULE(T::value,
+    "shardplan: a mesh axis needs at least one device", T); };
+template <class T> struct batch_has_a_sequence { SHARDPLAN_RULE(T::value,
+    "shardplan: a serving batch has at least one sequence", T); };
+template <class T> struct prompt_not_negative { SHARDPLAN_RULE(T::value,
+    "shardplan: a prompt has no fewer than zero tokens", T); };
+template <class T> struct generates_a_token { SHARDPLAN_RULE(T::value,
+    "shardplan: a serving plan generates at least one token", T); };
+template <class T> struct output_cap_above_twice_the_mean { SHARDPLAN_RULE(T::value,
+    "shardplan: the longest output of an exponential spread exceeds twice its mean", T); };
+template <class T> struct price_is_positive { SHARDPLAN_RULE(T::value,
+    "shardplan: a price per chip-hour is positive", T); };
+template <class T> struct prefill_efficiency_is_a_percentage { SHARDPLAN_RULE(T::value,
+    "shardplan: efficiency is a percentage between 0 and 100", T); };
+template <class T> struct strategy_axes_in_mesh { SHARDPLAN_RULE(T::value,
+    "shardplan: a strategy names an axis the mesh does not have", T); };
+template <class T> struct strategies_serve { SHARDPLAN_RULE(T::value,
     "shardplan: a serving plan takes no zero, fsdp or pipeline strategy (generation would "
-    "gather the weights every step; pipelines are not modelled)"); };
-template <class T> struct mesh_within_system { static_assert(T::value,
-    "shardplan: the mesh has more devices than the system"); };
-template <class T> struct axis_has_a_role { static_assert(T::value,
-    "shardplan: every mesh axis must carry a parallelism"); };
+    "gather the weights every step; pipelines are not modelled)", T); };
+template <class T> struct mesh_within_system { SHARDPLAN_RULE(T::value,
+    "shardplan: the mesh has more devices than the system", T); };
+template <class T> struct axis_has_a_role { SHARDPLAN_RULE(T::value,
+    "shardplan: every mesh axis must carry a parallelism", T); };
 // Megatron splits whole query heads and the mlp width.
-template <class T> struct tensor_divides_heads { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the attention heads"); };
+template <class T> struct tensor_divides_heads { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the attention heads", T); };
 // Each rank holds whole kv heads, or a group of ranks shares one (and splits the batch or
 // copies the cache).
-template <class T> struct tensor_fits_kv_heads { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the kv heads or be a multiple of them"); };
-template <class T> struct tensor_divides_d_ff { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the mlp width"); };
-template <class T> struct expert_divides_experts { static_assert(T::value,
-    "shardplan: expert parallelism must divide the experts of a mixture-of-experts model"); };
-template <class T> struct batch_divides { static_assert(T::value,
+template <class T> struct tensor_fits_kv_heads { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the kv heads or be a multiple of them", T); };
+template <class T> struct tensor_divides_d_ff { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the mlp width", T); };
+template <class T> struct expert_divides_experts { SHARDPLAN_RULE(T::value,
+    "shardplan: expert parallelism must divide the experts of a mixture-of-experts model", T); };
+template <class T> struct batch_divides { SHARDPLAN_RULE(T::value,
     "shardplan: the batch must split into whole sequences over replicas, data-parallel "
-    "attention and kv batch shards"); };
-template <class T> struct sequence_divides_context { static_assert(T::value,
-    "shardplan: sequence sharding must divide the context"); };
-template <class T> struct compute_format_supported { static_assert(T::value,
-    "shardplan: the chip has no matrix units for the compute format"); };
+    "attention and kv batch shards", T); };
+template <class T> struct sequence_divides_context { SHARDPLAN_RULE(T::value,
+    "shardplan: sequence sharding must divide the context", T); };
+template <class T> struct compute_format_supported { SHARDPLAN_RULE(T::value,
+    "shardplan: the chip has no matrix units for the compute format", T); };
 // The weights and the caches of the whole batch at prompt + generated tokens, plus the reserve.
-template <class T> struct fits_in_memory { static_assert(T::value,
-    "shardplan: the weights and the batch's kv cache do not fit in device memory"); };
-template <class T> struct decode_memory_bound { static_assert(T::value,
+template <class T> struct fits_in_memory { SHARDPLAN_RULE(T::value,
+    "shardplan: the weights and the kv cache of the batch do not fit in device memory", T); };
+template <class T> struct decode_memory_bound { SHARDPLAN_RULE(T::value,
     "shardplan: decode at this batch is not memory-bound: the batch reaches the "
-    "critical batch"); };
-template <class T> struct decode_compute_bound { static_assert(T::value,
+    "critical batch", T); };
+template <class T> struct decode_compute_bound { SHARDPLAN_RULE(T::value,
     "shardplan: decode at this batch is not compute-bound: the batch is below the "
-    "critical batch"); };
+    "critical batch", T); };
 // clang-format on
 }  // namespace serving_rules
 

@@ -315,7 +315,7 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::axis_names_unique: return "shardplan: mesh axis names must be unique";
     case plan_rule::axis_has_a_device: return "shardplan: a mesh axis needs at least one device";
     case plan_rule::sizes_fit_in_64_bits:
-      return "shardplan: the plan's sizes multiply beyond a 64-bit integer";
+      return "shardplan: the sizes of the plan multiply beyond a 64-bit integer";
     case plan_rule::required_level_exists:
       return "shardplan: an axis is placed on a level the system does not have";
     case plan_rule::batch_given:
@@ -348,8 +348,8 @@ constexpr std::string_view rule_text(plan_rule r) {
       return "shardplan: the first and last stages must leave every chunk between them an equal "
              "share of the rest, one layer or more";
     case plan_rule::end_weights_within_share:
-      return "shardplan: the layers the embedding or the output count as must not exceed a "
-             "chunk's share of the split";
+      return "shardplan: the layers the embedding or the output count as must not exceed the "
+             "share of a chunk in the split";
     case plan_rule::expert_needs_moe:
       return "shardplan: expert parallelism needs a mixture-of-experts model";
     case plan_rule::expert_divides_experts:
@@ -372,11 +372,11 @@ constexpr std::string_view rule_text(plan_rule r) {
     case plan_rule::checkpoints_at_least_one:
       return "shardplan: recompute::checkpoints keeps at least 1 tensor per layer";
     case plan_rule::framework_runs_plan:
-      return "shardplan: the plan's framework cannot run it";
+      return "shardplan: the framework of the plan cannot run it";
     case plan_rule::efficiency_is_a_percentage:
       return "shardplan: efficiency is a percentage between 0 and 100";
     case plan_rule::compute_format_supported:
-      return "shardplan: the chip has no matrix units for the plan's compute format";
+      return "shardplan: the chip has no matrix units for the compute format of the plan";
     case plan_rule::fits_in_memory:
       return "shardplan: the plan needs more memory per device than the chip has";
     case plan_rule::fits_in_host_memory:
@@ -735,7 +735,7 @@ inline std::string describe(const violation& x) {
                  ") only with the model compiled (compiled_layers, as torchtitan)";
         case framework_limit::none: break;
       }
-      return "the plan's framework cannot run it";
+      return "the framework of the plan cannot run it";
     case plan_rule::efficiency_is_a_percentage:
       return "efficiency must be more than 0% and at most 100%, not " + n(x.a) + "%";
     case plan_rule::compute_format_supported:

@@ -10,6 +10,7 @@
 #include <shardplan/training/bounds.hpp>
 #include <shardplan/training/cost.hpp>
 #include <shardplan/core/detail/fixed_string.hpp>
+#include <shardplan/core/rule.hpp>
 #include <shardplan/hardware/system.hpp>
 #include <shardplan/hardware/system_rules.hpp>
 #include <shardplan/models/parameters.hpp>
@@ -30,7 +31,8 @@ struct on {
 /// `on<"level">`.
 template <detail::fixed_string Name, std::int64_t Size, class... Where>
 struct axis {
-  static_assert(sizeof...(Where) <= 1, "shardplan: an axis is placed on at most one level");
+  SHARDPLAN_RULE(sizeof...(Where) <= 1, "shardplan: an axis is placed on at most one level",
+                 given<sizeof...(Where)>);
   static constexpr mesh_axis value{Name.view(), Size, 0, [] {
                                      if constexpr (sizeof...(Where) == 1)
                                        return (Where::level, ...);
@@ -42,8 +44,8 @@ struct axis {
 /// A device mesh: axes outermost first (the last axis is innermost, on the fastest links).
 template <class... Axes>
 struct mesh {
-  static_assert(sizeof...(Axes) >= 1 && sizeof...(Axes) <= max_mesh_axes,
-                "shardplan: a mesh has between 1 and 8 axes");
+  SHARDPLAN_RULE(sizeof...(Axes) >= 1 && sizeof...(Axes) <= max_mesh_axes,
+                 "shardplan: a mesh has between 1 and 8 axes", given<sizeof...(Axes)>);
   static constexpr std::array<mesh_axis, sizeof...(Axes)> axes{Axes::value...};
 };
 
@@ -138,7 +140,8 @@ struct uneven_stages {};
 /// and `--decoder-last-pipeline-num-layers`; `layers_on_stage`).
 template <std::int64_t First, std::int64_t Last = 0>
 struct stage_ends {
-  static_assert(First >= 0 && Last >= 0, "shardplan: stage_ends counts layers, 0 or more");
+  SHARDPLAN_RULE(First >= 0 && Last >= 0, "shardplan: stage_ends counts layers, 0 or more",
+                 given<First, Last>);
   static constexpr std::int64_t first = First;
   static constexpr std::int64_t last = Last;
 };
@@ -247,7 +250,8 @@ struct mlp {
 /// recompute_module::moe_act>`.
 template <recompute_module... M>
 struct modules {
-  static_assert(sizeof...(M) > 0, "shardplan: recompute::modules names at least one module");
+  SHARDPLAN_RULE(sizeof...(M) > 0, "shardplan: recompute::modules names at least one module",
+                 given<sizeof...(M)>);
   static constexpr void apply(training_plan_values& p) {
     p.setup.recompute = {recompute_kind::selective, 0,
                          static_cast<recompute_module_set>((module_bit(M) | ...))};
@@ -265,9 +269,10 @@ struct named {
 /// "qkv_proj_offloaded">`.
 template <detail::fixed_string Name>
 struct maxtext {
-  static_assert(maxtext_remat_policy(Name.view()) != nullptr,
-                "shardplan: recompute::maxtext names one of MaxText's remat policies "
-                "(maxtext_remat_policies)");
+  SHARDPLAN_RULE(maxtext_remat_policy(Name.view()) != nullptr,
+                 "shardplan: recompute::maxtext names one of the remat policies of MaxText "
+                 "(maxtext_remat_policies)",
+                 given<Name>);
   static constexpr void apply(training_plan_values& p) {
     p.setup.recompute = policy_of(*maxtext_remat_policy(Name.view()));
   }
@@ -307,8 +312,9 @@ struct reserve {
 /// frameworks' options as `offloads::...` describe them): `offload<offloads::zero_offload>`.
 template <offload_policy P>
 struct offload {
-  static_assert(P.optimizer >= 0.0 && P.optimizer <= 1.0,
-                "shardplan: the offloaded share of the optimizer is between 0 and 1");
+  SHARDPLAN_RULE(P.optimizer >= 0.0 && P.optimizer <= 1.0,
+                 "shardplan: the offloaded share of the optimizer is between 0 and 1",
+                 given<P.optimizer>);
   static constexpr void apply(training_plan_values& p) { p.setup.offload = P; }
 };
 
@@ -332,8 +338,8 @@ using reserve = named<training_memory_policy::reserve>;
 template <percent Margin>
 struct memory_margin {
   // A margin is a share of the need: negative makes no sense, 100% or more no plan could meet.
-  static_assert(Margin.value >= 0.0 && Margin.value < 100.0,
-                "shardplan: the memory margin is a percentage from 0 up to 100");
+  SHARDPLAN_RULE(Margin.value >= 0.0 && Margin.value < 100.0,
+                 "shardplan: the memory margin is a percentage from 0 up to 100", given<Margin>);
   static constexpr void apply(training_plan_values& p) {
     p.setup.memory_margin = Margin.value / 100.0;
   }
@@ -381,8 +387,9 @@ struct eager_attention {
 /// `cudnn`, `splash`); the default is the chip's usual kernel (`default_attention_kernel`).
 template <attention_kernel Kernel>
 struct attention_with {
-  static_assert(Kernel != attention_kernel::eager,
-                "shardplan: attention_with<> names a fused kernel; use eager_attention for none");
+  SHARDPLAN_RULE(Kernel != attention_kernel::eager,
+                 "shardplan: attention_with<> names a fused kernel; use eager_attention for none",
+                 given<Kernel>);
   static constexpr void apply(training_plan_values& p) { p.setup.attention = Kernel; }
 };
 
@@ -771,85 +778,86 @@ constexpr std::int64_t gigabytes_down(const plan_violations& v,
 /// the plan's type (which runs to 600-900 characters).
 namespace plan_rules {
 // clang-format off
-template <class T> struct strategy_axes_in_mesh { static_assert(T::value,
-    "shardplan: a strategy names an axis the mesh does not have"); };
-template <class T> struct axis_names_unique { static_assert(T::value,
-    "shardplan: mesh axis names must be unique"); };
-template <class T> struct axis_has_a_device { static_assert(T::value,
-    "shardplan: a mesh axis needs at least one device"); };
-template <class T> struct sizes_fit_in_64_bits { static_assert(T::value,
-    "shardplan: the plan's sizes multiply beyond a 64-bit integer"); };
-template <class T> struct mesh_within_system { static_assert(T::value,
-    "shardplan: the mesh has more devices than the system"); };
-template <class T> struct axis_has_a_role { static_assert(T::value,
-    "shardplan: every mesh axis must carry a parallelism"); };
-template <class T> struct axis_roles_compatible { static_assert(T::value,
-    "shardplan: tensor, context and pipeline parallelism each need an axis of their own"); };
-template <class T> struct required_level_exists { static_assert(T::value,
-    "shardplan: an axis is placed on a level the system does not have"); };
-template <class T> struct axis_on_required_level { static_assert(T::value,
-    "shardplan: an axis claims more chips than the level it is placed on holds"); };
+template <class T> struct strategy_axes_in_mesh { SHARDPLAN_RULE(T::value,
+    "shardplan: a strategy names an axis the mesh does not have", T); };
+template <class T> struct axis_names_unique { SHARDPLAN_RULE(T::value,
+    "shardplan: mesh axis names must be unique", T); };
+template <class T> struct axis_has_a_device { SHARDPLAN_RULE(T::value,
+    "shardplan: a mesh axis needs at least one device", T); };
+template <class T> struct sizes_fit_in_64_bits { SHARDPLAN_RULE(T::value,
+    "shardplan: the sizes of the plan multiply beyond a 64-bit integer", T); };
+template <class T> struct mesh_within_system { SHARDPLAN_RULE(T::value,
+    "shardplan: the mesh has more devices than the system", T); };
+template <class T> struct axis_has_a_role { SHARDPLAN_RULE(T::value,
+    "shardplan: every mesh axis must carry a parallelism", T); };
+template <class T> struct axis_roles_compatible { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor, context and pipeline parallelism each need an axis of their own", T); };
+template <class T> struct required_level_exists { SHARDPLAN_RULE(T::value,
+    "shardplan: an axis is placed on a level the system does not have", T); };
+template <class T> struct axis_on_required_level { SHARDPLAN_RULE(T::value,
+    "shardplan: an axis claims more chips than the level it is placed on holds", T); };
 // Megatron tensor parallelism splits whole heads, whole kv heads and the mlp width.
 // JAX lays a TPU mesh axis onto whole rings of the torus axes.
-template <class T> struct axis_tiles_torus { static_assert(T::value,
-    "shardplan: on a tpu torus every mesh axis must tile the torus axes it lands on"); };
-template <class T> struct tensor_divides_heads { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the attention heads"); };
-template <class T> struct tensor_divides_kv_heads { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the kv heads"); };
-template <class T> struct tensor_divides_d_ff { static_assert(T::value,
-    "shardplan: tensor parallelism must divide the mlp width"); };
-template <class T> struct virtual_stages_suit_schedule { static_assert(T::value,
-    "shardplan: the interleaved schedule needs at least 2 virtual stages, any other schedule 1"); };
-template <class T> struct stages_divide_layers { static_assert(T::value,
-    "shardplan: pipeline stages times virtual stages must divide the layers"); };
-template <class T> struct stages_within_layers { static_assert(T::value,
+template <class T> struct axis_tiles_torus { SHARDPLAN_RULE(T::value,
+    "shardplan: on a tpu torus every mesh axis must tile the torus axes it lands on", T); };
+template <class T> struct tensor_divides_heads { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the attention heads", T); };
+template <class T> struct tensor_divides_kv_heads { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the kv heads", T); };
+template <class T> struct tensor_divides_d_ff { SHARDPLAN_RULE(T::value,
+    "shardplan: tensor parallelism must divide the mlp width", T); };
+template <class T> struct virtual_stages_suit_schedule { SHARDPLAN_RULE(T::value,
+    "shardplan: the interleaved schedule needs at least 2 virtual stages, any other schedule 1",
+    T); };
+template <class T> struct stages_divide_layers { SHARDPLAN_RULE(T::value,
+    "shardplan: pipeline stages times virtual stages must divide the layers", T); };
+template <class T> struct stages_within_layers { SHARDPLAN_RULE(T::value,
     "shardplan: uneven stages still need a layer in every chunk: pipeline stages times virtual "
-    "stages must not exceed the layers"); };
-template <class T> struct end_weights_within_share { static_assert(T::value,
-    "shardplan: the layers the embedding or the output count as must not exceed a chunk's share "
-    "of the split"); };
-template <class T> struct stage_ends_leave_layers { static_assert(T::value,
+    "stages must not exceed the layers", T); };
+template <class T> struct end_weights_within_share { SHARDPLAN_RULE(T::value,
+    "shardplan: the layers the embedding or the output count as must not exceed the share "
+    "of a chunk in the split", T); };
+template <class T> struct stage_ends_leave_layers { SHARDPLAN_RULE(T::value,
     "shardplan: the first and last stages must leave every chunk between them an equal share "
-    "of the rest, one layer or more"); };
-template <class T> struct expert_needs_moe { static_assert(T::value,
-    "shardplan: expert parallelism needs a mixture-of-experts model"); };
-template <class T> struct expert_divides_experts { static_assert(T::value,
-    "shardplan: expert parallelism must divide the experts"); };
-template <class T> struct expert_divides_data { static_assert(T::value,
+    "of the rest, one layer or more", T); };
+template <class T> struct expert_needs_moe { SHARDPLAN_RULE(T::value,
+    "shardplan: expert parallelism needs a mixture-of-experts model", T); };
+template <class T> struct expert_divides_experts { SHARDPLAN_RULE(T::value,
+    "shardplan: expert parallelism must divide the experts", T); };
+template <class T> struct expert_divides_data { SHARDPLAN_RULE(T::value,
     "shardplan: expert parallelism must divide data parallelism (experts are spread over "
-    "data-parallel replicas)"); };
-template <class T> struct batch_given { static_assert(T::value,
-    "shardplan: the batch needs positive global tokens, sequence length and micro-batch"); };
-template <class T> struct tokens_divide_into_sequences { static_assert(T::value,
-    "shardplan: the global batch must be whole sequences"); };
-template <class T> struct batch_divides { static_assert(T::value,
-    "shardplan: data parallelism times the micro-batch must divide the global batch"); };
-template <class T> struct context_divides_sequence { static_assert(T::value,
+    "data-parallel replicas)", T); };
+template <class T> struct batch_given { SHARDPLAN_RULE(T::value,
+    "shardplan: the batch needs positive global tokens, sequence length and micro-batch", T); };
+template <class T> struct tokens_divide_into_sequences { SHARDPLAN_RULE(T::value,
+    "shardplan: the global batch must be whole sequences", T); };
+template <class T> struct batch_divides { SHARDPLAN_RULE(T::value,
+    "shardplan: data parallelism times the micro-batch must divide the global batch", T); };
+template <class T> struct context_divides_sequence { SHARDPLAN_RULE(T::value,
     "shardplan: context parallelism must divide the sequence (twice over for a load-balanced "
-    "ring)"); };
-template <class T> struct interleaving_needs_micro_batches { static_assert(T::value,
+    "ring)", T); };
+template <class T> struct interleaving_needs_micro_batches { SHARDPLAN_RULE(T::value,
     "shardplan: the interleaved schedule needs micro-batches in multiples of the pipeline "
-    "stages"); };
-template <class T> struct zero_stage_valid { static_assert(T::value,
-    "shardplan: the zero stage must be 0, 1, 2 or 3"); };
-template <class T> struct checkpoints_at_least_one { static_assert(T::value,
-    "shardplan: recompute::checkpoints keeps at least 1 tensor per layer"); };
+    "stages", T); };
+template <class T> struct zero_stage_valid { SHARDPLAN_RULE(T::value,
+    "shardplan: the zero stage must be 0, 1, 2 or 3", T); };
+template <class T> struct checkpoints_at_least_one { SHARDPLAN_RULE(T::value,
+    "shardplan: recompute::checkpoints keeps at least 1 tensor per layer", T); };
 // DeepSpeed's pipeline takes ZeRO-0/1 and runs 1F1B; torchtune's optimizer in the backward needs
 // one micro-batch and no pipeline (`framework_limit`, plan.hpp).
-template <class T> struct framework_runs_plan { static_assert(T::value,
-    "shardplan: the plan's framework cannot run it"); };
-template <class T> struct efficiency_is_a_percentage { static_assert(T::value,
-    "shardplan: efficiency is a percentage between 0 and 100"); };
+template <class T> struct framework_runs_plan { SHARDPLAN_RULE(T::value,
+    "shardplan: the framework of the plan cannot run it", T); };
+template <class T> struct efficiency_is_a_percentage { SHARDPLAN_RULE(T::value,
+    "shardplan: efficiency is a percentage between 0 and 100", T); };
 // An fp8 recipe on a chip without fp8 matrix units (TPU v5e, A100) cannot be costed.
-template <class T> struct compute_format_supported { static_assert(T::value,
-    "shardplan: the chip has no matrix units for the plan's compute format"); };
+template <class T> struct compute_format_supported { SHARDPLAN_RULE(T::value,
+    "shardplan: the chip has no matrix units for the compute format of the plan", T); };
 // Everything a device holds must fit in its memory.
-template <class T> struct fits_in_memory { static_assert(T::value,
-    "shardplan: the plan needs more memory per device than the chip has"); };
+template <class T> struct fits_in_memory { SHARDPLAN_RULE(T::value,
+    "shardplan: the plan needs more memory per device than the chip has", T); };
 // What the plan offloads must fit in the host's memory per device.
-template <class T> struct fits_in_host_memory { static_assert(T::value,
-    "shardplan: the plan offloads more to host memory than the host has per device"); };
+template <class T> struct fits_in_host_memory { SHARDPLAN_RULE(T::value,
+    "shardplan: the plan offloads more to host memory than the host has per device", T); };
 // clang-format on
 }  // namespace plan_rules
 
