@@ -342,7 +342,9 @@ inline json plan_file_json(const training_plan_values& p, const run_inputs& run)
 inline json search_json(const search_result& r, const run_inputs& run) {
   json j;
   j["found"] = r.found;
-  j["counts"] = {{"enumerated", r.counts.enumerated}, {"feasible", r.counts.feasible},
+  j["counts"] = {{"enumerated", r.counts.enumerated},
+                 {"feasible", r.counts.feasible},
+                 {"feasible_ruled_out_by_bound", r.counts.bounded},
                  {"over_memory", r.counts.over_memory}};
   if (r.found) {
     j["best"] = plan_json(r.best, run);

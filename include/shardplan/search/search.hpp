@@ -92,6 +92,9 @@ struct search_space {
   /// Megatron sequence parallelism on every candidate with tensor parallelism. Without it a
   /// mixture of experts keeps no candidate with tensor parallelism (`tensor_fits_moe`).
   bool sequence_parallel = true;
+  /// Leave uncosted the feasible plans whose step's lower bound already keeps them out of the
+  /// ranking and the trade-off (`search_counts::bounded`); the results are the same either way.
+  bool bound_pruning = true;
 };
 
 /// Plan values with nothing but a model, a system, a batch and the default precision: the base of
@@ -429,7 +432,11 @@ struct search_counts {
   std::int64_t pruned_by_rule = 0;
   std::int64_t over_memory = 0;        ///< `check()` found only that they do not fit in memory
   std::int64_t rejected_by_check = 0;  ///< `check()` found another rule broken (never expected)
-  std::int64_t feasible = 0;           ///< passed `check()` and were costed
+  std::int64_t feasible = 0;           ///< passed `check()`
+  /// Feasible, but left uncosted: their step's lower bound (`step_lower_bound`) already puts
+  /// them behind the ranking's last plan and under a point of the memory/time trade-off, so
+  /// neither could take them (only when no visitor looks at the candidates).
+  std::int64_t bounded = 0;
 
   /// Candidates built as plan values and judged by `check()`.
   constexpr std::int64_t checked() const { return over_memory + rejected_by_check + feasible; }
@@ -463,6 +470,11 @@ struct plan_ranking {
   std::array<ranked_plan, max_ranking> plans{};
   std::size_t count = 0;
 
+  /// Whether a plan whose step is more than `step` could not enter the ranking.
+  constexpr bool full_below(double step) const {
+    return count == max_ranking && step > plans[count - 1].step;
+  }
+
   constexpr void add(const ranked_plan& x) {
     if (count == max_ranking && !ranks_before(x, plans[count - 1])) return;
     std::size_t i = count < max_ranking ? count++ : count - 1;
@@ -477,6 +489,14 @@ struct pareto_front {
   std::array<ranked_plan, max_front> plans{};
   std::size_t count = 0;
   bool truncated = false;  ///< more than `max_front` points; the largest-memory ones were dropped
+
+  /// Whether a point of the front needs no more memory than `memory` and no more time than
+  /// `step`: a later plan of that memory and a step of at least `step` would not be added.
+  constexpr bool covers(double memory, double step) const {
+    for (std::size_t i = 0; i < count; ++i)
+      if (plans[i].memory <= memory && plans[i].step <= step) return true;
+    return false;
+  }
 
   constexpr void add(const ranked_plan& x) {
     for (std::size_t i = 0; i < count; ++i) {
@@ -539,6 +559,7 @@ constexpr search_partial merge(const search_partial& a, const search_partial& b)
   out.counts.over_memory += b.counts.over_memory;
   out.counts.rejected_by_check += b.counts.rejected_by_check;
   out.counts.feasible += b.counts.feasible;
+  out.counts.bounded += b.counts.bounded;
   for (std::size_t i = 0; i < b.ranking.count; ++i) out.ranking.add(b.ranking.plans[i]);
   for (std::size_t i = 0; i < b.front.count; ++i) out.front.add(b.front.plans[i]);
   out.front.truncated = out.front.truncated || b.front.truncated;
@@ -566,13 +587,16 @@ struct ignore_candidates {
 /// tensor degrees against heads, kv heads and widths (and, for a mixture of experts without
 /// sequence parallelism, every tensor degree above 1), pipeline chunks against layers, context
 /// against the sequence, the data degree and micro-batch against the sequences, interleaving
-/// against the micro-batches; the rest goes through `check()` (memory) and the feasible through
-/// `estimate_step` and `memory_per_device`.
+/// against the micro-batches; the rest goes through `check_plan` (which gives the memory), and the
+/// feasible through `compute_stage` and, unless their step's lower bound already keeps them out
+/// of the ranking and the trade-off (`search_space::bound_pruning`, without a visitor), the rest
+/// of `estimate_step`.
 template <class Visitor>
 constexpr search_partial search_range(const search_space& s, std::int64_t first, std::int64_t last,
                                       Visitor&& visit) {
   search_partial r;
   const model_shape& m = s.base.model;
+  const parameter_counts counts = parameters(m);
   const batch_settings& batch = s.base.setup.batch;
   const std::int64_t sequences = batch.global_tokens / batch.seq_len;
   const detail::degree_lists d = detail::degree_candidates(s);
@@ -682,8 +706,9 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                 c.uneven_stages = m.layers % chunks != 0;
                 // A recomputation that changes neither a feasible plan's memory nor its step
                 // (Megatron's selective under FlashAttention, which keeps no scores to drop) is
-                // the same plan as the earlier choice it repeats. Each choice's memory and step
-                // (negative: not feasible), found once, also for choices before `first`.
+                // the same plan as the earlier choice it repeats. Each choice's memory (negative:
+                // not feasible) and step (negative: not yet costed), found once, also for
+                // choices before `first`.
                 std::array<double, max_search_choices> rc_memory{}, rc_step{};
                 std::array<bool, max_search_choices> rc_have{};
                 // The layer times of recomputation choice `ri` on this mesh and micro-batch.
@@ -696,19 +721,29 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   }
                   return timed[slot];
                 };
-                auto learn = [&](std::size_t rj) {
-                  if (rc_have[rj]) return;
+                auto twin_of = [&](std::size_t rj) {
                   plan_choice tc = c;
                   tc.recompute = s.recompute[rj];
                   training_plan_values twin = plan;
                   apply_choice(twin, tc);
-                  rc_memory[rj] = rc_step[rj] = -1.0;
-                  if (check(twin).empty()) {
-                    rc_memory[rj] = memory_per_device(twin.model, twin.setup).total.value();
+                  return twin;
+                };
+                auto memory_of = [&](std::size_t rj) {
+                  if (!rc_have[rj]) {
+                    const plan_check k = check_plan(twin_of(rj), counts);
+                    rc_memory[rj] = k.violations.empty() ? k.memory.total.value() : -1.0;
+                    rc_step[rj] = -1.0;
+                    rc_have[rj] = true;
+                  }
+                  return rc_memory[rj];
+                };
+                auto step_of = [&](std::size_t rj) {
+                  if (rc_step[rj] < 0.0 && memory_of(rj) >= 0.0) {
+                    const training_plan_values twin = twin_of(rj);
                     rc_step[rj] =
                         estimate_step(twin, twin.assumptions, layer_times_of(twin, rj)).step.value();
                   }
-                  rc_have[rj] = true;
+                  return rc_step[rj];
                 };
                 for (std::size_t ri = 0; ri < s.recompute.size(); ++ri) {
                   const recompute_policy& rp = s.recompute[ri];
@@ -718,20 +753,34 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   }
                   c.recompute = rp;
                   apply_choice(plan, c);
-                  const plan_violations v = check(plan);
-                  step_cost cost{};
-                  double memory = -1.0;
-                  if (v.empty()) {
-                    cost = estimate_step(plan, plan.assumptions, layer_times_of(plan, ri));
-                    memory = memory_per_device(plan.model, plan.setup).total.value();
-                  }
+                  const plan_check k = check_plan(plan, counts);
+                  const plan_violations& v = k.violations;
+                  const double memory = v.empty() ? k.memory.total.value() : -1.0;
                   rc_memory[ri] = memory;
-                  rc_step[ri] = memory >= 0.0 ? cost.step.value() : -1.0;
+                  rc_step[ri] = -1.0;
                   rc_have[ri] = true;
+                  step_cost cost{};
                   bool repeats = false;
-                  for (std::size_t rj = 0; rj < ri && memory >= 0.0 && !repeats; ++rj) {
-                    learn(rj);
-                    repeats = rc_memory[rj] == memory && rc_step[rj] == rc_step[ri];
+                  if (v.empty()) {
+                    // An earlier choice of the same memory may be the same plan: cost both.
+                    bool same_memory = false;
+                    for (std::size_t rj = 0; rj < ri && !same_memory; ++rj)
+                      same_memory = memory_of(rj) == memory;
+                    const step_compute compute =
+                        compute_stage(plan, plan.assumptions, layer_times_of(plan, ri));
+                    const double bound = step_lower_bound(plan, compute).value();
+                    if (s.bound_pruning && !same_memory &&
+                        std::is_same_v<std::remove_cvref_t<Visitor>, ignore_candidates> &&
+                        r.ranking.full_below(bound) && r.front.covers(memory, bound)) {
+                      ++r.counts.feasible;
+                      ++r.counts.bounded;
+                      ++index;
+                      continue;
+                    }
+                    cost = estimate_step(plan, plan.assumptions, compute);
+                    rc_step[ri] = cost.step.value();
+                    for (std::size_t rj = 0; rj < ri && same_memory && !repeats; ++rj)
+                      repeats = memory_of(rj) == memory && step_of(rj) == rc_step[ri];
                   }
                   if (repeats) {
                     ++r.counts.duplicates;
@@ -1275,7 +1324,8 @@ inline table search_counts_table(const search_counts& c) {
            {"break a divisibility rule", n(c.pruned_by_rule)},
            {"checked: over memory", n(c.over_memory)},
            {"checked: another rule broken", n(c.rejected_by_check)},
-           {"checked: feasible, costed", n(c.feasible)}},
+           {"checked: feasible, costed", n(c.feasible - c.bounded)},
+           {"checked: feasible, ruled out by its bound", n(c.bounded)}},
           {false, true}};
 }
 

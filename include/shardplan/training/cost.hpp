@@ -1031,6 +1031,15 @@ constexpr seconds bubble_stage(const training_plan_values& p, const step_compute
   return busy * bubble_fraction(p.setup.degrees, c.micro_batches);
 }
 
+/// No step of the plan takes less: its compute and the bubble that compute alone leaves (the
+/// bubble's collectives, the exposed communication and the optimizer only add to them), and never
+/// less than the MFU floor (`step_total`). The search leaves a plan uncosted when this already
+/// rules it out.
+constexpr seconds step_lower_bound(const training_plan_values& p, const step_compute& c) {
+  return std::max(c.total + c.total * bubble_fraction(p.setup.degrees, c.micro_batches),
+                  c.mfu_floor);
+}
+
 /// The optimizer update: it reads and writes master weights and optimizer states and reads
 /// gradients and parameters once, from HBM, on the pipeline stage (first, middle or last) whose
 /// model states are the largest; only the model states are read (`model_state_memory`). What the plan
@@ -1113,10 +1122,14 @@ constexpr step_cost step_total(const training_plan_values& p, const step_compute
 /// `context_parallel_traffic`, `pipeline_traffic`, `expert_parallel_traffic`), `overlap_stage`,
 /// `bubble_stage`, `optimizer_stage` and `step_total`. Every figure is an estimate.
 constexpr step_cost estimate_step(const training_plan_values& p, const step_assumptions& a,
-                                  const layer_times& layers) {
-  const step_compute compute = compute_stage(p, a, layers);
+                                  const step_compute& compute) {
   const traffic_list traffic = communication_stage(p, a, compute);
   return step_total(p, compute, traffic, bubble_stage(p, compute, traffic), optimizer_stage(p));
+}
+
+constexpr step_cost estimate_step(const training_plan_values& p, const step_assumptions& a,
+                                  const layer_times& layers) {
+  return estimate_step(p, a, compute_stage(p, a, layers));
 }
 
 constexpr step_cost estimate_step(const training_plan_values& p, step_assumptions a) {

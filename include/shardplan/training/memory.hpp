@@ -70,33 +70,65 @@ constexpr std::int64_t virtual_stages_of(const parallel_degrees& d) {
              : 1;
 }
 
+/// How the layers fall into the p·v pipeline chunks when no end is given: the split's divisions,
+/// made once for every chunk (`chunk_layers_in`).
+struct chunk_split {
+  std::int64_t chunks = 1;
+  std::int64_t base = 0;   ///< effective layers (with the ends' weights) per chunk, rounded down
+  std::int64_t extra = 0;  ///< chunks that hold one more
+  std::int64_t short_chunks = 0;  ///< chunks one short of base + 1
+  std::int64_t w_in = 0;          ///< the layers the embedding counts as, on the first chunk
+  std::int64_t w_out = 0;         ///< the layers the output counts as, on the last chunk
+  bool extra_early = false;       ///< the framework's `pipeline_extra_layers_early`
+};
+
+constexpr chunk_split chunk_split_of(const model_shape& m, const training_setup& t) {
+  const parallel_degrees& d = t.degrees;
+  const std::int64_t p = std::max<std::int64_t>(d.pipeline, 1);
+  chunk_split c;
+  c.w_in = p > 1 ? t.framework.pipeline_embedding_weight : 0;
+  c.w_out = p > 1 ? t.framework.pipeline_loss_weight : 0;
+  c.chunks = p * virtual_stages_of(d);
+  const std::int64_t effective = m.layers + c.w_in + c.w_out;
+  c.base = effective / c.chunks;
+  c.extra = effective % c.chunks;
+  c.short_chunks = c.extra == 0 ? 0 : c.chunks - c.extra;
+  c.extra_early = t.framework.pipeline_extra_layers_early;
+  return c;
+}
+
+/// Whether chunk `j` holds base + 1 layers under split `c`: the chunks one short are the ends
+/// first, the last, the first, the second last, ... (or from the end where the framework puts
+/// the extra layers early).
+constexpr bool lengthened(const chunk_split& c, std::int64_t j) {
+  // Its place in the order the chunks come one short: from the end, or the ends inward.
+  const std::int64_t from_end = c.chunks - 1 - j;
+  const std::int64_t place = c.extra_early ? from_end : (from_end <= j ? 2 * from_end : 2 * j + 1);
+  return c.extra > 0 && place >= c.short_chunks;
+}
+
+/// The layers of chunk `j` under split `c`; the ends' weights come off the first and the last
+/// chunk.
+constexpr std::int64_t chunk_layers_in(const chunk_split& c, std::int64_t j) {
+  const std::int64_t layers = c.base + (lengthened(c, j) ? 1 : 0) - (j == 0 ? c.w_in : 0) -
+                              (j == c.chunks - 1 ? c.w_out : 0);
+  // A weight above a chunk's share leaves that end's chunk empty (torchtitan refuses it).
+  return std::max<std::int64_t>(0, layers);
+}
+
 /// The layers of pipeline chunk `j` of the p·v (0: the first; chunk j runs on stage j mod p),
 /// as `layers_on_stage` splits them; with an end given, a stage's layers over its v chunks, the
 /// earliest one more where they do not divide.
 constexpr std::int64_t chunk_layers_of(const model_shape& m, const training_setup& t,
                                        std::int64_t j) {
   const parallel_degrees& d = t.degrees;
-  const std::int64_t p = std::max<std::int64_t>(d.pipeline, 1);
-  const std::int64_t v = virtual_stages_of(d);
   if (stage_ends_given(d)) {
+    const std::int64_t p = std::max<std::int64_t>(d.pipeline, 1);
+    const std::int64_t v = virtual_stages_of(d);
     const std::int64_t n = layers_on_stage(m, t, j % p);
     return n / v + (j / p < n % v ? 1 : 0);
   }
-  const std::int64_t w_in = p > 1 ? t.framework.pipeline_embedding_weight : 0;
-  const std::int64_t w_out = p > 1 ? t.framework.pipeline_loss_weight : 0;
-  const std::int64_t chunks = p * v;
-  const std::int64_t effective = m.layers + w_in + w_out;
-  const std::int64_t extra = effective % chunks;
-  const std::int64_t short_chunks = extra == 0 ? 0 : chunks - extra;
-  // Its place in the order the chunks come one short: from the end, or the ends inward.
-  const std::int64_t from_end = chunks - 1 - j;
-  const std::int64_t place = t.framework.pipeline_extra_layers_early
-                                 ? from_end
-                                 : (from_end <= j ? 2 * from_end : 2 * j + 1);
-  const std::int64_t layers = effective / chunks + (extra > 0 && place >= short_chunks ? 1 : 0) -
-                              (j == 0 ? w_in : 0) - (j == chunks - 1 ? w_out : 0);
-  // A weight above a chunk's share leaves that end's chunk empty (torchtitan refuses it).
-  return std::max<std::int64_t>(0, layers);
+  return chunk_layers_in(chunk_split_of(m, t), j);
 }
 
 constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setup& t,
@@ -112,9 +144,9 @@ constexpr std::int64_t layers_on_stage(const model_shape& m, const training_setu
     const std::int64_t index = s - (d.first_stage_layers > 0 ? 1 : 0);
     return rest.layers / rest.stages + (index < rest.layers % rest.stages ? 1 : 0);
   }
+  const chunk_split split = chunk_split_of(m, t);
   std::int64_t layers = 0;
-  for (std::int64_t k = 0; k < virtual_stages_of(d); ++k)
-    layers += chunk_layers_of(m, t, s + k * p);
+  for (std::int64_t j = s; j < split.chunks; j += p) layers += chunk_layers_in(split, j);
   return layers;
 }
 
@@ -1062,8 +1094,8 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const training_set
 /// run) and the last pipeline stage. The middle holds no embedding or output, but one micro-batch
 /// fewer in flight, and more layers where the split shortens the first (`layers_on_stage`);
 /// the stages after it hold fewer micro-batches and no more layers.
-constexpr memory_breakdown memory_per_device(const model_shape& m, const training_setup& t) {
-  const parameter_counts c = parameters(m);
+constexpr memory_breakdown memory_per_device(const model_shape& m, const parameter_counts& c,
+                                             const training_setup& t) {
   memory_breakdown most = stage_memory(m, c, t, stage_position::first);
   if (t.degrees.pipeline == 1) return most;
   if (t.degrees.pipeline > 2) {
@@ -1072,6 +1104,10 @@ constexpr memory_breakdown memory_per_device(const model_shape& m, const trainin
   }
   const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
   return last.total > most.total ? last : most;
+}
+
+constexpr memory_breakdown memory_per_device(const model_shape& m, const training_setup& t) {
+  return memory_per_device(m, parameters(m), t);
 }
 
 // --- the verdict --------------------------------------------------------------------------------

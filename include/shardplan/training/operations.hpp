@@ -735,22 +735,28 @@ constexpr operation_list embedding_forward_operations(const model_shape& m,
   return out;
 }
 
-/// The forward operations with the casts of the recipe added before each low-precision linear
-/// GEMM (none for bf16).
-constexpr operation_list with_casts(const operation_list& forward, const precision_policy& p) {
-  if (p.scaling == low_precision_scaling::none) return forward;
-  operation_list out;
+/// Adds to forward operations the casts of the recipe, one before each low-precision linear GEMM
+/// (none for bf16).
+constexpr void add_casts(operation_list& ops, const precision_policy& p) {
+  if (p.scaling == low_precision_scaling::none) return;
+  const operation_list forward = ops;
+  ops.count = 0;
   for (std::size_t i = 0; i < forward.count; ++i) {
     const operation& o = forward.items[i];
     if (o.linear && o.format == p.compute) {
       operation cast =
           detail::memory_operation("cast to low precision", detail::forward_cast_bytes(p, o.gemm));
       cast.cast = true;
-      out.add(cast);
+      ops.add(cast);
     }
-    out.add(o);
+    ops.add(o);
   }
-  return out;
+}
+
+/// `forward` with the recipe's casts (`add_casts`).
+constexpr operation_list with_casts(operation_list forward, const precision_policy& p) {
+  add_casts(forward, p);
+  return forward;
 }
 
 /// The backward operations of a list of forward operations (the recipe's casts included): each
@@ -1038,7 +1044,8 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
                                 const layer_shard& s, const recompute_policy& policy,
                                 bool moe_layer, double override_fraction = 0.0) {
   const recompute_kind r = policy.kind;
-  const operation_list fwd = with_casts(layer_forward_operations(m, s, moe_layer), s.precision);
+  operation_list fwd = layer_forward_operations(m, s, moe_layer);
+  add_casts(fwd, s.precision);
   layer_time t = time_passes(chip, fwd, s, override_fraction);
   const bool full = recomputes_layer_forward(r);
   const recompute_module_set modules = recomputed_modules(policy);

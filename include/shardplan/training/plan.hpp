@@ -422,12 +422,21 @@ constexpr bool virtual_stages_suit(const parallel_degrees& d) {
                                                       : d.virtual_stages == 1;
 }
 
+/// What `check` finds, with the memory per device it computed on the way: `memory_known` when the
+/// rules the memory needs hold (always for a plan with no violation), else `memory` is zero.
+struct plan_check {
+  plan_violations violations{};
+  memory_breakdown memory{};
+  bool memory_known = false;
+};
+
 /// Checks every rule. A zero axis or a product beyond 64 bits stops the check there (every other
 /// rule would compute with it). Memory, which needs a batch that divides into micro-batches, is
 /// checked whenever the batch rules hold, so that one build reports a divisibility and a memory
 /// problem together.
-constexpr plan_violations check(const training_plan_values& p) {
-  plan_violations v;
+constexpr plan_check check_plan(const training_plan_values& p, const parameter_counts& counts) {
+  plan_check out;
+  plan_violations& v = out.violations;
   const model_shape& m = p.model;
   const parallel_degrees& d = p.setup.degrees;
   const batch_settings& b = p.setup.batch;
@@ -448,16 +457,15 @@ constexpr plan_violations check(const training_plan_values& p) {
       sized = false;
     }
   }
-  if (!sized) return v;
+  if (!sized) return out;
   if (const size_product big = oversized_product(p); big.value > 0.0) {
     v.add(plan_rule::sizes_fit_in_64_bits, big.value, as_double(int64_max) /* 2^63 */, {},
           static_cast<double>(big.what));
-    return v;
+    return out;
   }
 
   if (mesh_devices(p) > p.system.chips)
     v.add(plan_rule::mesh_within_system, as_double(mesh_devices(p)), as_double(p.system.chips));
-  const placement_levels levels = levels_of(p.system);
   for (std::size_t i = 0; i < p.axis_count; ++i) {
     const mesh_axis& a = p.axes[i];
     if (a.roles == 0 && axes_known)
@@ -473,9 +481,10 @@ constexpr plan_violations check(const training_plan_values& p) {
       const axis_placement where = placement_of(p, i);
       if (!where.aligned)
         v.add(plan_rule::axis_tiles_torus, as_double(where.inner * a.size),
-              as_double(capacity(levels, where.last_level)), a.name);
+              as_double(capacity(levels_of(p.system), where.last_level)), a.name);
     }
     if (!a.required_level.empty()) {
+      const placement_levels levels = levels_of(p.system);
       const std::int64_t level = find_level(levels, a.required_level);
       const axis_placement where = placement_of(p, i);
       if (level < 0) {
@@ -593,7 +602,9 @@ constexpr plan_violations check(const training_plan_values& p) {
     v.add(plan_rule::compute_format_supported,
           static_cast<double>(static_cast<int>(p.setup.precision.compute)), 0.0);
   if (batch_sound && axes_known && zero_sound && stages_sound && recompute_sound) {
-    const memory_breakdown mem = memory_per_device(m, p.setup);
+    const memory_breakdown mem = memory_per_device(m, counts, p.setup);
+    out.memory = mem;
+    out.memory_known = true;
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
     // What is offloaded lives in the host's memory, shared by its chips (`host_memory` is the
@@ -601,8 +612,16 @@ constexpr plan_violations check(const training_plan_values& p) {
     if (mem.host > p.system.chip.host_memory)
       v.add(plan_rule::fits_in_host_memory, mem.host.value(), p.system.chip.host_memory.value());
   }
-  return v;
+  return out;
 }
+
+/// `check_plan` with the model's parameter counts (`parameters`), which a search reuses.
+constexpr plan_check check_plan(const training_plan_values& p) {
+  return check_plan(p, parameters(p.model));
+}
+
+/// The violations `check_plan` finds.
+constexpr plan_violations check(const training_plan_values& p) { return check_plan(p).violations; }
 
 /// The memory verdict of a plan (`assess_memory`): its fullest stage's need against the chip's
 /// memory, with the plan's margin (`training_setup::memory_margin`). Meaningful for a plan whose
