@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <shardplan/hardware/systems.hpp>
+#include <shardplan/hardware/nvidia.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/search/search.hpp>
@@ -111,7 +112,76 @@ int main(int argc, char** argv) {
     same = exhaustive.front.plans[i].index == r.front.plans[i].index;
   std::printf("costing every feasible plan (no bound): %.1f ms, %s plans per second; "
               "ranking, trade-off and counts %s\n\n",
-              exhaustive_time * 1e3, rate(static_cast<double>(c.enumerated) / exhaustive_time).c_str(), same ? "the same" : "DIFFERENT");
+              exhaustive_time * 1e3,
+              rate(static_cast<double>(c.enumerated) / exhaustive_time).c_str(),
+              same ? "the same" : "DIFFERENT");
+
+  // Search time against chips: LLaMA-3 405B at the same batch on 8 to 131,072 chips (DGX H100
+  // SuperPODs to 2,048 nodes, a fat tree of 8,192 H100 nodes, 15 TPU7x slices of 9,216 chips;
+  // no catalogue system holds 131,072 GPUs).
+  struct sized_space {
+    const char* system;
+    search_space space;
+  };
+  const std::int64_t tokens = 16'777'216;
+  const model_shape& m405 = models::llama3_405b::shape;
+  const std::vector<sized_space> by_chips{
+      {"dgx h100 superpod<1>", make_search_space(m405, systems::dgx_h100_superpod<1>::figures, 8,
+                                                 tokens, 8192)},
+      {"dgx h100 superpod<8>", make_search_space(m405, systems::dgx_h100_superpod<8>::figures, 64,
+                                                 tokens, 8192)},
+      {"dgx h100 superpod<64>",
+       make_search_space(m405, systems::dgx_h100_superpod<64>::figures, 512, tokens, 8192)},
+      {"dgx h100 superpod<512>",
+       make_search_space(m405, systems::dgx_h100_superpod<512>::figures, 4096, tokens, 8192)},
+      {"dgx h100 superpod<2048>", space},
+      {"nvlink fat tree<h100, 8192>",
+       make_search_space(m405, systems::nvlink_fat_tree<hardware::h100_sxm, 8192>::figures, 65536,
+                         tokens, 8192)},
+      {"tpu7x slice<16, 24, 24, 15>",
+       make_search_space(m405, systems::tpu7x_slice<16, 24, 24, 15>::figures, 131072, tokens,
+                         8192)}};
+  std::printf("search time against chips (best of %d runs)\n", runs);
+  std::printf("%8s  %-28s  %10s  %9s  %9s  %10s  %s\n", "chips", "system", "candidates",
+              "checked", "costed", "time", "per candidate");
+  for (const sized_space& x : by_chips) {
+    double best = 1e300;
+    search_result sized;
+    for (int i = 0; i < runs; ++i) {
+      const auto start = clock_type::now();
+      sized = search(x.space);
+      best = std::min(best, seconds_since(start));
+    }
+    const search_counts& k = sized.counts;
+    std::printf("%8lld  %-28s  %10lld  %9lld  %9lld  %7.2f ms  %.0f ns\n",
+                static_cast<long long>(x.space.chips), x.system,
+                static_cast<long long>(k.enumerated), static_cast<long long>(k.checked()),
+                static_cast<long long>(k.feasible - k.bounded), best * 1e3,
+                best * 1e9 / static_cast<double>(std::max<std::int64_t>(k.enumerated, 1)));
+  }
+
+  // Search time against the space's size: the 405B space with 1 to 16 micro-batch choices.
+  std::printf("\nsearch time against the space's size (405B on 16,384 H100)\n");
+  std::printf("%-22s  %10s  %9s  %10s  %s\n", "micro-batches", "candidates", "checked", "time",
+              "per candidate");
+  for (std::int64_t n : {1, 2, 4, 8, 16}) {
+    search_space grown = space;
+    grown.micro_batches = {};
+    for (std::int64_t mb = 1; mb <= n; ++mb) grown.micro_batches.push_back(mb);
+    double best = 1e300;
+    search_result sized;
+    for (int i = 0; i < runs; ++i) {
+      const auto start = clock_type::now();
+      sized = search(grown);
+      best = std::min(best, seconds_since(start));
+    }
+    std::printf("%-22s  %10lld  %9lld  %7.2f ms  %.0f ns\n",
+                ("1 to " + std::to_string(n)).c_str(),
+                static_cast<long long>(sized.counts.enumerated),
+                static_cast<long long>(sized.counts.checked()), best * 1e3,
+                best * 1e9 / static_cast<double>(sized.counts.enumerated));
+  }
+  std::printf("\n");
 
   // What one candidate costs, on the best plan.
   volatile double sink = 0.0;
