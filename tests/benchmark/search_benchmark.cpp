@@ -1,7 +1,9 @@
 // Benchmark (not a test): the full plan search for LLaMA-3 405B on 16,384 H100 (2048 DGX H100
 // nodes) at 16,777,216 tokens a step in sequences of 8192, on one core. Prints the time of the
-// search, plans evaluated per second, what one check and one estimate cost, the best plans and
-// the memory/time trade-off; writes the search's chart as SVG to argv[1] if given.
+// search, plans evaluated per second, the same search costing every feasible plan, search time
+// against chips (8 to 131,072) and against the space's size, DeepSeek-V3's search with expert
+// parallelism, what one check and one estimate cost, the best plans and the memory/time
+// trade-off; writes the search's chart as SVG to argv[1] if given.
 // Build with optimisation, e.g.
 //   g++ -std=c++20 -O2 -Iinclude tests/benchmark/search_benchmark.cpp -o search_benchmark
 //   taskset -c 0 ./search_benchmark search.svg [runs]
@@ -13,6 +15,7 @@
 #include <iostream>
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/hardware/nvidia.hpp>
+#include <shardplan/models/deepseek.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/io/report.hpp>
 #include <shardplan/search/search.hpp>
@@ -158,6 +161,27 @@ int main(int argc, char** argv) {
                 static_cast<long long>(k.enumerated), static_cast<long long>(k.checked()),
                 static_cast<long long>(k.feasible - k.bounded), best * 1e3,
                 best * 1e9 / static_cast<double>(std::max<std::int64_t>(k.enumerated, 1)));
+  }
+
+  // A mixture of experts: DeepSeek-V3 on 2,048 H800 (256 nodes), 15,728,640 tokens of 4,096,
+  // expert parallelism in the space.
+  {
+    const search_space moe = make_search_space(models::deepseek_v3::shape,
+                                               systems::h800_cluster<256>::figures, 2048,
+                                               15'728'640, 4096);
+    double best = 1e300;
+    search_result found;
+    for (int i = 0; i < runs; ++i) {
+      const auto start = clock_type::now();
+      found = search(moe);
+      best = std::min(best, seconds_since(start));
+    }
+    std::printf("\ndeepseek-v3 on 2048 h800, expert parallelism searched: %lld candidates, %lld "
+                "checked, %lld costed, %.1f ms; best: %s\n",
+                static_cast<long long>(found.counts.enumerated),
+                static_cast<long long>(found.counts.checked()),
+                static_cast<long long>(found.counts.feasible - found.counts.bounded), best * 1e3,
+                found.found ? describe(found.choice, true).c_str() : "none");
   }
 
   // Search time against the space's size: the 405B space with 1 to 16 micro-batch choices.
