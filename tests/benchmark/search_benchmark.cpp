@@ -32,6 +32,22 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
+/// A space searched `runs` times: the result and the best time in seconds.
+struct timed_search {
+  search_result result;
+  double seconds = 1e300;
+};
+
+timed_search best_of(int runs, const search_space& space) {
+  timed_search out;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = clock_type::now();
+    out.result = search(space);
+    out.seconds = std::min(out.seconds, seconds_since(start));
+  }
+  return out;
+}
+
 /// Nanoseconds one call of `f` takes, best of five batches of `n` calls.
 template <class F>
 double nanoseconds_per_call(int n, F&& f) {
@@ -97,13 +113,10 @@ int main(int argc, char** argv) {
   // The same search costing every feasible plan: the same results, and its time.
   search_space exhaustive_space = space;
   exhaustive_space.bound_pruning = false;
-  search_result exhaustive = search(exhaustive_space);
-  double exhaustive_time = 1e300;
-  for (int i = 0; i < runs; ++i) {
-    const auto start = clock_type::now();
-    exhaustive = search(exhaustive_space);
-    exhaustive_time = std::min(exhaustive_time, seconds_since(start));
-  }
+  search(exhaustive_space);  // warm-up
+  const timed_search exhaustive_run = best_of(runs, exhaustive_space);
+  const search_result& exhaustive = exhaustive_run.result;
+  const double exhaustive_time = exhaustive_run.seconds;
   bool same = exhaustive.ranking.count == r.ranking.count &&
               exhaustive.front.count == r.front.count &&
               exhaustive.counts.feasible == c.feasible &&
@@ -148,14 +161,9 @@ int main(int argc, char** argv) {
   std::printf("%8s  %-28s  %10s  %9s  %9s  %10s  %s\n", "chips", "system", "candidates",
               "checked", "costed", "time", "per candidate");
   for (const sized_space& x : by_chips) {
-    double best = 1e300;
-    search_result sized;
-    for (int i = 0; i < runs; ++i) {
-      const auto start = clock_type::now();
-      sized = search(x.space);
-      best = std::min(best, seconds_since(start));
-    }
-    const search_counts& k = sized.counts;
+    const timed_search sized = best_of(runs, x.space);
+    const double best = sized.seconds;
+    const search_counts& k = sized.result.counts;
     std::printf("%8lld  %-28s  %10lld  %9lld  %9lld  %7.2f ms  %.0f ns\n",
                 static_cast<long long>(x.space.chips), x.system,
                 static_cast<long long>(k.enumerated), static_cast<long long>(k.checked()),
@@ -169,13 +177,9 @@ int main(int argc, char** argv) {
     const search_space moe = make_search_space(models::deepseek_v3::shape,
                                                systems::h800_cluster<256>::figures, 2048,
                                                15'728'640, 4096);
-    double best = 1e300;
-    search_result found;
-    for (int i = 0; i < runs; ++i) {
-      const auto start = clock_type::now();
-      found = search(moe);
-      best = std::min(best, seconds_since(start));
-    }
+    const timed_search timed = best_of(runs, moe);
+    const search_result& found = timed.result;
+    const double best = timed.seconds;
     std::printf("\ndeepseek-v3 on 2048 h800, expert parallelism searched: %lld candidates, %lld "
                 "checked, %lld costed, %.1f ms; best: %s\n",
                 static_cast<long long>(found.counts.enumerated),
@@ -192,13 +196,9 @@ int main(int argc, char** argv) {
     search_space grown = space;
     grown.micro_batches = {};
     for (std::int64_t mb = 1; mb <= n; ++mb) grown.micro_batches.push_back(mb);
-    double best = 1e300;
-    search_result sized;
-    for (int i = 0; i < runs; ++i) {
-      const auto start = clock_type::now();
-      sized = search(grown);
-      best = std::min(best, seconds_since(start));
-    }
+    const timed_search timed = best_of(runs, grown);
+    const search_result& sized = timed.result;
+    const double best = timed.seconds;
     std::printf("%-22s  %10lld  %9lld  %7.2f ms  %.0f ns\n",
                 ("1 to " + std::to_string(n)).c_str(),
                 static_cast<long long>(sized.counts.enumerated),

@@ -594,6 +594,8 @@ struct ignore_candidates {
 template <class Visitor>
 constexpr search_partial search_range(const search_space& s, std::int64_t first, std::int64_t last,
                                       Visitor&& visit) {
+  // Whether a visitor looks at the candidates (then every feasible one is costed for it).
+  constexpr bool watched = !std::is_same_v<std::remove_cvref_t<Visitor>, ignore_candidates>;
   search_partial r;
   const model_shape& m = s.base.model;
   const parameter_counts counts = parameters(m);
@@ -769,8 +771,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                     const step_compute compute =
                         compute_stage(plan, plan.assumptions, layer_times_of(plan, ri));
                     const double bound = step_lower_bound(plan, compute).value();
-                    if (s.bound_pruning && !same_memory &&
-                        std::is_same_v<std::remove_cvref_t<Visitor>, ignore_candidates> &&
+                    if (s.bound_pruning && !same_memory && !watched &&
                         r.ranking.full_below(bound) && r.front.covers(memory, bound)) {
                       ++r.counts.feasible;
                       ++r.counts.bounded;
@@ -795,8 +796,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                     } else {
                       ++r.counts.rejected_by_check;
                     }
-                    if constexpr (!std::is_same_v<std::remove_cvref_t<Visitor>,
-                                                  ignore_candidates>) {
+                    if constexpr (watched) {
                       const bytes needed =
                           v.has(plan_rule::fits_in_memory)
                               ? plan_checks::first(v, plan_rule::fits_in_memory).a * byte
@@ -811,7 +811,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                     r.found = true;
                     r.ranking.add(x);
                     r.front.add(x);
-                    if constexpr (!std::is_same_v<std::remove_cvref_t<Visitor>, ignore_candidates>)
+                    if constexpr (watched)
                       visit(search_candidate{plan, c, index, v, memory * byte, &cost});
                   }
                   ++index;

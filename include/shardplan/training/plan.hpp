@@ -422,12 +422,11 @@ constexpr bool virtual_stages_suit(const parallel_degrees& d) {
                                                       : d.virtual_stages == 1;
 }
 
-/// What `check` finds, with the memory per device it computed on the way: `memory_known` when the
-/// rules the memory needs hold (always for a plan with no violation), else `memory` is zero.
+/// What `check` finds, with the memory per device it computed on the way: computed when the
+/// rules the memory needs hold (always for a plan with no violation), else zero.
 struct plan_check {
   plan_violations violations{};
   memory_breakdown memory{};
-  bool memory_known = false;
 };
 
 /// Checks every rule. A zero axis or a product beyond 64 bits stops the check there (every other
@@ -602,9 +601,8 @@ constexpr plan_check check_plan(const training_plan_values& p, const parameter_c
     v.add(plan_rule::compute_format_supported,
           static_cast<double>(static_cast<int>(p.setup.precision.compute)), 0.0);
   if (batch_sound && axes_known && zero_sound && stages_sound && recompute_sound) {
-    const memory_breakdown mem = memory_per_device(m, counts, p.setup);
-    out.memory = mem;
-    out.memory_known = true;
+    out.memory = memory_per_device(m, counts, p.setup);
+    const memory_breakdown& mem = out.memory;
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
     // What is offloaded lives in the host's memory, shared by its chips (`host_memory` is the
