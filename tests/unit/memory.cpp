@@ -377,6 +377,52 @@ TEST_CASE("maxtext's offloaded remat policies keep the carry on the device, q, k
         doctest::Approx(m.host.value() * (1.0 - 1.0 / layers)).scale(0.0));
 }
 
+// MaxText's own Llama 2 70B config for a v5e-256 (src/maxtext/configs/tpu/v5e/llama2_70b.sh at
+// e591f30: per_device_batch_size=2, remat_policy=qkv_proj_offloaded, and base.yml's FSDP over the
+// whole slice, 2048-token sequences, one micro-batch a step), published as one that "will work
+// out of the box". XLA assigns the step's buffers when it compiles: no reserve; each weight is
+// gathered in bf16 where it is used, so one layer's weights and the largest weight's gradient are
+// live, and the loss's logits are dead before the layers' backward.
+TEST_CASE("maxtext's llama 2 70b config for a v5e-256 fits: the buffers as xla assigns them") {
+  using plan = training_plan<models::llama2_70b, systems::tpu_v5e_slice<16, 16>,
+                             mesh<axis<"fsdp", 256>>, fsdp<"fsdp">,
+                             batch<global_sequences<512>, seq_len<2048>, micro_batch<2>>,
+                             recompute::maxtext<"qkv_proj_offloaded">, precision::bf16_mixed_adam,
+                             framework::maxtext>;
+  const memory_breakdown m = plan::memory_per_device();
+  // Llama 2 70B: 80 layers of q and o (8192 x 8192 each), k and v (8192 x 1024 each), a gated
+  // MLP (3 x 8192 x 28672) and two norms (8192 each); untied 32000 x 8192 token table and output;
+  // a final norm: 68,976,648,192 parameters, 16 bytes each (bf16 parameter and gradient, fp32
+  // master and two moments) over 256 chips.
+  const double attention = 2 * 8192.0 * 8192 + 2 * 8192.0 * 1024;
+  const double mlp = 3 * 8192.0 * 28672;
+  const double params = 80 * (attention + mlp + 2 * 8192) + 2 * 32000.0 * 8192 + 8192;
+  CHECK(params == 68'976'648'192.0);
+  CHECK(m.model_states().value() == doctest::Approx(16 * params / 256).scale(0.0));
+  // 2 sequences of 2048 tokens a chip: each layer's carry (4096 x 8192 bf16) on the device, its
+  // q, k, v (4096 x (8192 + 2 x 1024) bf16) on the host, and one layer rematerialised: the whole
+  // layer (4·h + 2·a·d_h + 2·kv·d_h + 3·f, 2 bytes each, per token) less its carry.
+  const double tokens = 2 * 2048;
+  const double whole = 2 * (4 * 8192.0 + 2 * 8192 + 2 * 1024 + 3 * 28672);
+  CHECK(m.activations.value() ==
+        doctest::Approx(80 * tokens * 2 * 8192 + tokens * (whole - 2 * 8192)).scale(0.0));
+  CHECK(m.host.value() == doctest::Approx(80 * tokens * 2 * (8192 + 2 * 1024)).scale(0.0));
+  // One layer's weights gathered in bf16 and the largest weight's unsharded bf16 gradient (the
+  // gated MLP's up-projections, 2 x 8192 x 28672, counted as one tensor): 2.65 GB, more than the
+  // loss's fp32 logits and gradient (8 x 4096 x 32000 = 1.05 GB), which are not live with them.
+  const double gathered = 2 * (attention + mlp) + 2 * (2 * 8192.0 * 28672);
+  CHECK(m.buffers.value() == doctest::Approx(gathered).scale(0.0));
+  CHECK(8 * tokens * 32000 < gathered);
+  CHECK(m.reserve.value() == 0.0);
+  CHECK(m.transients().value() == 0.0);
+  // 13.4 GB of a v5e's 16 GB.
+  CHECK(m.total.value() ==
+        doctest::Approx(16 * params / 256 + 80 * tokens * 2 * 8192 + tokens * (whole - 2 * 8192) +
+                        gathered)
+            .scale(0.0));
+  CHECK(plan::memory_per_device().total < hardware::tpu_v5e::figures.memory);
+}
+
 // DeepSpeed's offload_optimizer at ZeRO-2 (stage_1_and_2.py at deepspeedai/DeepSpeed edaa7221):
 // the fp32 master weights, moments and gradient partition and a bf16 copy of the parameters on
 // the host, 4 + 8 + 4 + 2 = 18 bytes per parameter of the shard; on the device the bf16
@@ -565,11 +611,13 @@ TEST_CASE("a named framework charges its transients instead of the flat reserve"
   CHECK(m.total.value() == doctest::Approx((m.model_states() + m.activations + m.buffers).value() +
                                            m.transients().value())
                                .scale(0.0));
-  // Megatron-Core charges the same terms; DeepSpeed and MaxText (allocated as generic) keep the
-  // flat reserve.
+  // Megatron-Core charges the same terms; DeepSpeed (allocated as generic) keeps the flat
+  // reserve; MaxText's buffers are assigned by XLA when the step compiles: neither.
   CHECK(plan<framework::megatron_core>::memory_per_device().nccl_buffers.value() ==
         m.nccl_buffers.value());
-  CHECK(plan<framework::maxtext>::memory_per_device().reserve.value() > 0.0);
+  CHECK(plan<framework::deepspeed>::memory_per_device().reserve.value() > 0.0);
+  CHECK(plan<framework::deepspeed>::memory_per_device().transients().value() == 0.0);
+  CHECK(plan<framework::maxtext>::memory_per_device().reserve.value() == 0.0);
   CHECK(plan<framework::maxtext>::memory_per_device().transients().value() == 0.0);
 }
 

@@ -132,6 +132,17 @@ struct framework_profile {
   bool named_transients = false;
   /// Gradients are set to None after each optimizer step (`gradients_freed_between_steps`).
   bool frees_gradients_each_step = false;
+  /// The step's buffers are assigned when it is compiled (XLA): no CUDA context, communication
+  /// buffers or caching allocator, so neither the flat reserve nor the named transients are
+  /// charged under the framework's memory policy (`charge_transients`).
+  bool compiled_buffer_assignment = false;
+  /// ZeRO-3/FSDP gathers each weight for its own use inside the layer: one layer's weights in the
+  /// working format and the largest weight's unreduced gradient are live at a time, not two
+  /// layers and a layer's gradients (`gathered_parameter_memory`).
+  bool gathers_per_weight = false;
+  /// The loss's logits are freed before the layers' backward begins, so they and the layers'
+  /// gathered weights are never live together: the larger of the two is charged (`buffer_memory`).
+  bool loss_apart_from_layer_buffers = false;
   /// Under an fp8 recipe its linear layers keep their own fp8 copy of their input for the weight
   /// gradient (`activation_inputs::linear_input_bytes`).
   bool fp8_linear_inputs = false;
@@ -229,6 +240,12 @@ constexpr void for_each_behaviour(Visit&& visit) {
         "CUDA context, NCCL buffers and fragmentation charged instead of the flat reserve");
   visit("frees_gradients_each_step", &p::frees_gradients_each_step,
         "gradients set to None after each optimizer step");
+  visit("compiled_buffer_assignment", &p::compiled_buffer_assignment,
+        "buffers assigned when the step compiles (XLA): no reserve or transients");
+  visit("gathers_per_weight", &p::gathers_per_weight,
+        "ZeRO-3 gathers each weight where it is used: one layer and one weight's gradient live");
+  visit("loss_apart_from_layer_buffers", &p::loss_apart_from_layer_buffers,
+        "the loss's logits are freed before the layers' gathered weights are live");
   visit("fp8_linear_inputs", &p::fp8_linear_inputs,
         "under fp8 its linear layers keep an fp8 copy of their input for the weight gradient");
   visit("pipeline_embedding_weight", &p::pipeline_embedding_weight,
@@ -377,10 +394,18 @@ inline constexpr framework_profile deepspeed = [] {
   return p;
 }();
 
-/// MaxText (AI-Hypercomputer/maxtext 76bd53b): sharding as `generic`, the flat reserve (JAX has
-/// no CUDA context), `minimal_with_context` as its selective policy, XLA's windowed einsum on
-/// TPU and its latency-hiding scheduler beside the weight gradients, a layer's gradients at a
-/// time (an assumption).
+/// MaxText (AI-Hypercomputer/maxtext 76bd53b, memory read at e591f30): sharding as `generic`,
+/// `minimal_with_context` as its selective policy, XLA's windowed einsum on TPU and its
+/// latency-hiding scheduler beside the weight gradients, a layer's gradients at a time (an
+/// assumption). Its memory is XLA's buffer assignment of the compiled step (MaxText prints the
+/// executable's argument + output + temp - alias, `print_compiled_memory_stats`,
+/// src/maxtext/utils/max_utils.py:805-826 at e591f30): no reserve. Each weight is cast to the
+/// working dtype where it is used (`jnp.asarray(kernel, self.dtype)`, layers/linears.py:297) and
+/// gathered for that einsum inside the scanned layer, whose rematerialisation shares the gathers
+/// (`prevent_cse` off under `scan_layers`, maxtext_utils.py:199-200); the next layer's weights are
+/// gathered early only under `--xla_tpu_enable_ag_backward_pipelining`, which is not modelled. The
+/// cross-entropy's fp32 residuals and gradient (its custom VJP, max_utils.py:659-713) are dead
+/// once the output head's backward has run, before the scanned layers' backward.
 inline constexpr framework_profile maxtext = [] {
   framework_profile p;
   p.base = training_framework::maxtext;
@@ -389,6 +414,9 @@ inline constexpr framework_profile maxtext = [] {
   p.selective = selective_recompute::minimal_with_context;
   p.holds_rematerialised_layer = true;
   p.loss = loss_memory::fp32_softmax;
+  p.compiled_buffer_assignment = true;
+  p.gathers_per_weight = true;
+  p.loss_apart_from_layer_buffers = true;
   p.tpu_tp_overlap = tp_overlap_method::windowed_einsum;
   p.tp_backward = tp_backward_overlap::always;
   p.bucket = bucket_rule::layer;

@@ -862,13 +862,6 @@ constexpr double logit_bytes(const training_setup& t) {
   return 8.0;
 }
 
-/// Temporary buffers of a stage: under ZeRO-3 two gathered layers (the current one and the
-/// prefetched next) and one layer's unsharded gradients before its reduce-scatter, or, where FSDP
-/// keeps the stage gathered (`fsdp_keeps_stage_gathered`), the whole stage's parameters in their
-/// working format and its gradients in fp32 (torchtitan's `mixed_precision_reduce = "float32"`,
-/// torchtitan/config/configs.py@b5bcd76); on the last stage the logits of one micro-batch at
-/// `logit_bytes` each (s·b·V/t of them); with
-/// a pipeline, a send and a receive buffer of one micro-batch's boundary activations.
 /// Parameters of a device's largest layer (attention and the larger of its dense MLP and its
 /// experts on the device), split by tensor parallelism.
 constexpr double largest_layer_parameters(const parameter_counts& c, const parallel_degrees& d) {
@@ -884,8 +877,13 @@ constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
          t.degrees.zero_stage >= 3;
 }
 
-/// The parameter buffers of `buffer_memory`: ZeRO-3's gathered layers and their gradients, or the
-/// stage FSDP keeps gathered. DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2 (`deepspeed_zero3_per_tensor`)
+/// The parameter buffers of `buffer_memory`. Under ZeRO-3 two gathered layers (the current one
+/// and the prefetched next) and one layer's unsharded gradients before its reduce-scatter; where
+/// the framework gathers each weight for its own use (`gathers_per_weight`) one layer in the
+/// working format and the largest weight's unsharded gradient; where FSDP keeps the stage
+/// gathered (`fsdp_keeps_stage_gathered`), the whole stage's parameters in their working format
+/// and its gradients in fp32 (torchtitan's `mixed_precision_reduce = "float32"`,
+/// torchtitan/config/configs.py@b5bcd76). DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2 (`deepspeed_zero3_per_tensor`)
 /// gathers one module's tensors at a time and prefetches the next ones until 5e7 elements
 /// (`fetch_sub_module`, `get_params_to_prefetch`, `stage3_prefetch_bucket_size`, stage3.py and
 /// zero/constants.py at v0.3.16), so two of the largest tensors (`largest_parameter_tensor`, split
@@ -904,21 +902,33 @@ constexpr bytes gathered_parameter_memory(const model_shape& m, const parameter_
     const double waiting = std::max(tensor, t.framework.bucket_size);
     return (2.0 * tensor + 2.0 * waiting) * t.precision.parameter_bytes * byte;
   }
-  if (sharding_of(t).stage >= 3)
-    return largest_layer_parameters(c, t.degrees) *
-           (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t)) * byte;
-  return bytes{};
+  if (sharding_of(t).stage < 3) return bytes{};
+  if (t.framework.gathers_per_weight)
+    return (largest_layer_parameters(c, t.degrees) * t.precision.activation_bytes +
+            largest_parameter_tensor(m) / static_cast<double>(t.degrees.tensor) *
+                gradient_bytes_of(t)) *
+           byte;
+  return largest_layer_parameters(c, t.degrees) *
+         (2.0 * t.precision.parameter_bytes + gradient_bytes_of(t)) * byte;
 }
 
+/// Temporary buffers of a stage: the gathered parameters (`gathered_parameter_memory`); on the
+/// last stage the logits of one micro-batch at `logit_bytes` each (s·b·V/t of them), on top of
+/// the gathered parameters or, where the framework frees them before the layers' backward
+/// (`loss_apart_from_layer_buffers`), the larger of the two; with a pipeline, a send and a
+/// receive buffer of one micro-batch's boundary activations.
 constexpr bytes buffer_memory(const model_shape& m, const parameter_counts& c,
                               const training_setup& t, stage_position stage) {
   const parallel_degrees& d = t.degrees;
   const double tp = static_cast<double>(d.tensor);
   const double s = static_cast<double>(t.batch.seq_len / d.context);
   const double b = static_cast<double>(t.batch.micro_batch);
-  double total = gathered_parameter_memory(m, c, t, stage).value();
-  if (stage_index(d, stage) == d.pipeline - 1)
-    total += logit_bytes(t) * s * b * static_cast<double>(m.vocab) / tp;
+  const double gathered = gathered_parameter_memory(m, c, t, stage).value();
+  const double logits = stage_index(d, stage) == d.pipeline - 1
+                            ? logit_bytes(t) * s * b * static_cast<double>(m.vocab) / tp
+                            : 0.0;
+  double total = t.framework.loss_apart_from_layer_buffers ? std::max(gathered, logits)
+                                                           : gathered + logits;
   if (d.pipeline > 1)
     total += 2.0 * s * b * static_cast<double>(m.d_model) * t.precision.activation_bytes /
              (d.sequence_parallel ? tp : 1.0);
@@ -965,8 +975,9 @@ inline constexpr double nccl_channels_assumed = 32.0;
 inline constexpr double fragmentation_fraction = 0.05;
 
 /// Whether the plan's framework charges the named transients: Megatron-Core, torchtitan and
-/// torchtune (PyTorch on CUDA, as torchtitan), whose allocations are modelled. `generic` charges the flat reserve; DeepSpeed is allocated as
-/// `generic` for now, and MaxText runs on JAX (no CUDA context, no NCCL), so both keep it too.
+/// torchtune (PyTorch on CUDA, as torchtitan), whose allocations are modelled. `generic` charges
+/// the flat reserve, and DeepSpeed, allocated as `generic` for now, keeps it too; MaxText's
+/// buffers are assigned by XLA when the step compiles (`compiled_buffer_assignment`): neither.
 constexpr bool charges_named_transients(const training_setup& t) {
   return t.memory_policy == training_memory_policy::framework && t.framework.named_transients;
 }
@@ -1012,6 +1023,8 @@ constexpr void charge_transients(memory_breakdown& out, const training_setup& t,
   const bytes planned =
       out.model_states() + out.activations + out.buffers - out.not_live_at_peak;
   if (t.memory_policy == training_memory_policy::book) return;
+  if (t.memory_policy == training_memory_policy::framework && t.framework.compiled_buffer_assignment)
+    return;
   if (!charges_named_transients(t)) {
     out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
     return;
