@@ -5,6 +5,7 @@
 #include <shardplan/hardware/systems.hpp>
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
+#include <shardplan/models/mixtral.hpp>
 #include <shardplan/training/plan_builder.hpp>
 #include <shardplan/training/training_plan.hpp>
 
@@ -375,6 +376,51 @@ TEST_CASE("maxtext's offloaded remat policies keep the carry on the device, q, k
   CHECK(kept::memory_per_device().host.value() == 0.0);
   CHECK(kept::memory_per_device().activations.value() - m.activations.value() ==
         doctest::Approx(m.host.value() * (1.0 - 1.0 / layers)).scale(0.0));
+}
+
+// An MoE layer's experts carry MaxText's MLP names (moe.py at e591f30: checkpoint_name(...,
+// "mlpwi_0"), "mlpwi_1", "mlpwo"): minimal keeps the k routed experts' up-projections and their
+// outputs, which the combine's backward reads for the router weights' gradient. Mixtral 8x7B:
+// h 4096, 32 heads and 8 kv heads of 128, 2 of 8 experts of width 14336 a token, bf16.
+TEST_CASE("maxtext's remat policies name an moe layer's experts as its mlp") {
+  using lt = layer_tensor;
+  constexpr recompute_module_set minimal =
+      tensor_bit(lt::query_proj) | tensor_bit(lt::key_proj) | tensor_bit(lt::value_proj) |
+      tensor_bit(lt::out_proj) | tensor_bit(lt::mlpwi_0) | tensor_bit(lt::mlpwi_1) |
+      tensor_bit(lt::mlpwo);
+  using kept = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
+                             mesh<axis<"dp", 8>>, fsdp<"dp">,
+                             batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
+                             recompute::named<minimal>, precision::bf16_mixed_adam,
+                             framework::maxtext>;
+  using nothing = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
+                                mesh<axis<"dp", 8>>, fsdp<"dp">,
+                                batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
+                                recompute::named<0>, precision::bf16_mixed_adam,
+                                framework::maxtext>;
+  // Per token: q 2·32·128, k and v 2·8·128 each, out_proj 2·4096, mlpwi_0 and mlpwi_1
+  // 2·2·14336 each, mlpwo 2·2·4096.
+  const double named = 2.0 * 32 * 128 + 2 * (2.0 * 8 * 128) + 2.0 * 4096 + 2 * (2.0 * 2 * 14336) +
+                       2.0 * 2 * 4096;
+  CHECK(named == 151552.0);
+  // Each of the 32 layers keeps them, less the one being rematerialised, which is back whole.
+  const double tokens = 4096;
+  CHECK(kept::memory_per_device().activations.value() -
+            nothing::memory_per_device().activations.value() ==
+        doctest::Approx(31 * tokens * named).scale(0.0));
+  // A custom policy that offloads the carry (MaxText's Trillium recipes, decoder_layer_input
+  // "offload") moves each layer's 2·4096 bytes a token to the host, but the one the layer being
+  // rematerialised reads back.
+  using offloaded = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
+                                  mesh<axis<"dp", 8>>, fsdp<"dp">,
+                                  batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
+                                  recompute::named<0, tensor_bit(lt::decoder_layer_input)>,
+                                  precision::bf16_mixed_adam, framework::maxtext>;
+  CHECK(offloaded::memory_per_device().host.value() ==
+        doctest::Approx(32 * tokens * 2 * 4096).scale(0.0));
+  CHECK(nothing::memory_per_device().activations.value() -
+            offloaded::memory_per_device().activations.value() ==
+        doctest::Approx(31 * tokens * 2 * 4096).scale(0.0));
 }
 
 // MaxText's own Llama 2 70B config for a v5e-256 (src/maxtext/configs/tpu/v5e/llama2_70b.sh at

@@ -76,8 +76,10 @@ inline constexpr std::string_view recompute_module_names[] = {
 /// outputs query_proj, key_proj, value_proj (after rotary) and out_proj, src/maxtext/layers/
 /// attentions.py; the attention kernel's output and logsumexp, context, attention_op.py; its
 /// output before the projection, attention_out; the MLP's input projections mlpwi_0 and mlpwi_1
-/// and its output mlpwo, linears.py). The layer's input, the scan's carry, is kept whatever the
-/// policy (nnx_decoders.py), so it has no name here.
+/// and its output mlpwo, linears.py; an MoE layer's experts tag theirs with the same names,
+/// moe.py). The layer's input, the scan's carry `decoder_layer_input`, is a residual of every
+/// policy (nnx_decoders.py): it stays on the device unless a `custom` policy offloads it
+/// ("this tensor cannot be rematerialized", base.yml).
 enum class layer_tensor : std::uint8_t {
   query_proj,
   key_proj,
@@ -88,12 +90,14 @@ enum class layer_tensor : std::uint8_t {
   mlpwi_0,
   mlpwi_1,
   mlpwo,
+  decoder_layer_input,
 };
 
 /// MaxText's names of the tensors, in `layer_tensor` order.
 inline constexpr std::string_view layer_tensor_names[] = {
-    "query_proj", "key_proj", "value_proj", "context", "attention_out",
-    "out_proj",   "mlpwi_0",  "mlpwi_1",    "mlpwo"};
+    "query_proj", "key_proj", "value_proj", "context",
+    "attention_out", "out_proj", "mlpwi_0", "mlpwi_1",
+    "mlpwo", "decoder_layer_input"};
 
 /// A set of `recompute_module`s (or of `layer_tensor`s), one bit each.
 using recompute_module_set = std::uint16_t;

@@ -629,50 +629,64 @@ struct kept_bytes {
   bytes host{};
 };
 
-/// Bytes per token on one device of a named tensor of a dense layer (`layer_tensor`), e the
-/// activation bytes: query_proj e·a·d_h/t, key_proj and value_proj e·kv·d_h/t each, context the
-/// kernel's output and its fp32 logsumexp (e·a·d_h + 4·a)/t (MaxText's splash kernel tags both,
-/// attention_op.py at e591f30), attention_out e·a·d_h/t, out_proj e·h (divided by t under
-/// sequence parallelism: base.yml shards `activation_embed` over `tensor`), mlpwi_0 e·f/t and,
-/// gated, mlpwi_1 e·f/t. mlpwo counts 0: it feeds only the residual add, whose backward needs no
-/// input, and JAX saves a named value only where the backward reads it (derived from JAX's
-/// partial evaluation, not measured; out_proj is read, by the MLP norm's backward).
-constexpr double named_tensor_bytes(const model_shape& m, const layer_dimensions& x,
-                                    layer_tensor tensor) {
+/// Bytes per token on one device of a named tensor (`layer_tensor`), e the activation bytes:
+/// query_proj e·a·d_h/t, key_proj and value_proj e·kv·d_h/t each, context the kernel's output and
+/// its fp32 logsumexp (e·a·d_h + 4·a)/t (MaxText's splash kernel tags both, attention_op.py at
+/// e591f30), attention_out e·a·d_h/t, out_proj e·h (divided by t under sequence parallelism:
+/// base.yml shards `activation_embed` over `tensor`), the carry decoder_layer_input e·h (the
+/// same), mlpwi_0 e·f/t and, gated, mlpwi_1 e·f/t. mlpwo counts 0 in a dense layer: it feeds only
+/// the residual add, whose backward needs no input, and JAX saves a named value only where the
+/// backward reads it (derived from JAX's partial evaluation, not measured; out_proj is read, by
+/// the MLP norm's backward). In an MoE layer (moe.py at e591f30) mlpwi_0 and mlpwi_1 are the
+/// routed experts' and the shared experts' (MaxText's MLP block names the shared ones alike),
+/// e·(k + shared)·f_e/t, and mlpwo the k routed experts' outputs, e·k·h (divided by t under
+/// sequence parallelism), which the combine's backward reads for the router weights' gradient;
+/// the dense dispatch's capacity padding (`capacity_factor`) is not counted.
+constexpr double named_tensor_bytes(const model_shape& m, layer_kind kind,
+                                    const layer_dimensions& x, layer_tensor tensor) {
+  const bool moe = kind == layer_kind::moe;
+  const double k = static_cast<double>(m.moe.top_k);
+  const double width =
+      moe ? (k + static_cast<double>(m.moe.shared_experts)) * static_cast<double>(m.moe.expert_d_ff)
+          : x.f;
   switch (tensor) {
     case layer_tensor::query_proj: return x.e * x.a * x.dh / x.t;
     case layer_tensor::key_proj:
     case layer_tensor::value_proj: return x.e * x.kv * x.dh / x.t;
     case layer_tensor::context: return (x.e * x.a * x.dh + 4.0 * x.a) / x.t;
     case layer_tensor::attention_out: return x.e * x.a * x.dh / x.t;
-    case layer_tensor::out_proj: return x.e * x.h / x.sp;
-    case layer_tensor::mlpwi_0: return x.e * x.f / x.t;
-    case layer_tensor::mlpwi_1: return m.gated_mlp ? x.e * x.f / x.t : 0.0;
-    case layer_tensor::mlpwo: return 0.0;
+    case layer_tensor::out_proj:
+    case layer_tensor::decoder_layer_input: return x.e * x.h / x.sp;
+    case layer_tensor::mlpwi_0: return x.e * width / x.t;
+    case layer_tensor::mlpwi_1: return m.gated_mlp ? x.e * width / x.t : 0.0;
+    case layer_tensor::mlpwo: return moe ? x.e * k * x.h / x.sp : 0.0;
   }
   return 0.0;
 }
 
-/// What one layer keeps under a named policy: the scanned layer's input (its carry, e·h per
-/// token, divided by t under sequence parallelism) and the `saved` tensors on the device, the
-/// `offloaded` ones in host memory (MaxText's `remat_policy`, `maxtext_remat_policies`; the carry
-/// is a residual of every policy, nnx_decoders.py at e591f30). Mixture-of-experts layers and MLA
-/// are not modelled by name: they keep the generic selective bytes on the device.
+/// What one layer keeps under a named policy: the scanned layer's input (its carry) on the
+/// device, or in host memory where the policy offloads it, and the `saved` tensors on the
+/// device, the `offloaded` ones in host memory (MaxText's `remat_policy`,
+/// `maxtext_remat_policies`; the carry is a residual of every policy, nnx_decoders.py at
+/// e591f30). MLA is not modelled by name: its layers keep the generic selective bytes on the
+/// device.
 constexpr kept_bytes named_layer_bytes(const model_shape& m, layer_kind kind,
                                        const activation_inputs& in) {
-  if (kind == layer_kind::moe || m.mla.kv_lora_rank > 0) {
+  if (m.mla.kv_lora_rank > 0) {
     activation_inputs selective = in;
     selective.recompute = {recompute_kind::selective};
     return {layer_activation_bytes(m, kind, selective), bytes{}};
   }
   const layer_dimensions x = dimensions_of(m, in);
-  double device = x.e * x.h / x.sp;  // the carry
+  double device = 0.0;
   double host = 0.0;
   for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
     const auto tensor = static_cast<layer_tensor>(i);
-    if ((in.recompute.saved & tensor_bit(tensor)) != 0) device += named_tensor_bytes(m, x, tensor);
-    else if ((in.recompute.offloaded & tensor_bit(tensor)) != 0)
-      host += named_tensor_bytes(m, x, tensor);
+    const bool offloaded = (in.recompute.offloaded & tensor_bit(tensor)) != 0;
+    const bool kept = tensor == layer_tensor::decoder_layer_input ||
+                      (in.recompute.saved & tensor_bit(tensor)) != 0;
+    if (offloaded) host += named_tensor_bytes(m, kind, x, tensor);
+    else if (kept) device += named_tensor_bytes(m, kind, x, tensor);
   }
   return {x.s * x.b * device * byte, x.s * x.b * host * byte};
 }
@@ -781,12 +795,19 @@ constexpr bytes rematerialised_layer_memory(const model_shape& m, const training
   if (!t.framework.holds_rematerialised_layer) return bytes{};
   activation_inputs in = activation_inputs_of(t);
   if (recomputed_modules(t.recompute) != 0) return rematerialised_module_memory(m, in);
-  if (t.recompute.kind == recompute_kind::named && dense_layer_count(m) > 0) {
-    // What the named policy does not keep on the device is back during the layer's backward.
-    const bytes kept = named_layer_bytes(m, layer_kind::dense, in).device;
-    in.recompute = {recompute_kind::none};
-    const bytes whole = stored_layer_bytes(m, layer_kind::dense, t, in);
-    return whole > kept ? whole - kept : bytes{};
+  if (t.recompute.kind == recompute_kind::named) {
+    // What the named policy does not keep on the device is back during the layer's backward:
+    // the larger of the model's layer kinds.
+    activation_inputs whole_layer = in;
+    whole_layer.recompute = {recompute_kind::none};
+    auto back = [&](layer_kind kind) {
+      const bytes kept = named_layer_bytes(m, kind, in).device;
+      const bytes whole = stored_layer_bytes(m, kind, t, whole_layer);
+      return whole > kept ? whole - kept : bytes{};
+    };
+    const bytes dense = dense_layer_count(m) > 0 ? back(layer_kind::dense) : bytes{};
+    const bytes moe = dense_layer_count(m) < m.layers ? back(layer_kind::moe) : bytes{};
+    return moe > dense ? moe : dense;
   }
   if (t.recompute.kind != recompute_kind::full) return bytes{};
   in.recompute = {recompute_kind::none};

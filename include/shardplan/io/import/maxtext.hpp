@@ -627,7 +627,10 @@ inline outcome import_maxtext(const source& src) {
     p.recompute = "named";
     for (std::string_view tensor : layer_tensor_names) {
       const std::string where(tensor);
-      const std::string place = t.text(where.c_str(), "remat");
+      // The carry cannot be rematerialised: on the device unless offloaded (base.yml).
+      const bool carry = tensor == layer_tensor_names[static_cast<unsigned>(
+                                       layer_tensor::decoder_layer_input)];
+      const std::string place = t.text(where.c_str(), carry ? "device" : "remat");
       if (place == "device") p.saved_tensors.push_back(where);
       else if (place == "offload") p.offloaded_tensors.push_back(where);
       else if (place != "remat") c.fail(where, "must be 'remat', 'device' or 'offload'");
@@ -680,6 +683,10 @@ inline outcome import_maxtext(const source& src) {
     c.note("attention " + attention + ": costed with the chip's usual kernel");
   }
   p.dropout = t.boolean("enable_dropout", true) && t.number("dropout_rate", 0.0) > 0.0;
+  // Host offload of the states (base.yml at e591f30): not modelled, and said so.
+  for (const char* key : {"optimizer_memory_host_offload", "parameter_memory_host_offload"})
+    if (t.boolean(key, false))
+      c.note(std::string(key) + " true: not modelled, the states are counted on the device");
 
   check_degrees(c, p, world, "ici_expert_parallelism", "per_device_batch_size");
   t.report_unused(&explicit_keys);
