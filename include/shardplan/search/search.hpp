@@ -732,7 +732,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                 };
                 auto memory_of = [&](std::size_t rj) {
                   if (!rc_have[rj]) {
-                    const plan_check k = check_plan(twin_of(rj), counts);
+                    const plan_check k = check_plan(twin_of(rj), counts, !watched);
                     rc_memory[rj] = k.violations.empty() ? k.memory.total.value() : -1.0;
                     rc_step[rj] = -1.0;
                     rc_have[rj] = true;
@@ -755,7 +755,7 @@ constexpr search_partial search_range(const search_space& s, std::int64_t first,
                   }
                   c.recompute = rp;
                   apply_choice(plan, c);
-                  const plan_check k = check_plan(plan, counts);
+                  const plan_check k = check_plan(plan, counts, !watched);
                   const plan_violations& v = k.violations;
                   const double memory = v.empty() ? k.memory.total.value() : -1.0;
                   rc_memory[ri] = memory;

@@ -513,17 +513,6 @@ constexpr void push_traffic(traffic_list& out, const chip_figures& chip, const a
   if (out.count < max_traffic) out.items[out.count++] = x;
 }
 
-/// `push_traffic` over the ranks of the plan's `axis` (nothing when the axis is absent).
-constexpr void add_traffic(traffic_list& out, const training_plan_values& p,
-                           const placement_levels& levels, const collective_options& opts,
-                           std::string_view strategy, collective_kind kind, std::size_t axis,
-                           double count, bytes array, seconds hidden_under, double forward_share,
-                           seconds host_per_call = 0.0 * second, seconds floor = 0.0 * second) {
-  if (axis >= p.axis_count) return;
-  push_traffic(out, p.system.chip, network_of(levels, p, axis), opts, strategy, kind, axis, count,
-               array, hidden_under, forward_share, host_per_call, floor);
-}
-
 /// What the traffic stages share: the plan, its links and the step's compute windows.
 struct traffic_inputs {
   const training_plan_values& plan;
@@ -531,18 +520,22 @@ struct traffic_inputs {
   const step_compute& compute;
   placement_levels levels;
   collective_options options;
+  /// The links each of the plan's axes crosses (`network_of`), found once.
+  std::array<axis_network, max_mesh_axes> networks{};
 
+  /// `push_traffic` over the ranks of the plan's `axis` (nothing when the axis is absent).
   constexpr void add(traffic_list& out, std::string_view strategy, collective_kind kind,
                      std::size_t axis, double count, bytes array, seconds hidden_under,
                      double forward_share, seconds host_per_call = 0.0 * second,
                      seconds floor = 0.0 * second) const {
-    add_traffic(out, plan, levels, options, strategy, kind, axis, count, array, hidden_under,
-                forward_share, host_per_call, floor);
+    if (axis >= plan.axis_count) return;
+    push_traffic(out, plan.system.chip, networks[axis], options, strategy, kind, axis, count,
+                 array, hidden_under, forward_share, host_per_call, floor);
   }
   /// The time of one collective of `kind` moving `array` on `axis` (0 on an absent axis).
   constexpr seconds time_of(collective_kind kind, std::size_t axis, bytes array) const {
     if (axis >= plan.axis_count || plan.axes[axis].size <= 1) return 0.0 * second;
-    return collective_time(kind, array, network_of(levels, plan, axis), options);
+    return collective_time(kind, array, networks[axis], options);
   }
   /// The layers of one pipeline stage.
   constexpr double stage_layers() const {
@@ -570,7 +563,9 @@ struct traffic_inputs {
 
 constexpr traffic_inputs make_traffic_inputs(const training_plan_values& p,
                                              const step_assumptions& a, const step_compute& c) {
-  return {p, a, c, levels_of(p.system), collective_options{a.in_network_reduction, true}};
+  traffic_inputs in{p, a, c, levels_of(p.system), collective_options{a.in_network_reduction, true}};
+  for (std::size_t i = 0; i < p.axis_count; ++i) in.networks[i] = network_of(in.levels, p, i);
+  return in;
 }
 
 /// Parameters in the arrays that data axis `i` reduces (and, for ZeRO, gathers) on one device of
@@ -909,7 +904,7 @@ constexpr void pipeline_traffic(const traffic_inputs& in, traffic_list& out) {
   const double critical = 2.0 * (mb + static_cast<double>(d.pipeline) - 2.0);
   const bytes message = in.activations() / static_cast<double>(d.tensor);
   const seconds one = collective_time(collective_kind::send_recv, message,
-                                      network_of(in.levels, p, axis), in.options);
+                                      in.networks[axis], in.options);
   in.add(out, "pipeline send", collective_kind::send_recv, axis, sends, message,
          one * std::max(0.0, sends - critical), 0.5);
   // The critical path waits for the other stages' sends of the fill and the drain too: its time

@@ -1128,13 +1128,19 @@ constexpr memory_breakdown stage_memory(const model_shape& m, const training_set
 /// run) and the last pipeline stage. The middle holds no embedding or output, but one micro-batch
 /// fewer in flight, and more layers where the split shortens the first (`layers_on_stage`);
 /// the stages after it hold fewer micro-batches and no more layers.
+///
+/// With `stop_above`, the first stage (first, middle, last) whose memory exceeds it is returned
+/// without computing the rest: the device needs at least that much (a search that only asks
+/// whether a plan fits stops there).
 constexpr memory_breakdown memory_per_device(const model_shape& m, const parameter_counts& c,
-                                             const training_setup& t) {
+                                             const training_setup& t,
+                                             bytes stop_above = bytes{1e300 * byte}) {
   memory_breakdown most = stage_memory(m, c, t, stage_position::first);
-  if (t.degrees.pipeline == 1) return most;
+  if (t.degrees.pipeline == 1 || most.total > stop_above) return most;
   if (t.degrees.pipeline > 2) {
     const memory_breakdown middle = stage_memory(m, c, t, stage_position::middle);
     if (middle.total > most.total) most = middle;
+    if (most.total > stop_above) return most;
   }
   const memory_breakdown last = stage_memory(m, c, t, stage_position::last);
   return last.total > most.total ? last : most;

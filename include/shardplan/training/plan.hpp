@@ -432,8 +432,11 @@ struct plan_check {
 /// Checks every rule. A zero axis or a product beyond 64 bits stops the check there (every other
 /// rule would compute with it). Memory, which needs a batch that divides into micro-batches, is
 /// checked whenever the batch rules hold, so that one build reports a divisibility and a memory
-/// problem together.
-constexpr plan_check check_plan(const training_plan_values& p, const parameter_counts& counts) {
+/// problem together. With `stop_over_capacity` (a search that asks only whether a plan fits), a
+/// plan that offloads nothing has its memory computed up to the first pipeline stage over the
+/// chip's memory: the violation then gives that stage's need, a lower bound of the device's.
+constexpr plan_check check_plan(const training_plan_values& p, const parameter_counts& counts,
+                                bool stop_over_capacity = false) {
   plan_check out;
   plan_violations& v = out.violations;
   const model_shape& m = p.model;
@@ -601,7 +604,10 @@ constexpr plan_check check_plan(const training_plan_values& p, const parameter_c
     v.add(plan_rule::compute_format_supported,
           static_cast<double>(static_cast<int>(p.setup.precision.compute)), 0.0);
   if (batch_sound && axes_known && zero_sound && stages_sound && recompute_sound) {
-    out.memory = memory_per_device(m, counts, p.setup);
+    const bool host_free = !p.setup.offload.any() && p.setup.recompute.offloaded == 0;
+    out.memory = stop_over_capacity && host_free
+                     ? memory_per_device(m, counts, p.setup, p.system.chip.memory)
+                     : memory_per_device(m, counts, p.setup);
     const memory_breakdown& mem = out.memory;
     if (mem.total > p.system.chip.memory)
       v.add(plan_rule::fits_in_memory, mem.total.value(), p.system.chip.memory.value());
