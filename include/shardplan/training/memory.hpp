@@ -234,13 +234,18 @@ constexpr double stage_chunks(const parallel_degrees& d) {
 /// The micro-batch-layers of activations pipeline stage `s` keeps, in units of one layer's
 /// activations for one micro-batch: `chunks_in_flight` chunks of L/p/v layers. Without
 /// pipelining the micro-batches run one after the other: one micro-batch of every layer.
+/// `stage_layers`: the stage's layers (`layers_on_stage`).
+constexpr double layers_in_flight(const training_setup& t, std::int64_t s,
+                                  std::int64_t stage_layers) {
+  const parallel_degrees& d = t.degrees;
+  const double layers = static_cast<double>(stage_layers);
+  if (d.pipeline == 1) return layers;
+  return layers / stage_chunks(d) * chunks_in_flight(d, static_cast<double>(micro_batches(t)), s);
+}
+
 constexpr double layers_in_flight(const model_shape& m, const training_setup& t,
                                   std::int64_t s = 0) {
-  const parallel_degrees& d = t.degrees;
-  const double stage_layers = static_cast<double>(layers_on_stage(m, t, s));
-  if (d.pipeline == 1) return stage_layers;
-  return stage_layers / stage_chunks(d) *
-         chunks_in_flight(d, static_cast<double>(micro_batches(t)), s);
+  return layers_in_flight(t, s, layers_on_stage(m, t, s));
 }
 
 /// Which pipeline stage a figure is for: the first, the middle (stage 1, the earliest of those
@@ -294,8 +299,8 @@ constexpr device_parameters parameters_on_device(const model_shape& m, const par
   const std::int64_t index = stage_index(d, stage);
   const std::int64_t stage_layers = layers_on_stage(m, setup, index);
   // The first stage holds the stack's first layers, the last its last ones.
-  const std::int64_t first = first_layer_of(m, setup, index);
-  const std::int64_t moe_layers = moe_layers_in(m, first, stage_layers);
+  const std::int64_t moe_layers =
+      is_moe(m) ? moe_layers_in(m, first_layer_of(m, setup, index), stage_layers) : 0;
   const std::int64_t dense_layers = stage_layers - moe_layers;
 
   const double vocab_table = static_cast<double>(m.vocab * m.d_model) / t;
@@ -728,11 +733,12 @@ constexpr bytes in_flight_layers(const model_shape& m, const training_setup& t, 
   const std::int64_t stage_layers = layers_on_stage(m, t, s);
   if (stage_layers <= 0) return bytes{};
   const std::int64_t dense =
-      stage_layers - moe_layers_in(m, first_layer_of(m, t, s), stage_layers);
+      is_moe(m) ? stage_layers - moe_layers_in(m, first_layer_of(m, t, s), stage_layers)
+                : stage_layers;
   const double dense_share = static_cast<double>(dense) / static_cast<double>(stage_layers);
   const bytes one = per_layer(layer_kind::dense) * dense_share +
                     per_layer(layer_kind::moe) * (1.0 - dense_share);
-  return one * layers_in_flight(m, t, s);
+  return one * layers_in_flight(t, s, stage_layers);
 }
 
 /// Activation bytes pipeline stage `s` (0: the first) keeps at its peak: one layer's
