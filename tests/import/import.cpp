@@ -763,6 +763,56 @@ TEST_CASE("maxtext: base.yml with the v5p 128B script's overrides") {
                  "out_proj: must be 'remat', 'device' or 'offload'"));
 }
 
+// MaxText's own launch scripts (tests/import/SOURCES.md), read as bash: the training command's
+// config and its key=value overrides.
+TEST_CASE("maxtext: its own launch scripts import, and the runs they launch fit") {
+  // src/maxtext/configs/tpu/v5p/32b.sh at e591f30 ("will work out of the box for any number of
+  // v5p-128 slices"; 71.47% MFU in its README): python3 -m maxtext.trainers.pre_train.$EXECUTABLE
+  // ".../configs"/base.yml per_device_batch_size=6 remat_policy=minimal
+  // global_parameter_scale=32 ici_fsdp_parallelism=-1 ici_tensor_parallelism=4
+  // max_target_length=2048. A v5p-128 is 64 chips.
+  const json v5p_128 = {{"preset", "tpu_v5p_slice"}, {"shape", {4, 4, 4}}};
+  const import_result r = run(import_format::maxtext, sample("maxtext/tpu/v5p/32b.sh"), v5p_128);
+  const io::plan_file f = read_back(r);
+  CHECK(degrees_of(f).tensor == 4);
+  CHECK(degrees_of(f).data == 16);
+  CHECK(degrees_of(f).zero_stage == 3);
+  CHECK(f.plan.setup.batch.global_tokens == 64 * 6 * 2048);
+  CHECK(f.plan.setup.recompute == policy_of(*maxtext_remat_policy("minimal")));
+  // get_individual_scales(32): log2 5 = 2 x 2 + 1, so heads and MLP scale by 2^2 and the
+  // embedding by 2^2, the layers by 2^1, over base.yml's 2048, 16, 7168 and 16.
+  CHECK(f.plan.model.d_model == 2048 * 4);
+  CHECK(f.plan.model.heads == 16 * 4);
+  CHECK(f.plan.model.d_ff == 7168 * 4);
+  CHECK(f.plan.model.layers == 16 * 2);
+  // The script sets its variables from its arguments; it is read with none.
+  CHECK(listed(r.notes, "line 23: a loop over the script's arguments runs no time"));
+  CHECK(check_plan(f.plan).violations.empty());
+  // src/maxtext/configs/tpu/v5e/llama2_70b.sh at e591f30: model_name=llama2-70b
+  // per_device_batch_size=2 remat_policy=qkv_proj_offloaded, FSDP over a v5e-256.
+  const json v5e_256 = {{"preset", "tpu_v5e_slice"}, {"shape", {16, 16}}};
+  const io::plan_file g =
+      read_back(run(import_format::maxtext, sample("maxtext/tpu/v5e/llama2_70b.sh"), v5e_256));
+  CHECK(g.plan.model.name == "llama2-70b");
+  CHECK(degrees_of(g).data == 256);
+  CHECK(g.plan.setup.batch.global_tokens == 256 * 2 * 2048);
+  CHECK(g.plan.setup.recompute == policy_of(*maxtext_remat_policy("qkv_proj_offloaded")));
+  CHECK(check_plan(g.plan).violations.empty());
+  // The user's overrides come after the script's: four sequences a chip do not fit.
+  const io::plan_file twice = read_back(run(import_format::maxtext,
+                                            sample("maxtext/tpu/v5e/llama2_70b.sh"), v5e_256, "",
+                                            0, {"per_device_batch_size=4"}));
+  CHECK(twice.plan.setup.batch.global_tokens == 256 * 4 * 2048);
+  CHECK(check_plan(twice.plan).violations.has(plan_rule::fits_in_memory));
+  // A script with no command that names a config is refused, naming the script.
+  const fs::path dir = fs::path(SHARDPLAN_IMPORT_TMP) / "maxtext_scripts";
+  fs::create_directories(dir);
+  const std::string empty = (dir / "none.sh").string();
+  std::ofstream(empty, std::ios::binary) << "#!/bin/bash\necho hello\npython3 train.py\n";
+  CHECK(contains(refusal([&] { (void)run(import_format::maxtext, empty, v5e_256); }),
+                 "none.sh: script: no command in it names a MaxText config"));
+}
+
 TEST_CASE("maxtext: bad configs give one line naming the key") {
   const std::string text = text_of(sample("maxtext/gpu_llama3_8b.yml"));
   const fs::path dir = fs::path(SHARDPLAN_IMPORT_TMP) / "maxtext_bad";

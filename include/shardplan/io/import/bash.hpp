@@ -1110,6 +1110,13 @@ class shell {
     const token& t = cur();
     if (t.kind == tok::word) {
       if (t.text == "if") return if_clause(run);
+      if (t.text == "for" && over_arguments()) {
+        // The script is read as run with no arguments: a loop over them runs no time.
+        c_.note("line " + std::to_string(t.line) +
+                ": a loop over the script's arguments runs no time (it is read with none)");
+        skip_loop();
+        return truth::yes;
+      }
       if (t.text == "for" || t.text == "while" || t.text == "until" || t.text == "select" ||
           t.text == "case") {
         if (run && probe_depth_ == 0)
@@ -1155,6 +1162,21 @@ class shell {
       ++i_;
       if (cur().kind == tok::word) ++i_;
     }
+  }
+
+  /// Whether the `for` at the cursor loops over the script's arguments alone (`for x in "$@"`,
+  /// `$@`, `"$*"` or `$*`, or `for x` with no list).
+  bool over_arguments() const {
+    if (i_ + 2 >= t_.size() || t_[i_ + 1].kind != tok::word) return false;
+    const token& after = t_[i_ + 2];
+    if (after.kind == tok::semi || after.kind == tok::newline) return true;
+    if (after.kind != tok::word || after.text != "in" || i_ + 4 >= t_.size()) return false;
+    const token& list = t_[i_ + 3];
+    const token& end = t_[i_ + 4];
+    const bool arguments = list.kind == tok::word &&
+                           (list.text == "\"$@\"" || list.text == "$@" || list.text == "\"$*\"" ||
+                            list.text == "$*");
+    return arguments && (end.kind == tok::semi || end.kind == tok::newline);
   }
 
   /// for/while/until/select/case ... done/esac, read over (not run).

@@ -1,5 +1,7 @@
 // MaxText: a YAML config (parsed with yaml-cpp) with its base_config chain, the model file that
-// model_name pulls in, and key=value overrides, read into a plan file.
+// model_name pulls in, and key=value overrides, read into a plan file; or a launch script (as
+// MaxText's own src/maxtext/configs/tpu/*/*.sh), whose training command names the config and
+// its overrides.
 #pragma once
 
 // Where the names and rules come from (stored copies of AI-Hypercomputer/maxtext at
@@ -47,7 +49,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <shardplan/io/import/bash.hpp>
 #include <shardplan/io/import/common.hpp>
 #include <string>
 #include <string_view>
@@ -402,10 +406,97 @@ inline mesh read_mesh(context& c, key_tree& t, std::int64_t per_slice, std::int6
   return out;
 }
 
-/// Reads a MaxText YAML config into a plan file.
-inline outcome import_maxtext(const source& src) {
+/// Whether `path` is a launch script rather than a YAML config: a `.sh` or `.bash` file, or one
+/// whose first line starts with "#!".
+inline bool launch_script(const std::string& path) {
+  auto ends = [&](std::string_view x) {
+    return path.size() >= x.size() && path.compare(path.size() - x.size(), x.size(), x) == 0;
+  };
+  if (ends(".sh") || ends(".bash")) return true;
+  std::ifstream in(path, std::ios::binary);
+  char head[2] = {};
+  return in.read(head, 2) && head[0] == '#' && head[1] == '!';
+}
+
+/// The config and overrides of a MaxText launch script, read as bash (io/import/bash.hpp): the
+/// first command with a word naming a YAML config after the program it runs (`python3 -m
+/// maxtext.trainers.pre_train.train .../base.yml key=value ...`, as src/maxtext/configs/tpu/
+/// v5p/32b.sh at e591f30). The config is where the word says; where the word holds what the
+/// script does not set ("${MAXTEXT_CONFIGS_DIR:-$PWD/src/maxtext/configs}/base.yml"), the
+/// file of its name in the script's folder or the nearest folder above it. The script's
+/// key=value words are overrides, the user's after them.
+inline source maxtext_script_source(context& c, const source& src) {
   namespace fs = std::filesystem;
-  context c{src, "maxtext", {}, {}};
+  const std::string text = read_text(src.path, src.path);
+  bash::lexer lexer(c, text);
+  bash::shell sh(c, lexer.run());
+  sh.run();
+  auto is_config = [](const std::string& w) {
+    for (std::string_view x : {".yml", ".yaml"})
+      if (w.size() > x.size() && w.compare(w.size() - x.size(), x.size(), x) == 0) return true;
+    return false;
+  };
+  const bash::command* chosen = nullptr;
+  std::size_t at = 0;
+  for (const bash::command& cmd : sh.commands()) {
+    for (std::size_t k = 1; k < cmd.words.size() && chosen == nullptr; ++k)
+      if (is_config(bash::shown(cmd.words[k]))) {
+        chosen = &cmd;
+        at = k;
+      }
+    if (chosen != nullptr) break;
+  }
+  if (chosen == nullptr)
+    c.fail("script", "no command in it names a MaxText config (a .yml file after the program)");
+  const std::string named = bash::shown(chosen->words[at]);
+  c.note("the config and overrides are those of the command at line " +
+         std::to_string(chosen->line) + " (" + bash::shown(chosen->words[at - 1]) + " " + named +
+         ")");
+  const fs::path script_dir = fs::path(src.path).parent_path();
+  std::error_code ec;
+  fs::path config;
+  if (bash::resolved(chosen->words[at])) {
+    const fs::path given = named;
+    if (fs::is_regular_file(given, ec)) config = given;
+    else if (given.is_relative() && fs::is_regular_file(script_dir / given, ec))
+      config = script_dir / given;
+  }
+  if (config.empty()) {
+    const std::string file = fs::path(named).filename().string();
+    fs::path dir = script_dir.empty() ? fs::path(".") : script_dir;
+    for (int up = 0; up < 8 && config.empty(); ++up) {
+      if (fs::is_regular_file(dir / file, ec)) config = dir / file;
+      if (!dir.has_parent_path() || dir.parent_path() == dir) break;
+      dir = dir.parent_path();
+    }
+    if (config.empty())
+      c.fail("script", "its command names the config " + named + ", which is neither there nor " +
+                           "a " + file + " in the script's folder or a folder above it");
+    c.note("config " + named + ": read as " + config.string());
+  }
+  source out = src;
+  out.path = config.string();
+  out.overrides.clear();
+  for (std::size_t k = at + 1; k < chosen->words.size(); ++k) {
+    const std::string& w = chosen->words[k];
+    const std::size_t eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      c.unused_key("a word of the command '" + bash::shown(w) + "'");
+      continue;
+    }
+    // What the script does not set stays as its description ("$OUTPUT_PATH (not set in the
+    // script)"), which the override's note shows and a key that needs a number refuses.
+    out.overrides.push_back(bash::shown(w));
+  }
+  out.overrides.insert(out.overrides.end(), src.overrides.begin(), src.overrides.end());
+  return out;
+}
+
+/// Reads a MaxText YAML config, or a launch script that names one, into a plan file.
+inline outcome import_maxtext(const source& given) {
+  namespace fs = std::filesystem;
+  context c{given, "maxtext", {}, {}};
+  const source src = launch_script(given.path) ? maxtext_script_source(c, given) : given;
   std::vector<std::string> explicit_keys;
   nlohmann::json cfg = load_chain(c, src.path, 0, explicit_keys);
   // Overrides (key=value, values read as YAML scalars), merged last.
