@@ -313,6 +313,40 @@ TEST_CASE("fp8 recipes add casts whose bytes follow their scaling; attention and
   }
 }
 
+// MaxText's remat policies on an MoE layer (moe.py at e591f30: the experts carry the MLP's
+// names). With nothing named kept, the backward reruns the whole forward, as full recomputation
+// does; minimal keeps every projection's output and the experts', so it reruns the router (whose
+// weights no name keeps), the attention kernel (context is not kept) and the memory-bound
+// operations.
+TEST_CASE("maxtext's named remat on an moe layer reruns what its names do not keep") {
+  const chip_figures& h100 = hardware::h100_sxm::figures;
+  const model_shape& m = models::mixtral_8x7b::shape;
+  const layer_shard s = shard(1, 4096, 1, attention_flops::causal);
+  const recompute_policy nothing{recompute_kind::named, 0, 0, 0, 0};
+  const layer_time none = time_layer(h100, m, s, nothing, true);
+  const layer_time full = time_layer(h100, m, s, recompute_kind::full, true);
+  CHECK(full.recompute.value() > 0.0);
+  CHECK(none.recompute.value() == doctest::Approx(full.recompute.value()).scale(0.0));
+  using lt = layer_tensor;
+  const recompute_policy minimal = policy_of(*maxtext_remat_policy("minimal"));
+  CHECK(minimal.saved == (tensor_bit(lt::query_proj) | tensor_bit(lt::key_proj) |
+                          tensor_bit(lt::value_proj) | tensor_bit(lt::out_proj) |
+                          tensor_bit(lt::mlpwi_0) | tensor_bit(lt::mlpwi_1) |
+                          tensor_bit(lt::mlpwo)));
+  operation_list fwd = layer_forward_operations(m, s, true);
+  add_casts(fwd, s.precision);
+  seconds rerun{};
+  for (std::size_t i = 0; i < fwd.count; ++i) {
+    const operation& o = fwd.items[i];
+    if (o.kind == operation_kind::memory || o.attention_core ||
+        std::string_view(o.name) == "router")
+      rerun += operation_time(h100, o, s.kernel);
+  }
+  CHECK(rerun.value() > 0.0);
+  CHECK(time_layer(h100, m, s, minimal, true).recompute.value() ==
+        doctest::Approx(rerun.value()).scale(0.0));
+}
+
 TEST_CASE("full recomputation repeats the forward; selective repeats only eager attention's core") {
   const chip_figures& h100 = hardware::h100_sxm::figures;
   const model_shape& m = models::llama3_8b::shape;

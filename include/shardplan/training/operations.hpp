@@ -1015,8 +1015,11 @@ constexpr bool module_reruns(const model_shape& m, const layer_shard& s, const o
 /// projection unless `out_proj` is kept (the MLP norm's backward reads the residual it makes);
 /// the MLP's input projections' unkept share (the activation's backward reads them); every
 /// memory-bound operation (norms, rotary, the activation, residual adds). The down projection is
-/// never rerun: only the residual add reads its output. MoE layers and MLA are not modelled by
-/// name: nothing is rerun there.
+/// never rerun: only the residual add reads its output. In an MoE layer the experts carry the
+/// MLP's names (`named_tensor_bytes`, memory.hpp): the routed and shared experts' up projections
+/// as the MLP's, the routed experts' down projection unless `mlpwo` is kept (the combine's
+/// backward reads its output), and the router, whose weights no name keeps. MLA is not modelled
+/// by name: nothing is rerun there.
 constexpr double named_rerun_share(const model_shape& m, const layer_shard& s, const operation& o,
                                    const recompute_policy& r) {
   const recompute_module_set kept = static_cast<recompute_module_set>(r.saved | r.offloaded);
@@ -1033,10 +1036,13 @@ constexpr double named_rerun_share(const model_shape& m, const layer_shard& s, c
            (q + 2.0 * kv);
   }
   if (o.name == "attention output projection") return unkept(layer_tensor::out_proj);
-  if (o.name == "mlp up projection") {
+  if (o.name == "mlp up projection" || o.name == "expert up projection" ||
+      o.name == "shared expert up projection") {
     if (!m.gated_mlp) return unkept(layer_tensor::mlpwi_0);
     return 0.5 * (unkept(layer_tensor::mlpwi_0) + unkept(layer_tensor::mlpwi_1));
   }
+  if (o.name == "expert down projection") return unkept(layer_tensor::mlpwo);
+  if (o.name == "router") return 1.0;
   return 0.0;
 }
 
@@ -1051,7 +1057,7 @@ constexpr layer_time time_layer(const chip_figures& chip, const model_shape& m,
   const recompute_module_set modules = recomputed_modules(policy);
   const bool by_ops = (r == recompute_kind::selective && policy.modules == 0 && s.op_sac) ||
                       r == recompute_kind::named;
-  if (by_ops && !moe_layer && m.mla.kv_lora_rank == 0) {
+  if (by_ops && (!moe_layer || r == recompute_kind::named) && m.mla.kv_lora_rank == 0) {
     for (std::size_t i = 0; i < fwd.count; ++i) {
       const operation& o = fwd.items[i];
       const double share = r == recompute_kind::named ? named_rerun_share(m, s, o, policy)
