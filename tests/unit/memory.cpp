@@ -378,6 +378,13 @@ TEST_CASE("maxtext's offloaded remat policies keep the carry on the device, q, k
         doctest::Approx(m.host.value() * (1.0 - 1.0 / layers)).scale(0.0));
 }
 
+/// Mixtral 8x7B under MaxText, FSDP over one DGX H100, 8 sequences of 4096: `Recompute` varies.
+template <class Recompute>
+using mixtral_maxtext =
+    training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>, mesh<axis<"dp", 8>>,
+                  fsdp<"dp">, batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>, Recompute,
+                  precision::bf16_mixed_adam, framework::maxtext>;
+
 // An MoE layer's experts carry MaxText's MLP names (moe.py at e591f30: checkpoint_name(...,
 // "mlpwi_0"), "mlpwi_1", "mlpwo"): minimal keeps the k routed experts' up-projections and their
 // outputs, which the combine's backward reads for the router weights' gradient. Mixtral 8x7B:
@@ -388,16 +395,8 @@ TEST_CASE("maxtext's remat policies name an moe layer's experts as its mlp") {
       tensor_bit(lt::query_proj) | tensor_bit(lt::key_proj) | tensor_bit(lt::value_proj) |
       tensor_bit(lt::out_proj) | tensor_bit(lt::mlpwi_0) | tensor_bit(lt::mlpwi_1) |
       tensor_bit(lt::mlpwo);
-  using kept = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
-                             mesh<axis<"dp", 8>>, fsdp<"dp">,
-                             batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
-                             recompute::named<minimal>, precision::bf16_mixed_adam,
-                             framework::maxtext>;
-  using nothing = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
-                                mesh<axis<"dp", 8>>, fsdp<"dp">,
-                                batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
-                                recompute::named<0>, precision::bf16_mixed_adam,
-                                framework::maxtext>;
+  using kept = mixtral_maxtext<recompute::named<minimal>>;
+  using nothing = mixtral_maxtext<recompute::named<0>>;
   // Per token: q 2·32·128, k and v 2·8·128 each, out_proj 2·4096, mlpwi_0 and mlpwi_1
   // 2·2·14336 each, mlpwo 2·2·4096.
   const double named = 2.0 * 32 * 128 + 2 * (2.0 * 8 * 128) + 2.0 * 4096 + 2 * (2.0 * 2 * 14336) +
@@ -411,11 +410,7 @@ TEST_CASE("maxtext's remat policies name an moe layer's experts as its mlp") {
   // A custom policy that offloads the carry (MaxText's Trillium recipes, decoder_layer_input
   // "offload") moves each layer's 2·4096 bytes a token to the host, but the one the layer being
   // rematerialised reads back.
-  using offloaded = training_plan<models::mixtral_8x7b, systems::dgx_h100_superpod<1>,
-                                  mesh<axis<"dp", 8>>, fsdp<"dp">,
-                                  batch<global_sequences<8>, seq_len<4096>, micro_batch<1>>,
-                                  recompute::named<0, tensor_bit(lt::decoder_layer_input)>,
-                                  precision::bf16_mixed_adam, framework::maxtext>;
+  using offloaded = mixtral_maxtext<recompute::named<0, tensor_bit(lt::decoder_layer_input)>>;
   CHECK(offloaded::memory_per_device().host.value() ==
         doctest::Approx(32 * tokens * 2 * 4096).scale(0.0));
   CHECK(nothing::memory_per_device().activations.value() -

@@ -93,6 +93,11 @@ enum class layer_tensor : std::uint8_t {
   decoder_layer_input,
 };
 
+/// Whether a policy can leave tensor `x` to be recomputed: every named tensor but the scan's
+/// carry, which stays on the device unless offloaded ("this tensor cannot be rematerialized",
+/// base.yml at e591f30).
+constexpr bool rematerialisable(layer_tensor x) { return x != layer_tensor::decoder_layer_input; }
+
 /// MaxText's names of the tensors, in `layer_tensor` order.
 inline constexpr std::string_view layer_tensor_names[] = {
     "query_proj", "key_proj", "value_proj", "context",

@@ -688,8 +688,8 @@ constexpr kept_bytes named_layer_bytes(const model_shape& m, layer_kind kind,
   for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
     const auto tensor = static_cast<layer_tensor>(i);
     const bool offloaded = (in.recompute.offloaded & tensor_bit(tensor)) != 0;
-    const bool kept = tensor == layer_tensor::decoder_layer_input ||
-                      (in.recompute.saved & tensor_bit(tensor)) != 0;
+    const bool kept =
+        !rematerialisable(tensor) || (in.recompute.saved & tensor_bit(tensor)) != 0;
     if (offloaded) host += named_tensor_bytes(m, kind, x, tensor);
     else if (kept) device += named_tensor_bytes(m, kind, x, tensor);
   }
@@ -910,8 +910,8 @@ constexpr bool deepspeed_zero3_per_tensor(const training_setup& t) {
 /// working format and the largest weight's unsharded gradient; where FSDP keeps the stage
 /// gathered (`fsdp_keeps_stage_gathered`), the whole stage's parameters in their working format
 /// and its gradients in fp32 (torchtitan's `mixed_precision_reduce = "float32"`,
-/// torchtitan/config/configs.py@b5bcd76). DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2 (`deepspeed_zero3_per_tensor`)
-/// gathers one module's tensors at a time and prefetches the next ones until 5e7 elements
+/// torchtitan/config/configs.py@b5bcd76). DeepSpeed's ZeRO-3 of v0.3.13 to v0.4.2
+/// (`deepspeed_zero3_per_tensor`) gathers one module's tensors at a time and prefetches the next ones until 5e7 elements
 /// (`fetch_sub_module`, `get_params_to_prefetch`, `stage3_prefetch_bucket_size`, stage3.py and
 /// zero/constants.py at v0.3.16), so two of the largest tensors (`largest_parameter_tensor`, split
 /// by tensor parallelism) are gathered at once; the gradients wait in the reduce bucket
@@ -1047,12 +1047,12 @@ constexpr bytes optimizer_step_temporaries(const memory_breakdown& states,
 /// the peak, which the fragmentation is not charged on.
 constexpr void charge_transients(memory_breakdown& out, const training_setup& t,
                                  bytes freed_dynamic = bytes{}) {
-  const bytes planned =
-      out.model_states() + out.activations + out.buffers - out.not_live_at_peak;
-  if (t.memory_policy == training_memory_policy::book) return;
-  if (t.memory_policy == training_memory_policy::framework && t.framework.compiled_buffer_assignment)
-    return;
+  const bool compiled = t.memory_policy == training_memory_policy::framework &&
+                        t.framework.compiled_buffer_assignment;
+  if (t.memory_policy == training_memory_policy::book || compiled) return;
   if (!charges_named_transients(t)) {
+    const bytes planned =
+        out.model_states() + out.activations + out.buffers - out.not_live_at_peak;
     out.reserve = t.reserve.fixed + planned * t.reserve.fraction;
     return;
   }

@@ -409,10 +409,8 @@ inline mesh read_mesh(context& c, key_tree& t, std::int64_t per_slice, std::int6
 /// Whether `path` is a launch script rather than a YAML config: a `.sh` or `.bash` file, or one
 /// whose first line starts with "#!".
 inline bool launch_script(const std::string& path) {
-  auto ends = [&](std::string_view x) {
-    return path.size() >= x.size() && path.compare(path.size() - x.size(), x.size(), x) == 0;
-  };
-  if (ends(".sh") || ends(".bash")) return true;
+  if (std::string_view(path).ends_with(".sh") || std::string_view(path).ends_with(".bash"))
+    return true;
   std::ifstream in(path, std::ios::binary);
   char head[2] = {};
   return in.read(head, 2) && head[0] == '#' && head[1] == '!';
@@ -431,10 +429,8 @@ inline source maxtext_script_source(context& c, const source& src) {
   bash::lexer lexer(c, text);
   bash::shell sh(c, lexer.run());
   sh.run();
-  auto is_config = [](const std::string& w) {
-    for (std::string_view x : {".yml", ".yaml"})
-      if (w.size() > x.size() && w.compare(w.size() - x.size(), x.size(), x) == 0) return true;
-    return false;
+  auto is_config = [](std::string_view w) {
+    return (w.size() > 4 && w.ends_with(".yml")) || (w.size() > 5 && w.ends_with(".yaml"));
   };
   const bash::command* chosen = nullptr;
   std::size_t at = 0;
@@ -716,12 +712,10 @@ inline outcome import_maxtext(const source& given) {
     p.recompute = "selective";
   } else if (remat == "custom") {
     p.recompute = "named";
-    for (std::string_view tensor : layer_tensor_names) {
-      const std::string where(tensor);
-      // The carry cannot be rematerialised: on the device unless offloaded (base.yml).
-      const bool carry = tensor == layer_tensor_names[static_cast<unsigned>(
-                                       layer_tensor::decoder_layer_input)];
-      const std::string place = t.text(where.c_str(), carry ? "device" : "remat");
+    for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
+      const std::string where(layer_tensor_names[i]);
+      const bool can_remat = rematerialisable(static_cast<layer_tensor>(i));
+      const std::string place = t.text(where.c_str(), can_remat ? "remat" : "device");
       if (place == "device") p.saved_tensors.push_back(where);
       else if (place == "offload") p.offloaded_tensors.push_back(where);
       else if (place != "remat") c.fail(where, "must be 'remat', 'device' or 'offload'");

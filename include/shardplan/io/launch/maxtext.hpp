@@ -406,11 +406,10 @@ inline std::string maxtext_config(const training_plan_values& p) {
       out.raw("remat_policy: \"custom\"");
       for (unsigned i = 0; i < std::size(layer_tensor_names); ++i) {
         const auto bit = tensor_bit(static_cast<layer_tensor>(i));
-        // The carry is on the device unless offloaded: it cannot be rematerialised (base.yml).
-        const bool carry = static_cast<layer_tensor>(i) == layer_tensor::decoder_layer_input;
+        const bool remat = rematerialisable(static_cast<layer_tensor>(i));
         const char* place = (r.offloaded & bit) != 0          ? "offload"
-                            : (r.saved & bit) != 0 || carry ? "device"
-                                                            : "remat";
+                            : (r.saved & bit) != 0 || !remat ? "device"
+                                                             : "remat";
         out.raw(std::string(layer_tensor_names[i]) + ": \"" + place + "\"");
       }
       break;
