@@ -136,6 +136,16 @@ int check_file(const std::string& path, const std::string& format_name,
     } catch (const io::bad_input& e) {
       return bad_input(path, e.what());
     }
+  } else if (!flags.system.empty() || !flags.system_file.empty() || !flags.model.empty() ||
+             flags.world_size != 0) {
+    const char* flag = !flags.system.empty()        ? "--system"
+                       : !flags.system_file.empty() ? "--system-file"
+                       : !flags.model.empty()       ? "--model"
+                                                    : "--world-size";
+    return bad_input("", std::string(flag) +
+                             ": goes with --from (an imported config); a plan file names its own "
+                             "system, model and world size (edit them there, or replace the model "
+                             "with --model-config)");
   } else if (!flags.overrides.empty()) {
     const std::string& extra = flags.overrides[0];
     return bad_input("", "'" + io::detail::printable(extra) +

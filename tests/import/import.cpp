@@ -640,7 +640,7 @@ TEST_CASE("maxtext: the importer's base.yml defaults are base.yml's") {
   // Every default the importer falls back on, against the real base.yml at e591f30.
   YAML::Node node = YAML::LoadFile(sample("maxtext/base.yml"));
   std::size_t budget = 1'000'000;
-  const shardplan::io::detail::importer::source src{"base.yml", json(), "", nullptr, 0, {}};
+  const shardplan::io::detail::importer::source src{"base.yml", json(), "", nullptr, 0, {}, nullptr};
   const shardplan::io::detail::importer::context c{src, "maxtext", {}, {}};
   const json base = shardplan::io::detail::importer::maxtext::from_yaml(c, node, "", 0, budget);
   const json defaults = shardplan::io::detail::importer::maxtext::base_defaults();
@@ -848,6 +848,63 @@ TEST_CASE("maxtext: bad configs give one line naming the key") {
                              dgx_h100_1, "", 0, {"base_num_decoder_layers=16"});
                  }),
                  "base_num_decoder_layers: set by"));
+}
+
+// ---- a file that is not the named framework's config ----------------------------------------
+
+TEST_CASE("a file that is not the named framework's config is refused, naming what it holds") {
+  // Each of these once imported as the framework's defaults (MaxText's base.yml 1B model, say)
+  // and checked "feasible".
+  const std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: trainer\nspec:\n  containers:\n"
+      "  - name: main\n    image: maxtext\n";
+  const std::string nemo =
+      "name: megatron_gpt\ntrainer:\n  devices: 8\n  num_nodes: 16\nmodel:\n"
+      "  micro_batch_size: 1\n  tensor_model_parallel_size: 4\n";
+  const json tpu = {{"preset", "tpu_v5p_slice"}, {"shape", {4, 4, 4}}};
+  CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("empty.yml", ""), tpu); }),
+                 "empty.yml: config: is empty"));
+  CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("pod.yaml", pod), tpu); }),
+                 "pod.yaml: config: holds none of the keys MaxText's base.yml sets a model, mesh "
+                 "or batch with (it has apiVersion, kind, metadata, spec)"));
+  CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("nemo.yaml", nemo), tpu); }),
+                 "nemo.yaml: config: holds none of the keys MaxText's base.yml"));
+  // One key of base.yml is enough, from the file or an override.
+  CHECK(run(import_format::maxtext, scratch("one_key.yml", "per_device_batch_size: 2\n"), tpu)
+            .plan.contains("training"));
+  CHECK(run(import_format::maxtext, scratch("empty2.yml", ""), tpu, "", 0,
+            {"per_device_batch_size=2"})
+            .plan.contains("training"));
+
+  const std::string pyproject = "[project]\nname = \"trainer\"\nversion = \"0.1\"\n";
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan, scratch("pyproject.toml", pyproject),
+                             dgx_h100_1, "llama3-8b");
+                 }),
+                 "pyproject.toml: config: has none of the sections of torchtitan's JobConfig "
+                 "(it has project)"));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan, scratch("empty.toml", "\n"), dgx_h100_1,
+                             "llama3-8b");
+                 }),
+                 "empty.toml: config: is empty"));
+
+  const std::string package = R"({"name": "app", "version": "1.0.0", "dependencies": {}})";
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::deepspeed, scratch("package.json", package),
+                             dgx_h100_1, "llama3-8b", 0, {"seq_len=4096"});
+                 }),
+                 "package.json: config: has none of DeepSpeed's config keys (it has dependencies, "
+                 "name, version)"));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::deepspeed, scratch("empty.json", "{}"), dgx_h100_1,
+                             "llama3-8b", 0, {"seq_len=4096"});
+                 }),
+                 "empty.json: config: is empty"));
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron, scratch("empty.sh", ""), dgx_h100_1);
+                 }),
+                 "empty.sh: script: holds no"));
 }
 
 // ---- DeepSpeed --------------------------------------------------------------------------------

@@ -333,6 +333,11 @@ bad_command("system.nodes: a dgx h100 superpod has at most 2048 nodes" import --
 bad_command("--system-file: give --system or --system-file, not both" import --from megatron @PLANS@/../../tests/import/samples/megatron/train_llama3_8b_h100_fp8.sh --system dgx_h100_superpod:1 --system-file @GOOD@)
 bad_command("--system-file: @DIR@/none.json: cannot read @DIR@/none.json" import --from megatron @PLANS@/../../tests/import/samples/megatron/train_llama3_8b_h100_fp8.sh --system-file @DIR@/none.json)
 bad_command("key=value overrides go with --from" check @GOOD@ seq_len=4096)
+# A plan file names its own system, model and world size: the import flags are refused, not ignored.
+bad_command("--system: goes with --from (an imported config)" check @GOOD@ --system dgx_b200_superpod:2)
+bad_command("--system-file: goes with --from (an imported config)" check @GOOD@ --system-file @GOOD@)
+bad_command("--model: goes with --from (an imported config)" check @GOOD@ --model llama3-70b)
+bad_command("--world-size: goes with --from (an imported config)" check @GOOD@ --world-size 16)
 bad_command("--world-size: Value 0 not in range" import --from megatron @PLANS@/../../tests/import/samples/megatron/train_llama3_8b_h100_fp8.sh --world-size 0)
 bad_command("cannot read it: no such file" import --from megatron @DIR@/none.sh --system dgx_h100_superpod:1)
 bad_command("model: a DeepSpeed config does not name the model; give --model NAME" check --from deepspeed @PLANS@/../../tests/import/samples/deepspeed/ds_config_zero3.json --system dgx_h100_superpod:1 seq_len=4096)

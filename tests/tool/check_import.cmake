@@ -32,6 +32,18 @@ foreach(c IN LISTS cases)
   if(NOT report_a MATCHES "Plan\n====\n[^\n]+: (feasible|INFEASIBLE)")
     message(FATAL_ERROR "${file}: no verdict in\n${report_a}")
   endif()
+  # The same config on standard input ("-"), read from its folder as its relative paths need:
+  # the same report, its model named after stdin where the config's shape is not the catalogue's.
+  get_filename_component(folder ${config} DIRECTORY)
+  get_filename_component(stem ${config} NAME_WE)
+  execute_process(COMMAND ${TOOL} check --from ${from} - ${args} INPUT_FILE ${config}
+                  WORKING_DIRECTORY ${folder}
+                  RESULT_VARIABLE s OUTPUT_VARIABLE report_s ERROR_VARIABLE err_s)
+  string(REPLACE "imported stdin" "imported ${stem}" report_s "${report_s}")
+  if(NOT s EQUAL a OR NOT report_s STREQUAL report_a)
+    message(FATAL_ERROR "${file} on standard input: exit ${s} (file: ${a}), report "
+                        "${report_s}\nagainst\n${report_a}\n${err_s}")
+  endif()
   string(REGEX MATCH "Plan\n====\n[^\n]+" verdict "${report_a}")
   string(REPLACE "Plan\n====\n" "" verdict "${verdict}")
   message(STATUS "${from} ${file}: ${verdict} (exit ${a})")

@@ -31,7 +31,7 @@ inline constexpr std::array<std::string_view, 4> import_format_names = {"megatro
 /// What to import and what the config cannot say itself.
 struct import_request {
   import_format from = import_format::megatron;
-  std::string path;                    // the config file
+  std::string path;                    // the config file ("-": standard input)
   nlohmann::json system;               // the plan file's "system" value to use (null: none given)
   std::string model;                   // a catalogue model name (empty: from the config)
   std::shared_ptr<const hf_model> model_config;  // a Hugging Face config's model, its shape named (null: none)
@@ -59,7 +59,11 @@ struct import_result {
 /// pipeline_parallel=N, expert_parallel=N (degrees that live in the model code).
 inline import_result import_config(const import_request& r) {
   namespace im = detail::importer;
-  const im::source src{r.path, r.system, r.model, r.model_config, r.world_size, r.overrides};
+  im::source src{r.path, r.system, r.model, r.model_config, r.world_size, r.overrides, nullptr};
+  if (r.path == "-") {  // named `stdin` in messages, as a plan file read from standard input
+    src.text = std::make_shared<const std::string>(im::standard_input_text());
+    src.path = "stdin";
+  }
   im::outcome out;
   switch (r.from) {
     case import_format::megatron:

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -38,6 +39,8 @@ struct source {
   std::shared_ptr<const hf_model> model_config;
   std::int64_t world_size = 0;
   std::vector<std::string> overrides;
+  /// The config's text where it was given rather than read from `path` (standard input), or null.
+  std::shared_ptr<const std::string> text;
 };
 
 /// What an importer returns (`import_result` of io/import.hpp).
@@ -96,6 +99,25 @@ inline std::string read_text(const std::string& path, const std::string& shown_a
     throw bad_input(who + ": cannot read it: larger than " + std::to_string(max_file_bytes) +
                     " bytes");
   return out;
+}
+
+/// Standard input's text, or `bad_input` "stdin: cannot read it: why".
+inline std::string standard_input_text() {
+  std::string out;
+  char buffer[65536];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    out.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (out.size() > max_file_bytes)
+      throw bad_input("stdin: cannot read it: larger than " + std::to_string(max_file_bytes) +
+                      " bytes (a launch config is a few kilobytes)");
+  }
+  if (std::cin.bad()) throw bad_input("stdin: cannot read it: read error");
+  return out;
+}
+
+/// The text of the config `src` names: the text it carries (standard input), else its file's.
+inline std::string config_text(const source& src) {
+  return src.text != nullptr ? *src.text : read_text(src.path, src.path);
 }
 
 /// "key=value" split at the first '='; `bad_input` naming the override when it has no '=' or no

@@ -86,11 +86,42 @@ inline std::string without_trailing_commas(const std::string& text, bool& droppe
   return out;
 }
 
+/// Refuses a config with none of DeepSpeed's top-level keys (deepspeed/runtime/constants.py at
+/// deepspeedai/DeepSpeed ac2f3a34, and the sections runtime/config.py reads from other modules:
+/// zero_optimization, activation_checkpointing, pipeline, tensor_parallel, monitors, profilers):
+/// another program's JSON would otherwise be read as a config that sets nothing.
+inline void refuse_unless_deepspeed(const context& c, const nlohmann::json& root) {
+  static constexpr std::string_view keys[] = {
+      "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+      "optimizer", "scheduler", "fp16", "bf16", "bfloat16", "amp", "torch_autocast",
+      "zero_optimization", "zero_allow_untested_optimizer", "zero_force_ds_cpu_optimizer",
+      "gradient_clipping", "steps_per_print", "wall_clock_breakdown", "memory_breakdown",
+      "communication_data_type", "seq_parallel_communication_data_type", "prescale_gradients",
+      "gradient_predivide_factor", "sparse_gradients", "disable_allgather", "dump_state",
+      "activation_checkpointing", "pipeline", "tensor_parallel", "sequence_parallel_size",
+      "data_types", "checkpoint", "dataloader_drop_last", "graph_harvesting", "sparse_attention",
+      "flops_profiler", "tensorboard", "wandb", "csv_monitor", "comms_logger", "aio",
+      "compression_training", "data_efficiency", "elasticity", "autotuning", "eigenvalue",
+      "progressive_layer_drop", "vocabulary_size"};
+  std::string shown;
+  for (const auto& [key, value] : root.items()) {
+    (void)value;
+    for (std::string_view known : keys)
+      if (key == known) return;
+    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
+  }
+  if (shown.empty())
+    c.fail("config", "is empty; a DeepSpeed config gives train_batch_size or "
+                     "train_micro_batch_size_per_gpu at least");
+  c.fail("config", "has none of DeepSpeed's config keys (it has " + shown +
+                       "); is it a DeepSpeed config?");
+}
+
 /// Reads a DeepSpeed config into a plan file.
 inline outcome import_deepspeed(const source& src) {
   context c{src, "deepspeed", {}, {}};
   bool dropped = false;
-  const std::string text = without_trailing_commas(read_text(src.path, src.path), dropped);
+  const std::string text = without_trailing_commas(config_text(src), dropped);
   if (dropped) c.note("trailing commas: ignored, as DeepSpeed's hjson reader ignores them");
   nlohmann::json root = parse_json(c, text, true);
   if (!root.is_object()) c.fail("JSON", "must be an object");
@@ -116,6 +147,7 @@ inline outcome import_deepspeed(const source& src) {
     set_path(c, root, key, override_value(value));
     c.note("override: " + key + " = " + value);
   }
+  refuse_unless_deepspeed(c, root);
   key_tree t(c, root);
   plan_parts p;
   p.framework = "deepspeed";

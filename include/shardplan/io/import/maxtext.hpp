@@ -174,10 +174,10 @@ inline nlohmann::json from_yaml(const context& c, const YAML::Node& n, const std
   }
 }
 
-/// A YAML file's top-level mapping as JSON.
-inline nlohmann::json load_yaml(const context& c, const std::string& path,
-                                const std::string& shown) {
-  const std::string text = read_text(path, shown);
+/// A YAML file's top-level mapping as JSON (`given`: its text, where it was not read from `path`).
+inline nlohmann::json load_yaml(const context& c, const std::string& path, const std::string& shown,
+                                const std::string* given = nullptr) {
+  const std::string text = given != nullptr ? *given : read_text(path, shown);
   try {
     const YAML::Node node = YAML::Load(text);
     std::size_t budget = 200'000;
@@ -195,13 +195,15 @@ inline nlohmann::json load_yaml(const context& c, const std::string& path,
 inline void merge_into(nlohmann::json& base, const nlohmann::json& over) { merge_json(base, over); }
 
 /// The config at `path` with its base_config chain merged under it. `explicit_keys` collects the
-/// keys files other than a base.yml at the root of the chain set (reported when unused).
+/// keys files other than a base.yml at the root of the chain set (reported when unused); `text`
+/// is the first file's text where it was not read from `path` (standard input).
 inline nlohmann::json load_chain(context& c, const std::string& path, int depth,
-                                 std::vector<std::string>& explicit_keys) {
+                                 std::vector<std::string>& explicit_keys,
+                                 const std::string* text = nullptr) {
   namespace fs = std::filesystem;
   if (depth > 16) c.fail("base_config", "the chain of base configs is longer than 16 (a cycle?)");
   const std::string shown = depth == 0 ? c.src.path : path;
-  nlohmann::json cfg = load_yaml(c, path, shown);
+  nlohmann::json cfg = load_yaml(c, path, shown, text);
   const bool is_base = fs::path(path).filename() == "base.yml";
   if (!is_base || depth == 0)
     for (const auto& [key, value] : cfg.items()) {
@@ -406,12 +408,13 @@ inline mesh read_mesh(context& c, key_tree& t, std::int64_t per_slice, std::int6
   return out;
 }
 
-/// Whether `path` is a launch script rather than a YAML config: a `.sh` or `.bash` file, or one
+/// Whether `src` is a launch script rather than a YAML config: a `.sh` or `.bash` file, or one
 /// whose first line starts with "#!".
-inline bool launch_script(const std::string& path) {
-  if (std::string_view(path).ends_with(".sh") || std::string_view(path).ends_with(".bash"))
-    return true;
-  std::ifstream in(path, std::ios::binary);
+inline bool launch_script(const source& src) {
+  const std::string_view path = src.path;
+  if (path.ends_with(".sh") || path.ends_with(".bash")) return true;
+  if (src.text != nullptr) return src.text->starts_with("#!");
+  std::ifstream in(src.path, std::ios::binary);
   char head[2] = {};
   return in.read(head, 2) && head[0] == '#' && head[1] == '!';
 }
@@ -425,7 +428,7 @@ inline bool launch_script(const std::string& path) {
 /// key=value words are overrides, the user's after them.
 inline source maxtext_script_source(context& c, const source& src) {
   namespace fs = std::filesystem;
-  const std::string text = read_text(src.path, src.path);
+  const std::string text = config_text(src);
   bash::lexer lexer(c, text);
   bash::shell sh(c, lexer.run());
   sh.run();
@@ -472,6 +475,7 @@ inline source maxtext_script_source(context& c, const source& src) {
   }
   source out = src;
   out.path = config.string();
+  out.text = nullptr;
   out.overrides.clear();
   for (std::size_t k = at + 1; k < chosen->words.size(); ++k) {
     const std::string& w = chosen->words[k];
@@ -488,13 +492,38 @@ inline source maxtext_script_source(context& c, const source& src) {
   return out;
 }
 
+/// Refuses a config whose own keys and overrides (`keys`, `overrides`) hold none that MaxText's
+/// base.yml gives a model, mesh or batch by: an empty file, a Kubernetes pod spec or another
+/// framework's YAML would otherwise check base.yml's default model.
+inline void refuse_unless_maxtext(const context& c, const std::vector<std::string>& keys,
+                                  const std::vector<std::string>& overrides) {
+  const nlohmann::json base = base_defaults();
+  const auto known = [&base](std::string_view key) {
+    return base.contains(key) || key == "base_config" || key.starts_with("ici_") ||
+           key.starts_with("dcn_");
+  };
+  std::vector<std::string> given = keys;
+  for (const std::string& o : overrides) given.push_back(o.substr(0, o.find('=')));
+  std::string shown;
+  for (const std::string& key : given) {
+    if (known(key)) return;
+    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
+  }
+  if (given.empty())
+    c.fail("config", "is empty; a MaxText config is key: value lines over base.yml (model_name, "
+                     "per_device_batch_size, ici_fsdp_parallelism, ...)");
+  c.fail("config", "holds none of the keys MaxText's base.yml sets a model, mesh or batch with (it "
+                   "has " + shown + "); is it a MaxText config?");
+}
+
 /// Reads a MaxText YAML config, or a launch script that names one, into a plan file.
 inline outcome import_maxtext(const source& given) {
   namespace fs = std::filesystem;
   context c{given, "maxtext", {}, {}};
-  const source src = launch_script(given.path) ? maxtext_script_source(c, given) : given;
+  const source src = launch_script(given) ? maxtext_script_source(c, given) : given;
   std::vector<std::string> explicit_keys;
-  nlohmann::json cfg = load_chain(c, src.path, 0, explicit_keys);
+  nlohmann::json cfg = load_chain(c, src.path, 0, explicit_keys, src.text.get());
+  refuse_unless_maxtext(c, explicit_keys, src.overrides);
   // Overrides (key=value, values read as YAML scalars), merged last.
   nlohmann::json overrides = nlohmann::json::object();
   for (const std::string& o : src.overrides) {

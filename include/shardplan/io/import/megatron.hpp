@@ -503,7 +503,7 @@ inline std::int64_t launcher_world(context& c, const std::vector<std::string>& l
 /// Reads a Megatron-LM launch script or argument file into a plan file.
 inline outcome import_megatron(const source& src) {
   context c{src, "megatron", {}, {}};
-  const std::string text = read_text(src.path, src.path);
+  const std::string text = config_text(src);
   bash::lexer lexer(c, text);
   bash::shell sh(c, lexer.run());
   sh.run();

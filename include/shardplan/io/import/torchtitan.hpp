@@ -716,11 +716,36 @@ inline void read_compile(context& c, plan_parts& p, key_tree& t) {
   }
 }
 
+/// Refuses a config with none of the sections torchtitan's JobConfig has (torchtitan/config/
+/// job_config.py at v0.2.2: job ... debug; [float8] and [mx] before v0.2.0) or the saved
+/// configuration's model_spec: an empty file or another program's TOML would otherwise check
+/// torchtitan's defaults.
+inline void refuse_unless_torchtitan(const context& c, const nlohmann::json& root) {
+  static constexpr std::string_view sections[] = {
+      "job",        "profiling",  "metrics",    "model",          "optimizer",
+      "lr_scheduler", "training", "parallelism", "checkpoint",    "activation_checkpoint",
+      "compile",    "quantize",   "comm",       "memory_estimation", "fault_tolerance",
+      "experimental", "validation", "debug",    "float8",         "mx",
+      "model_spec"};
+  std::string shown;
+  for (const auto& [key, value] : root.items()) {
+    (void)value;
+    for (std::string_view known : sections)
+      if (key == known) return;
+    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
+  }
+  if (shown.empty())
+    c.fail("config", "is empty; a torchtitan job config has sections such as [model], [training] "
+                     "and [parallelism]");
+  c.fail("config", "has none of the sections of torchtitan's JobConfig (it has " + shown +
+                       "); is it a torchtitan config?");
+}
+
 /// Reads a torchtitan job config (TOML), the JSON current versions save, or current command-line
 /// arguments into a plan file.
 inline outcome import_torchtitan(const source& src) {
   context c{src, "torchtitan", {}, {}};
-  const std::string text = read_text(src.path, src.path);
+  const std::string text = config_text(src);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   const bool json = first != std::string::npos && text[first] == '{';
   nlohmann::json root;
@@ -745,6 +770,7 @@ inline outcome import_torchtitan(const source& src) {
     set_path(c, root, key, override_value(value));
     c.note("override: " + key + " = " + value);
   }
+  if (!command_line) refuse_unless_torchtitan(c, root);
   key_tree t(c, root);
   plan_parts p;
   p.framework = "torchtitan";
