@@ -14,6 +14,8 @@
 #include <shardplan/io/launch.hpp>
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/plan_writer.hpp>
+#include <shardplan/models/parameters.hpp>
+#include <shardplan/models/torchtitan.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -542,6 +544,163 @@ TEST_CASE("torchtitan: the v0.2.2 Llama 3 8B and 70B job configs on their 64 A10
   CHECK(read_back(fp8).plan.setup.precision.scaling == low_precision_scaling::tensorwise);
 }
 
+TEST_CASE("torchtitan: its flavors are the released models' shapes, as published") {
+  namespace tt = shardplan::models::torchtitan;
+  // A flavor named after a catalogue model has that model's shape, which the catalogue reads from
+  // the model's own config.json (examples/models): torchtitan's Qwen3, gpt-oss, Llama 3,
+  // DeepSeek-V3 and Kimi (K2.5's text tower is K2's) build the released checkpoints' decoders.
+  int named = 0;
+  for (const tt::flavor& f : tt::flavors) {
+    const shardplan::model_shape* m = shardplan::io::detail::importer::catalogue_model(f.shape.name);
+    if (m == nullptr) continue;
+    ++named;
+    CAPTURE(f.name);
+    CHECK(shardplan::io::detail::importer::shape_difference(f.shape, *m) == "");
+  }
+  CHECK(named == 15);
+  // The others, against their publishers' counts (B = 1e9 parameters), each to its stated digit.
+  auto b = [](std::int64_t parameters) { return static_cast<double>(parameters) / 1e9; };
+  auto billions = [](std::string_view model, std::string_view flavor) {
+    return shardplan::parameters(tt::find_flavor(model, flavor)->shape);
+  };
+  // DeepSeek-V2-Lite (the 16B flavor's shape; deepseek-ai/DeepSeek-V2-Lite's card: 15.7B total,
+  // 2.4B active) and DeepSeek-V2 (236B: arXiv:2405.04434, 236B total, 21B activated). DeepSeek
+  // counts the output head in "active" but not the input embedding.
+  const auto lite = billions("deepseek_v3", "16B");
+  CHECK(b(lite.total) == doctest::Approx(15.7).epsilon(0.05 / 15.7).scale(0.0));
+  // Its active count is 2.45B so counted, against the card's 2.4B: not asserted (the stated digit
+  // cannot tell truncation from another convention).
+  const auto v2 = billions("deepseek_v3", "236B");
+  CHECK(b(v2.total) == doctest::Approx(236.0).epsilon(0.5 / 236.0).scale(0.0));
+  CHECK(b(v2.active - 102400 * 5120) == doctest::Approx(21.0).epsilon(0.5 / 21.0).scale(0.0));
+  // Llama 4 Scout and Maverick (meta-llama's cards: 17B active; 109B and 400B total, which count
+  // the vision encoder: the text decoders are below them, within 2%).
+  const auto scout = billions("llama4", "17bx16e");
+  const auto maverick = billions("llama4", "17bx128e");
+  CHECK(b(scout.active) == doctest::Approx(17.0).epsilon(0.5 / 17.0).scale(0.0));
+  CHECK(b(maverick.active) == doctest::Approx(17.0).epsilon(0.5 / 17.0).scale(0.0));
+  CHECK(b(scout.total) == doctest::Approx(109.0).epsilon(0.02).scale(0.0));
+  CHECK(b(maverick.total) == doctest::Approx(400.0).epsilon(0.02).scale(0.0));
+  CHECK(billions("llama4", "17bx16e_irope").total == scout.total);
+  // Qwen3-4B and Qwen3-14B (Qwen's cards: 4.0B and 14.8B; 3.6B and 13.2B without embeddings).
+  const auto q4 = billions("qwen3", "4B");
+  const auto q14 = billions("qwen3", "14B");
+  CHECK(b(q4.total) == doctest::Approx(4.0).epsilon(0.05 / 4.0).scale(0.0));
+  CHECK(b(q4.total - q4.embedding) == doctest::Approx(3.6).epsilon(0.05 / 3.6).scale(0.0));
+  CHECK(b(q14.total) == doctest::Approx(14.8).epsilon(0.05 / 14.8).scale(0.0));
+  CHECK(b(q14.total - q14.embedding) == doctest::Approx(13.2).epsilon(0.05 / 13.2).scale(0.0));
+  // Moonlight-16B-A3B: the name states 16B total and 3B active.
+  const auto moon = billions("kimi_k2_7", "moonlight-16B-A3B");
+  CHECK(b(moon.total) == doctest::Approx(16.0).epsilon(0.5 / 16.0).scale(0.0));
+  CHECK(b(moon.active) == doctest::Approx(3.0).epsilon(0.5 / 3.0).scale(0.0));
+  // Llama 3.2 1B and 3B's widths by torchtitan's rule, written out: int(2·4·2048/3) = 5461,
+  // x 1.5 = 8191, up to a multiple of 1024: 8192; int(2·4·3072/3) = 8192 x 1.0: 8192.
+  CHECK(tt::find_flavor("llama3", "1B")->shape.d_ff == 8192);
+  CHECK(tt::find_flavor("llama3", "3B")->shape.d_ff == 8192);
+}
+
+TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs") {
+  // deepseek_v3_16b.toml: flavor 16B (line 22), EP 8 (52), local batch 4 x 4096 (38-39),
+  // selective op AC (64-65), the loss compiled (68-69). 82a9530f6 set local batch 4 to make it
+  // "safe for 80GB H100" (pytorch/torchtitan#1789): it fits one DGX H100.
+  const import_result ds =
+      run(import_format::torchtitan, sample("torchtitan/deepseek_v3_16b.toml"), dgx_h100_1);
+  const io::plan_file fds = read_back(ds);
+  CHECK(fds.model_name == "torchtitan deepseek_v3 16B");
+  CHECK(shardplan::io::detail::importer::shape_difference(
+            fds.plan.model, shardplan::models::torchtitan::find_flavor("deepseek_v3", "16B")->shape) ==
+        "");
+  CHECK(degrees_of(fds).expert == 8);
+  CHECK(degrees_of(fds).data == 8);
+  CHECK(fds.plan.setup.batch.micro_batch == 4);
+  CHECK(fds.plan.setup.compiled_loss);
+  CHECK(check(fds.values()).empty());
+
+  // llama4_17bx16e.toml, line 1: "a preset for 64 H100 GPUs": TP 8 (42), FSDP over the rest.
+  const json dgx_h100_8 = {{"preset", "dgx_h100_superpod"}, {"nodes", 8}};
+  const io::plan_file scout =
+      read_back(run(import_format::torchtitan, sample("torchtitan/llama4_17bx16e.toml"), dgx_h100_8));
+  CHECK(scout.model_name == "torchtitan llama4 17bx16e");
+  CHECK(scout.plan.model.moe.experts == 16);
+  CHECK(degrees_of(scout).tensor == 8);
+  CHECK(degrees_of(scout).data == 8);
+  CHECK(scout.plan.setup.recompute.kind == recompute_kind::full);
+  CHECK(check(scout.values()).empty());
+  // llama4_17bx128e.toml ("still under development", no hardware stated): TP 8, PP 4.
+  const io::plan_file maverick = read_back(
+      run(import_format::torchtitan, sample("torchtitan/llama4_17bx128e.toml"),
+          json{{"preset", "dgx_h100_superpod"}, {"nodes", 32}}));
+  CHECK(maverick.plan.model.moe.every == 2);
+  CHECK(degrees_of(maverick).pipeline == 4);
+
+  // qwen3_32b.toml, line 1: "a preset for 8 H100 GPUs (with 96GiB memory)", checked on the
+  // catalogue's nearest, the 94 GB H100 NVL: FSDP over 8, local batch 2 x 4096, full AC.
+  const io::plan_file q32 = read_back(
+      run(import_format::torchtitan, sample("torchtitan/qwen3_32b.toml"),
+          json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
+  CHECK(q32.model_name == "qwen3-32b");
+  CHECK(check(q32.values()).empty());
+  const io::plan_file q06 =
+      read_back(run(import_format::torchtitan, sample("torchtitan/qwen3_0.6b.toml"), dgx_h100_1));
+  CHECK(q06.model_name == "qwen3-0.6b");
+
+  // A flavor torchtitan has not, and a hybrid it has that a shape cannot describe.
+  const std::string text = text_of(sample("torchtitan/qwen3_0.6b.toml"));
+  std::string other = text;
+  other.replace(other.find("flavor = \"0.6B\""), 15, "flavor = \"7B\"");
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan, scratch("qwen3_7b.toml", other), dgx_h100_1);
+                 }),
+                 "model.flavor: torchtitan's qwen3 has no flavor '7B' (its flavors: 0.6B, 1.7B, "
+                 "4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B)"));
+  std::string hybrid = text;
+  hybrid.replace(hybrid.find("name = \"qwen3\""), 14, "name = \"qwen3_5\"");
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan, scratch("qwen3_5.toml", hybrid), dgx_h100_1);
+                 }),
+                 "model.flavor: torchtitan's qwen3_5 0.6B puts GatedDeltaNet linear attention"));
+}
+
+TEST_CASE("torchtitan: launch lines as its README writes them") {
+  // run_train.sh at HEAD b5bcd76, lines 29-47: MODULE, CONFIG and NGPU from the environment,
+  // torchrun --nproc_per_node=${NGPU} on one node.
+  const import_result r = run(import_format::torchtitan,
+                              scratch("titan_line.sh",
+                                      "NGPU=8 MODULE=deepseek_v3 CONFIG=deepseek_v3_16b "
+                                      "./run_train.sh --training.steps 10\n"),
+                              json{{"preset", "dgx_h100_superpod"}, {"nodes", 2}});
+  const io::plan_file f = read_back(r);
+  CHECK(f.model_name == "torchtitan deepseek_v3 16B");
+  CHECK(degrees_of(f).data * degrees_of(f).tensor * degrees_of(f).pipeline == 8);  // NGPU, not 16
+  CHECK(degrees_of(f).expert == 8);  // config_registry.py:170
+  CHECK(f.plan.setup.batch.micro_batch == 4);  // 4 * 4096 tokens of 4096
+  // The README's own line, MODULE and CONFIG only: NGPU's default 8.
+  const io::plan_file q = read_back(run(
+      import_format::torchtitan, scratch("titan_qwen.sh", "MODULE=qwen3 CONFIG=qwen3_32b ./run_train.sh\n"),
+      json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
+  CHECK(q.model_name == "qwen3-32b");
+  CHECK(q.plan.setup.recompute.kind == recompute_kind::full);  // config_registry.py:340, FullAC
+  // torchrun's own flags give the world size, checked against the system.
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan,
+                             scratch("titan_nodes.sh",
+                                     "torchrun --nnodes=32 --nproc-per-node=8 -m torchtitan.train "
+                                     "--module llama3 --config llama3_70b\n"),
+                             json{{"preset", "dgx_h100_superpod"}, {"nodes", 16}});
+                 }),
+                 "world size: 256 devices, but the system dgx h100 superpod has 128 chips"));
+  // v0.2.x's run_train.sh takes a TOML file, which is imported itself.
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::torchtitan,
+                             scratch("titan_old.sh",
+                                     "CONFIG_FILE=./torchtitan/models/llama3/train_configs/"
+                                     "llama3_8b.toml ./run_train.sh\n"),
+                             dgx_h100_1);
+                 }),
+                 "CONFIG_FILE: './torchtitan/models/llama3/train_configs/llama3_8b.toml' is a TOML "
+                 "job config"));
+}
+
 TEST_CASE("torchtitan: DeepSeek-V3 671B and the old [float8] spelling") {
   const import_result r =
       run(import_format::torchtitan, sample("torchtitan/deepseek_v3_671b.toml"), dgx_a100_8);
@@ -612,10 +771,11 @@ TEST_CASE("torchtitan: bad job configs give one line naming the key") {
                  "malformed TOML"));
   CHECK(contains(refusal([&] {
                    (void)run(import_format::torchtitan,
-                             with("tt_flavor.toml", "flavor = \"70B\"", "flavor = \"3B\""),
+                             with("tt_flavor.toml", "flavor = \"70B\"", "flavor = \"13B\""),
                              dgx_a100_8);
                  }),
-                 "model.flavor: torchtitan's llama3 3B has no shardplan catalogue model"));
+                 "model.flavor: torchtitan's llama3 has no flavor '13B' (its flavors: 1B, 3B, 8B, "
+                 "8B_flex, 8B_varlen, 70B, 405B)"));
   CHECK(contains(refusal([&] {
                    (void)run(import_format::torchtitan, sample("torchtitan/llama3_70b.toml"),
                              dgx_a100_8, "llama3-8b");

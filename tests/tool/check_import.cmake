@@ -6,6 +6,7 @@ set(cases
   "megatron|megatron/train_mixtral_8x7b_distributed.sh|--system|dgx_h100_superpod:8|--world-size|64"
   "torchtitan|torchtitan/llama3_70b.toml|--system|dgx_h100_superpod:8"
   "torchtitan|torchtitan/deepseek_v3_671b.toml|--system|dgx_h100_superpod:32"
+  "torchtitan|torchtitan/deepseek_v3_16b.toml|--system|dgx_h100_superpod:1"
   "maxtext|maxtext/gpu_llama3_8b.yml|--system|dgx_h100_superpod:1"
   "deepspeed|deepspeed/ds_config_zero3.json|--system|dgx_h100_superpod:1|--model|llama3-8b|seq_len=4096")
 file(MAKE_DIRECTORY ${WORK_DIR})

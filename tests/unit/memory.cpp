@@ -6,6 +6,7 @@
 #include <shardplan/models/gpt.hpp>
 #include <shardplan/models/llama.hpp>
 #include <shardplan/models/mixtral.hpp>
+#include <shardplan/models/torchtitan.hpp>
 #include <shardplan/training/plan_builder.hpp>
 #include <shardplan/training/training_plan.hpp>
 
@@ -896,22 +897,10 @@ TEST_CASE("deepspeed's zero-3 of 2021 gathers two tensors at a time, not two lay
 
 namespace {
 
-// torchtitan's DeepSeek-V3 16B flavor (models/deepseek_v3/__init__.py): dim 2048, 27 layers (1
-// dense), 16 heads, MLA kv_lora_rank 512 (no q_lora), 128 + 64 and 128 head dims, 64 routed
-// experts of 1408 (top 6) and 2 shared, dense MLP 10944, vocabulary 102400.
-constexpr model_shape flavor_16b = {
-    .name = "deepseek-v3-16b",
-    .layers = 27,
-    .d_model = 2048,
-    .d_ff = 10944,
-    .heads = 16,
-    .kv_heads = 16,
-    .head_dim = 192,
-    .vocab = 102400,
-    .moe = {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1},
-    .mla = {.kv_lora_rank = 512, .qk_nope_head_dim = 128, .qk_rope_head_dim = 64,
-            .v_head_dim = 128},
-};
+// torchtitan's DeepSeek-V3 16B flavor (models/deepseek_v3/__init__.py at v0.2.2, :78-102): dim
+// 2048, 27 layers (1 dense), 16 heads, MLA kv_lora_rank 512 (no q_lora), 128 + 64 and 128 head
+// dims, 64 routed experts of 1408 (top 6) and 2 shared, dense MLP 10944, vocabulary 102400.
+constexpr model_shape flavor_16b = models::torchtitan::find_flavor("deepseek_v3", "16B")->shape;
 
 }  // namespace
 

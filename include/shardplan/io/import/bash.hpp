@@ -396,6 +396,8 @@ inline truth either(truth a, truth b) {
 struct command {
   std::vector<std::string> words;
   int line = 0;
+  /// The assignments before the command ("NGPU=8 ./run_train.sh"): its environment only.
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 /// What a script sets and runs, read without running it.
@@ -1516,6 +1518,12 @@ class shell {
       if (name == q) return truth::unknown;
     command cmd;
     cmd.line = line;
+    for (const token& a : assignments) {
+      const std::size_t prefix = assignment_prefix(a.text);
+      const std::vector<std::string> value = expand(a.text.substr(prefix), {false, false});
+      cmd.environment.emplace_back(a.text.substr(0, a.text.find_first_of("+=")),
+                                   value.empty() ? std::string() : value[0]);
+    }
     for (const token& w : words)
       for (std::string& f : expand(w.text, {true, false})) cmd.words.push_back(std::move(f));
     if (commands_.size() < 10'000) commands_.push_back(std::move(cmd));
@@ -1531,7 +1539,8 @@ class shell {
 template <class IsProgram>
 std::vector<std::string> command_words(context& c, const shell& sh,
                                        std::vector<std::string>& launcher,
-                                       const std::string& program, IsProgram is_program) {
+                                       const std::string& program, IsProgram is_program,
+                                       const command** launched = nullptr) {
   const command* chosen = nullptr;
   std::size_t at = 0;
   for (int pass = 0; pass < 2 && chosen == nullptr; ++pass)
@@ -1548,6 +1557,7 @@ std::vector<std::string> command_words(context& c, const shell& sh,
     c.note("the arguments are those of the command at line " + std::to_string(chosen->line) +
            " after " + chosen->words[at]);
     launcher.assign(chosen->words.begin(), chosen->words.begin() + static_cast<std::ptrdiff_t>(at));
+    if (launched != nullptr) *launched = chosen;
     return {chosen->words.begin() + static_cast<std::ptrdiff_t>(at) + 1, chosen->words.end()};
   }
   std::vector<std::string> words;
@@ -1576,6 +1586,47 @@ std::vector<std::string> command_words(context& c, const shell& sh,
   c.fail("script", "holds no " + program +
                        " arguments (no command launches it, and no line or "
                        "array holds --options)");
+}
+
+/// The world size a torchrun (or deepspeed) launcher gives: --nproc_per_node x --nnodes; 0 when
+/// it gives none that is a number.
+inline std::int64_t launcher_world(context& c, const std::vector<std::string>& launcher) {
+  std::int64_t nproc = 0;
+  std::int64_t nnodes = 1;
+  std::string said;
+  for (std::size_t k = 1; k < launcher.size(); ++k) {
+    std::string name = launcher[k];
+    std::string value;
+    const std::size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (name.rfind("--", 0) == 0 && k + 1 < launcher.size() &&
+               launcher[k + 1].rfind("--", 0) != 0) {
+      value = launcher[k + 1];
+    }
+    const bool is_nproc = name == "--nproc_per_node" || name == "--nproc-per-node" ||
+                          name == "--num_gpus" || name == "--num-gpus";
+    const bool is_nnodes = name == "--nnodes" || name == "--num_nodes" || name == "--num-nodes";
+    if (name.rfind("--", 0) == 0 && !is_nproc && !is_nnodes)
+      c.unused_key("launcher " + shown(launcher[k]) +
+                   (eq == std::string::npos && !value.empty() ? " " + shown(value) : ""));
+    if (!is_nproc && !is_nnodes) continue;
+    std::int64_t x = 0;
+    if (!resolved(value) || !parse_integer(value, x) || x < 1 || x > max_world) {
+      c.note("launcher " + name + " '" + shown(value) +
+             "' is not a number: the world size is not taken from the launcher");
+      return 0;
+    }
+    if (is_nproc)
+      nproc = x;
+    else
+      nnodes = x;
+    said += (said.empty() ? "" : " x ") + name + " " + value;
+  }
+  if (nproc == 0) return 0;
+  if (nproc > max_world / nnodes) return 0;
+  return nproc * nnodes;
 }
 
 }  // namespace shardplan::io::detail::importer::bash

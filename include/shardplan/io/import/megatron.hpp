@@ -459,47 +459,6 @@ inline std::vector<std::string> megatron_words(context& c, const bash::shell& sh
   });
 }
 
-/// The world size a torchrun (or deepspeed) launcher gives: --nproc_per_node x --nnodes; 0 when
-/// it gives none that is a number.
-inline std::int64_t launcher_world(context& c, const std::vector<std::string>& launcher) {
-  std::int64_t nproc = 0;
-  std::int64_t nnodes = 1;
-  std::string said;
-  for (std::size_t k = 1; k < launcher.size(); ++k) {
-    std::string name = launcher[k];
-    std::string value;
-    const std::size_t eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (name.rfind("--", 0) == 0 && k + 1 < launcher.size() &&
-               launcher[k + 1].rfind("--", 0) != 0) {
-      value = launcher[k + 1];
-    }
-    const bool is_nproc = name == "--nproc_per_node" || name == "--nproc-per-node" ||
-                          name == "--num_gpus" || name == "--num-gpus";
-    const bool is_nnodes = name == "--nnodes" || name == "--num_nodes" || name == "--num-nodes";
-    if (name.rfind("--", 0) == 0 && !is_nproc && !is_nnodes)
-      c.unused_key("launcher " + bash::shown(launcher[k]) +
-                   (eq == std::string::npos && !value.empty() ? " " + bash::shown(value) : ""));
-    if (!is_nproc && !is_nnodes) continue;
-    std::int64_t x = 0;
-    if (!bash::resolved(value) || !parse_integer(value, x) || x < 1 || x > max_world) {
-      c.note("launcher " + name + " '" + bash::shown(value) +
-             "' is not a number: the world size is not taken from the launcher");
-      return 0;
-    }
-    if (is_nproc)
-      nproc = x;
-    else
-      nnodes = x;
-    said += (said.empty() ? "" : " x ") + name + " " + value;
-  }
-  if (nproc == 0) return 0;
-  if (nproc > max_world / nnodes) return 0;
-  return nproc * nnodes;
-}
-
 /// Reads a Megatron-LM launch script or argument file into a plan file.
 inline outcome import_megatron(const source& src) {
   context c{src, "megatron", {}, {}};
@@ -652,7 +611,7 @@ inline outcome import_megatron(const source& src) {
   // ---- world and data parallelism ------------------------------------------------------------
   system_names names;
   const system_figures system = requested_system(c, names);
-  const std::int64_t from_launcher = launcher.empty() ? 0 : launcher_world(c, launcher);
+  const std::int64_t from_launcher = launcher.empty() ? 0 : bash::launcher_world(c, launcher);
   const std::int64_t world =
       world_size(c, system, from_launcher, "launcher (--nproc_per_node x --nnodes)");
   if (world % p.tensor != 0)

@@ -22,9 +22,8 @@
 //   pipeline_parallel_microbatch_size. Stages: with pipeline_parallel_layers_per_stage, stages =
 //   ceil((layers + first_less + last_less) / layers_per_stage), a multiple of PP; without it 1
 //   stage per rank for single-stage schedules, 2 for the others
-//   (distributed/pipeline_parallel.py). Flavors: models/llama3/__init__.py ("8B", "8B_flex",
-//   "8B_varlen", "70B", "405B") and models/deepseek_v3/__init__.py ("671B": vocab 129280, dim
-//   7168, 61 layers, 3 dense, 256 experts top-8, 1 shared).
+//   (distributed/pipeline_parallel.py). Flavors: every language model's, as models/torchtitan.hpp
+//   gives them.
 //   The saved JSON: Trainer.Config.to_dict in torchtitan/trainer.py at HEAD
 //   b5bcd76c66d0acb1a08b176d9639425bc55e0b2a (model_spec {name, flavor, model}; every other
 //   field as its dataclass; fields starting with "_" left out, so model converters are not
@@ -46,6 +45,7 @@
 #include <nlohmann/json.hpp>
 #include <shardplan/io/import/bash.hpp>
 #include <shardplan/io/import/common.hpp>
+#include <shardplan/models/torchtitan.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -85,48 +85,65 @@ inline nlohmann::json from_toml(const toml::node& n, int depth) {
   return text.str();
 }
 
-/// The catalogue model of a torchtitan model name and flavor, or null.
-inline const model_shape* flavor_model(const std::string& name, const std::string& flavor) {
-  if (name == "llama3") {
-    if (flavor == "8B" || flavor == "8B_flex" || flavor == "8B_varlen")
-      return catalogue_model("llama3-8b");
-    if (flavor == "70B") return catalogue_model("llama3-70b");
-    if (flavor == "405B") return catalogue_model("llama3-405b");
+/// The decoder of torchtitan's model `name` and `flavor` (models/torchtitan.hpp), or a refusal
+/// naming the key: a hybrid model the shape cannot describe, or a flavor the table lacks.
+inline const model_shape& flavor_model(const context& c, const std::string& key,
+                                       const std::string& name, const std::string& flavor) {
+  if (const models::torchtitan::flavor* f = models::torchtitan::find_flavor(name, flavor))
+    return f->shape;
+  if (name == "qwen3_5")
+    c.fail(key, "torchtitan's qwen3_5 " + flavor +
+                    " puts GatedDeltaNet linear attention in three layers of four, which a "
+                    "shardplan shape cannot describe");
+  if (name == "muse_glimmer")
+    c.fail(key, "torchtitan's muse_glimmer " + flavor +
+                    " has an output gate per attention layer and a soft-capped head, which a "
+                    "shardplan shape cannot describe");
+  std::vector<std::string_view> known;
+  for (const models::torchtitan::flavor& f : models::torchtitan::flavors)
+    if (f.model == name) known.push_back(f.name);
+  if (known.empty()) {
+    std::vector<std::string_view> names;
+    for (const models::torchtitan::flavor& f : models::torchtitan::flavors)
+      if (std::find(names.begin(), names.end(), f.model) == names.end()) names.push_back(f.model);
+    c.fail(key, "'" + name + "' is not a torchtitan language model the importer knows (" +
+                    name_list(names) + "); give --model NAME or --model-config FILE");
   }
-  if (name == "deepseek_v3" && flavor == "671B") return catalogue_model("deepseek-v3");
-  return nullptr;
+  c.fail(key, "torchtitan's " + name + " has no flavor '" + flavor + "' (its flavors: " +
+                  name_list(known) + "); give --model NAME or --model-config FILE");
 }
 
-/// The model: the catalogue model of model.name and model.flavor, or the request's. A config
-/// that names a flavor of another catalogue model than the request is refused.
+/// The model: the decoder torchtitan builds for model.name and model.flavor, or the request's.
+/// A config whose flavor has another shape than the requested model is refused.
 inline void read_model(context& c, plan_parts& p, key_tree& t, const std::string& section) {
   const bool named = t.has(section + ".name") || t.has(section + ".flavor");
   const std::string name = t.text(section + ".name", "llama3");
   const std::string flavor = t.text(section + ".flavor", "debugmodel");
-  const model_shape* mapped = named ? flavor_model(name, flavor) : nullptr;
+  const std::string key = section + (t.has(section + ".flavor") ? ".flavor" : ".name");
   if (model_given(c.src)) {
     const model_shape& m = requested_model(c);
-    if (mapped != nullptr && mapped->name != m.name)
-      c.fail(section + ".flavor", "torchtitan's " + name + " " + flavor + " is " +
-                                      std::string(mapped->name) + ", but the request names " +
-                                      std::string(m.name));
-    if (mapped == nullptr && named)
+    const models::torchtitan::flavor* f =
+        named ? models::torchtitan::find_flavor(name, flavor) : nullptr;
+    if (f != nullptr && !shape_difference(f->shape, m).empty())
+      c.fail(key, "torchtitan's " + name + " " + flavor + " is not the requested " +
+                      std::string(m.name) + " (" + shape_difference(f->shape, m) + ")");
+    if (f == nullptr && named)
       c.note("model: torchtitan's " + name + " " + flavor + " is taken as the requested " +
              std::string(m.name));
     p.model = m;
     p.model_name = std::string(m.name);
     return;
   }
-  if (mapped == nullptr)
+  if (!named)
     c.fail(section + ".flavor",
-           named ? "torchtitan's " + name + " " + flavor +
-                       " has no shardplan catalogue model (known: llama3 8B, 70B, 405B and "
-                       "deepseek_v3 671B); give --model NAME"
-                 : std::string("no model.name and model.flavor (torchtitan's default is llama3 "
-                               "debugmodel, not a catalogue model); give --model NAME"));
-  p.model = *mapped;
-  p.model_name = std::string(mapped->name);
-  c.note("model: torchtitan's " + name + " " + flavor + " is the catalogue's " + p.model_name);
+           "no model.name and model.flavor (torchtitan's default is llama3 debugmodel, a test "
+           "model); give --model NAME");
+  const model_shape& m = flavor_model(c, key, name, flavor);
+  p.model = m;
+  p.model_name = std::string(m.name);
+  c.note("model: torchtitan's " + name + " " + flavor + " as its code builds it, " +
+         std::string(models::torchtitan::find_flavor(name, flavor)->source) +
+         (catalogue_model(p.model_name) != nullptr ? "; the catalogue's " + p.model_name : ""));
 }
 
 /// The pipeline schedule and the stages per rank.
@@ -459,8 +476,11 @@ inline void read_saved_config(context& c, plan_parts& p, key_tree& t, std::int64
   }
 }
 
-/// A config function of torchtitan's registries at HEAD (models/llama3/config_registry.py and
-/// models/deepseek_v3/config_registry.py at b5bcd76) and what it sets that the plan reads.
+/// A config function of torchtitan's registries at HEAD (models/{llama3,deepseek_v3,qwen3,
+/// gpt_oss}/config_registry.py at b5bcd76: llama3_8b :194, llama3_70b :267, llama3_405b :305;
+/// deepseek_v3_16b :141, deepseek_v3_671b :209; qwen3_0_6b :186, qwen3_1_7b :216, qwen3_14b
+/// :270, qwen3_30b_a3b :305, qwen3_32b :340; gpt_oss_20b :71, gpt_oss_120b :104) and what it
+/// sets that the plan reads.
 struct config_function {
   std::string_view name;
   std::string_view model;    ///< model_registry's model name
@@ -491,9 +511,18 @@ inline constexpr config_function config_functions[] = {
      "selective", "", "loss"},
     {"deepseek_v3_671b_float8", "deepseek_v3", "671B", 4 * 4096, 4096, 1, 2, "Interleaved1F1B",
      "selective", "Float8LinearConverter", "loss"},
+    {"deepseek_v3_16b", "deepseek_v3", "16B", 4 * 4096, 4096, 1, 8, "Interleaved1F1B",
+     "selective", "", "loss"},
+    {"qwen3_0_6b", "qwen3", "0.6B", 4 * 4096, 4096, 1, 1, "1F1B", "selective", "", ""},
+    {"qwen3_1_7b", "qwen3", "1.7B", 4 * 4096, 4096, 1, 1, "1F1B", "selective", "", ""},
+    {"qwen3_14b", "qwen3", "14B", 4 * 4096, 4096, 1, 1, "1F1B", "full", "", ""},
+    {"qwen3_30b_a3b", "qwen3", "30B-A3B", 2 * 4096, 4096, 1, 1, "1F1B", "full", "", ""},
+    {"qwen3_32b", "qwen3", "32B", 2 * 4096, 4096, 1, 1, "1F1B", "full", "", ""},
+    {"gpt_oss_20b", "gpt_oss", "20b", 1 * 8192, 8192, 1, 1, "1F1B", "full", "", ""},
+    {"gpt_oss_120b", "gpt_oss", "120b", 1 * 8192, 8192, 1, 1, "1F1B", "full", "", ""},
 };
 
-/// True when the text is command-line arguments (a launch script or a bash array of
+/// True when the text is command-line arguments (a launch line or script, or a bash array of
 /// "--section.option value" words) rather than TOML.
 inline bool is_command_line(const std::string& text) {
   std::size_t start = 0;
@@ -503,6 +532,12 @@ inline bool is_command_line(const std::string& text) {
     std::string_view line(text.data() + start, end - start);
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     if (line.rfind("--", 0) == 0 || line.rfind("torchrun", 0) == 0) return true;
+    // "[NAME=value ...] ./run_train.sh ..." or "python -m torchtitan.train ...".
+    std::istringstream words{std::string(line)};
+    for (std::string w; words >> w;) {
+      if (w.ends_with("run_train.sh") || w == "torchtitan.train") return true;
+      if (bash::assignment_prefix(w) == 0 && w != "python" && w != "python3" && w != "-m") break;
+    }
     std::size_t k = 0;
     while (k < line.size() && bash::is_name_char(line[k])) ++k;
     if (k > 0 && line.substr(k).rfind("=(", 0) == 0) return true;
@@ -511,27 +546,72 @@ inline bool is_command_line(const std::string& text) {
   return false;
 }
 
+/// torchtitan's run_train.sh as its launch line gives it (run_train.sh at HEAD b5bcd76, lines
+/// 29-47): MODULE (default llama3) and CONFIG (default llama3_debugmodel) are --module and
+/// --config, NGPU (default 8) is torchrun's --nproc_per_node on one node; each from the command's
+/// environment ("NGPU=8 MODULE=... ./run_train.sh") or the script's variables. v0.2.x's
+/// CONFIG_FILE names a TOML job config, which is imported itself.
+inline void read_run_train(context& c, const bash::shell& sh, const bash::command& launched,
+                           std::string& module, std::string& function, std::int64_t& world) {
+  auto given = [&](const std::string& name, std::string& value) {
+    for (const auto& [key, v] : launched.environment)
+      if (key == name) value = v;
+    if (!value.empty()) return true;
+    const auto it = sh.variables().find(name);
+    if (it == sh.variables().end() || it->second.values.empty()) return false;
+    value = it->second.values[0];
+    return true;
+  };
+  std::string file;
+  if (given("CONFIG_FILE", file))
+    c.fail("CONFIG_FILE", "'" + bash::shown(file) +
+                              "' is a TOML job config (torchtitan v0.2.x's run_train.sh): import "
+                              "that file");
+  for (auto [name, value, fallback] :
+       {std::tuple<const char*, std::string*, const char*>{"MODULE", &module, "llama3"},
+        {"CONFIG", &function, "llama3_debugmodel"}}) {
+    if (!given(name, *value)) {
+      *value = fallback;
+      c.note(std::string(name) + ": not given; run_train.sh's default " + fallback);
+    } else if (!bash::resolved(*value)) {
+      c.fail(name, "its value " + bash::first_unresolved(*value) + " cannot be resolved");
+    }
+  }
+  std::string ngpu;
+  std::int64_t n = 8;
+  if (given("NGPU", ngpu) && (!bash::resolved(ngpu) || !parse_integer(ngpu, n) || n < 1 ||
+                              n > max_world))
+    c.fail("NGPU", "must be a whole number of GPUs (given '" + bash::shown(ngpu) + "')");
+  world = n;
+  c.note("NGPU " + std::to_string(n) + (ngpu.empty() ? " (run_train.sh's default)" : "") +
+         ": run_train.sh runs torchrun --nproc_per_node=" + std::to_string(n) + " on one node");
+}
+
 /// HEAD's command line (ConfigManager: --module, --config, then "--section.option value",
 /// "--section.flag" / "--section.no_flag" for booleans, and the activation-checkpoint:POLICY
 /// subcommand) as the tree Trainer.Config.to_dict would save, over the config function's values.
 inline nlohmann::json command_line_tree(context& c, const std::string& text,
-                                        std::vector<std::string>& converters) {
+                                        std::vector<std::string>& converters,
+                                        std::int64_t& launched_world) {
   bash::lexer lexer(c, text);
   bash::shell sh(c, lexer.run());
   sh.run();
   std::vector<std::string> launcher;
-  const std::vector<std::string> words =
-      bash::command_words(c, sh, launcher, "torchtitan", [](const std::string& w, int) {
-        return w == "torchtitan.train" ||
-               (w.size() >= 12 && w.compare(w.size() - 12, 12, "run_train.sh") == 0);
-      });
+  const bash::command* launched = nullptr;
+  const std::vector<std::string> words = bash::command_words(
+      c, sh, launcher, "torchtitan",
+      [](const std::string& w, int) { return w == "torchtitan.train" || w.ends_with("run_train.sh"); },
+      &launched);
+  std::string module;
+  std::string function;
+  launched_world = launcher.empty() ? 0 : bash::launcher_world(c, launcher);
+  if (launched != nullptr && launched->words[launcher.size()].ends_with("run_train.sh"))
+    read_run_train(c, sh, *launched, module, function, launched_world);
   auto is_subcommand = [](const std::string& w) {
     const std::size_t colon = w.find(':');
     return colon != std::string::npos && colon > 0 && w.find_first_of(" ./=") == std::string::npos;
   };
   nlohmann::json cli = nlohmann::json::object();
-  std::string module;
-  std::string function;
   std::string policy;
   for (std::size_t k = 0; k < words.size(); ++k) {
     const std::string& w = words[k];
@@ -635,11 +715,13 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
            " and the values the command line does not");
     if (policy.empty()) policy = "activation-checkpoint:" + std::string(f->ac);
   } else if (!function.empty() || !module.empty()) {
-    if (!model_given(c.src))
+    if (!model_given(c.src)) {
+      std::vector<std::string_view> known;
+      for (const config_function& x : config_functions) known.push_back(x.name);
       c.fail("--config", "'" + function + "' of --module '" + module +
-                             "' is not a config function the importer knows (llama3_8b, "
-                             "llama3_8b_mxfp8, llama3_70b, llama3_405b, deepseek_v3_671b, "
-                             "deepseek_v3_671b_float8); give --model NAME");
+                             "' is not a config function the importer knows (" +
+                             name_list(known) + "); give --model NAME");
+    }
     c.note("--config " + function +
            ": not a config function the importer knows; the model is "
            "the requested one and torchtitan's dataclass defaults fill what the command line "
@@ -751,11 +833,12 @@ inline outcome import_torchtitan(const source& src) {
   nlohmann::json root;
   const bool command_line = !json && is_command_line(text);
   std::vector<std::string> converters;
+  std::int64_t launched_world = 0;
   if (json) {
     root = parse_json(c, text, false);
     if (!root.is_object()) c.fail("JSON", "must be an object");
   } else if (command_line) {
-    root = command_line_tree(c, text, converters);
+    root = command_line_tree(c, text, converters, launched_world);
   } else {
     try {
       const toml::table table = toml::parse(text, std::string_view(src.path));
@@ -776,7 +859,8 @@ inline outcome import_torchtitan(const source& src) {
   p.framework = "torchtitan";
   system_names names;
   const system_figures system = requested_system(c, names);
-  const std::int64_t world = world_size(c, system, 0, "");
+  const std::int64_t world =
+      world_size(c, system, launched_world, "launch line (torchrun's --nproc_per_node x --nnodes)");
   const bool saved =
       command_line ||
       (json && (t.has("model_spec") || t.has("training.num_tokens_per_microbatch_per_dp_rank") ||
