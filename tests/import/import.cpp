@@ -615,6 +615,13 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
   CHECK(fds.plan.setup.batch.micro_batch == 4);
   CHECK(fds.plan.setup.compiled_loss);
   CHECK(check(fds.values()).empty());
+  // The same file at 8a2686c4a, local batch 8: "we run into OOM with the default command"
+  // (pytorch/torchtitan#1789, 8 x H100 80GB).
+  const io::plan_file oom = read_back(
+      run(import_format::torchtitan, sample("torchtitan/deepseek_v3_16b_8a2686c.toml"), dgx_h100_1));
+  CHECK(oom.plan.setup.batch.micro_batch == 8);
+  CHECK(check_plan(oom.plan).violations.has(plan_rule::fits_in_memory));
+  CHECK(check_plan(oom.plan).violations.count == 1);
 
   // llama4_17bx16e.toml, line 1: "a preset for 64 H100 GPUs": TP 8 (42), FSDP over the rest.
   const json dgx_h100_8 = {{"preset", "dgx_h100_superpod"}, {"nodes", 8}};
