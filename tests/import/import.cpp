@@ -269,6 +269,48 @@ torchrun --nproc_per_node=8 --nnodes $NODES pretrain_gpt.py \
   CHECK(listed(r.unused, "--made-up-flag 3"));
 }
 
+TEST_CASE("megatron: flags held in a string and run through sh -c, as Megatron-LM v2 wrote them") {
+  // examples/pretrain_gpt3_175B.sh (NVIDIA/Megatron-LM 651cc107): the flags in a string
+  // (`options`), the command in another (`run_cmd`, with "$@" and ${DIR} from `pwd`), run by
+  // `srun ... sh -c "${run_cmd}"`; its SBATCH line asks for 128 nodes of 8 GPUs.
+  const json nodes_128 = {{"preset", "dgx_a100_superpod"}, {"nodes", 128}};
+  const import_result r =
+      run(import_format::megatron, sample("megatron/pretrain_gpt3_175B_sh_c.sh"), nodes_128);
+  const io::plan_file f = read_back(r);
+  CHECK(f.plan.model.layers == 96);        // line 21
+  CHECK(f.plan.model.d_model == 12288);    // line 22
+  CHECK(f.plan.model.heads == 96);         // line 23
+  CHECK(degrees_of(f).tensor == 8);        // line 19
+  CHECK(degrees_of(f).pipeline == 16);     // line 20
+  CHECK(degrees_of(f).data == 8);          // 1024 / (8 x 16)
+  CHECK(f.plan.setup.batch.global_tokens == 1536 * 2048);            // lines 24, 27
+  CHECK(f.plan.setup.recompute.kind == recompute_kind::full);        // line 52, v2's flag
+  CHECK(listed(r.notes, "--fp16: counted as 16-bit mixed precision"));  // line 51
+  // The template's placeholders are values, not redirections: --fp16 after one is read, and
+  // the flags they fill are listed with them.
+  CHECK(listed(r.unused, "--vocab-file <PATH TO gpt-vocab.json> (a placeholder)"));
+  CHECK(listed(r.unused, "--load <PATH TO CHECKPOINTS DIRECTORY> (a placeholder)"));
+  // GPT-3 175B in this layout trained on 1024 A100s (Narayanan et al., SC21, Table 1's 175B row:
+  // TP 8, PP 16, batch 1536): it fits.
+  CHECK(check(f.values()).empty());
+
+  // --recompute-activations is the selective granularity (validate_args); v2's flag with the
+  // newer ones is refused.
+  const std::string selective = scratch("recompute_activations.sh", R"x(
+torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 \
+  --num-attention-heads 32 --seq-length 4096 --max-position-embeddings 4096 \
+  --micro-batch-size 1 --vocab-size 32000 --bf16 --recompute-activations "$@"
+)x");
+  const import_result sel = run(import_format::megatron, selective, dgx_h100_1);
+  CHECK(read_back(sel).plan.setup.recompute.kind == recompute_kind::selective);
+  CHECK_FALSE(listed(sel.unused, "a positional argument"));  // "$@": the script has none
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::megatron, selective, dgx_h100_1, "", 0,
+                             {"checkpoint-activations=true"});
+                 }),
+                 "--checkpoint-activations: Megatron-LM v2.x's flag, given with the newer"));
+}
+
 TEST_CASE("megatron: a value the script cannot resolve is refused, naming the flag") {
   const std::string path = scratch("unresolved.sh", R"x(
 torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers $LAYERS --hidden-size 4096 \

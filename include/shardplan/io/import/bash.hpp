@@ -461,6 +461,70 @@ class shell {
     depth_guard& operator=(const depth_guard&) = delete;
   };
 
+  /// Reads `text` (a string `sh -c` runs, at `line`) as script text in this shell: its commands
+  /// are recorded and its assignments made. What the script could not resolve in the string
+  /// stays unresolved: each such part is a placeholder word while the text is read.
+  void run_string(const std::string& text, int line) {
+    depth_guard guard(*this);
+    std::vector<std::string> parts;
+    std::string plain;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+      // A template's placeholder ("--vocab-file <PATH TO gpt-vocab.json>", as Megatron-LM's
+      // examples write them) is one unresolved word, not two redirections.
+      if (text[k] == '<' && k + 1 < text.size() && text[k + 1] >= 'A' && text[k + 1] <= 'Z') {
+        const std::size_t end = text.find_first_of("<>\n\"'$`", k + 1);
+        if (end != std::string::npos && text[end] == '>') {
+          plain += "__shardplan_unresolved_" + std::to_string(parts.size()) + "__";
+          parts.push_back(unresolved(text.substr(k, end - k + 1) + " (a placeholder)"));
+          k = end;
+          continue;
+        }
+      }
+      if (text[k] != open_mark) {
+        plain += text[k];
+        continue;
+      }
+      const std::size_t end = text.find(close_mark, k);
+      if (end == std::string::npos) break;
+      plain += "__shardplan_unresolved_" + std::to_string(parts.size()) + "__";
+      parts.push_back(text.substr(k, end - k + 1));
+      k = end;
+    }
+    std::vector<token> tokens = lexer(c_, plain).run();
+    for (token& t : tokens) t.line = line;
+    const std::size_t first = commands_.size();
+    std::swap(t_, tokens);
+    const std::size_t at = i_;
+    i_ = 0;
+    struct restore {
+      shell& s;
+      std::vector<token>& saved;
+      std::size_t at;
+      ~restore() {
+        std::swap(s.t_, saved);
+        s.i_ = at;
+      }
+    } back{*this, tokens, at};
+    auto put_back = [&parts](std::string& w) {
+      for (std::size_t n = parts.size(); n-- > 0;) {
+        const std::string mark = "__shardplan_unresolved_" + std::to_string(n) + "__";
+        for (std::size_t p = w.find(mark); p != std::string::npos; p = w.find(mark, p))
+          w.replace(p, mark.size(), parts[n]);
+      }
+    };
+    try {
+      list(true, 0);
+      if (cur().kind != tok::end) fail_at(line, "sh -c: unexpected '" + shown(cur().text) + "'");
+    } catch (const stop_reading&) {
+    }
+    for (std::size_t n = first; n < commands_.size(); ++n) {
+      for (std::string& w : commands_[n].words) put_back(w);
+      for (auto& [key, value] : commands_[n].environment) put_back(value);
+    }
+    for (auto& [key, v] : vars_)
+      for (std::string& value : v.values) put_back(value);
+  }
+
   // ---- expansion ---------------------------------------------------------------------------
 
   /// How a word is expanded: split unquoted expansions into fields (commands, array elements) or
@@ -489,8 +553,12 @@ class shell {
       }
       return {};  // positional arguments: the script is read as run without any
     }
-    if (name == "@" || name == "*" || name == "#" || name == "?" || name == "$" || name == "!" ||
-        name == "-") {
+    if (name == "@" || name == "*" || name == "#") {  // as run without arguments
+      set = true;
+      all = name != "#";
+      return name == "#" ? std::vector<std::string>{"0"} : std::vector<std::string>{};
+    }
+    if (name == "?" || name == "$" || name == "!" || name == "-") {
       set = true;
       return {unresolved("$" + name + " (a special parameter)")};
     }
@@ -699,6 +767,7 @@ class shell {
     std::vector<std::string> fields;
     std::string cur;
     bool has = false;  ///< `cur` is a field even when empty ("" was given)
+    bool vanished = false;  ///< an "all elements" expansion ("$@", "${A[@]}") had none
     void text(const std::string& s) {
       cur += s;
       has = true;
@@ -754,6 +823,7 @@ class shell {
         out.split(elements[k]);
     }
     if (elements.empty() && quoted && !all) out.has = true;
+    if (elements.empty() && all) out.vanished = true;
   }
 
   /// A $-expansion at `p` of raw text `r` (p at '$'): appended to `out`; `p` moves past it.
@@ -814,7 +884,7 @@ class shell {
       bool all = false;
       std::vector<std::string> v = parameter(name, "", set, all, m);
       if (!set && !m.unset_is_empty) v = {unresolved(describe_unset(name))};
-      add(out, v, false, quoted, m);
+      add(out, v, all, quoted, m);
       p += 2;
       return;
     }
@@ -888,9 +958,16 @@ class shell {
         out.text(r.substr(p + 1, end - p - 1));
         p = end + 1;
       } else if (ch == '"') {
+        // "$@" and "${A[@]}" with no elements are no field at all, as bash expands them.
+        const bool had = out.has;
+        const std::string before = out.cur;
+        const std::size_t fields = out.fields.size();
+        bool only_expansion = true;
+        out.vanished = false;
         out.has = true;
         ++p;
         while (p < r.size() && r[p] != '"') {
+          if (r[p] != '$') only_expansion = false;
           if (r[p] == '\\' && p + 1 < r.size()) {
             const char x = r[p + 1];
             if (x == '"' || x == '\\' || x == '$' || x == '`')
@@ -910,6 +987,8 @@ class shell {
           }
         }
         ++p;
+        if (only_expansion && out.vanished && out.cur == before && out.fields.size() == fields)
+          out.has = had;
       } else if (ch == '$') {
         dollar(r, p, out, false, m, depth);
       } else if (ch == '`') {
@@ -1516,6 +1595,19 @@ class shell {
         "hostname", "nvidia-smi", "ls",     "pwd",   "eval",  "alias", "shopt"};
     for (std::string_view q : quiet)
       if (name == q) return truth::unknown;
+    // "sh -c STRING" (or bash, after a launcher such as srun's options): STRING is read here as
+    // script text, as the shell it starts would read it.
+    std::vector<std::string> expanded;
+    for (const token& w : words)
+      for (std::string& f : expand(w.text, {true, false})) expanded.push_back(std::move(f));
+    for (std::size_t k = 0; k + 2 < expanded.size(); ++k) {
+      const std::string& program = expanded[k];
+      const std::string base = program.substr(program.rfind('/') + 1);
+      if ((base == "sh" || base == "bash") && expanded[k + 1] == "-c") {
+        run_string(expanded[k + 2], line);
+        return truth::unknown;
+      }
+    }
     command cmd;
     cmd.line = line;
     for (const token& a : assignments) {
@@ -1524,8 +1616,7 @@ class shell {
       cmd.environment.emplace_back(a.text.substr(0, a.text.find_first_of("+=")),
                                    value.empty() ? std::string() : value[0]);
     }
-    for (const token& w : words)
-      for (std::string& f : expand(w.text, {true, false})) cmd.words.push_back(std::move(f));
+    cmd.words = std::move(expanded);
     if (commands_.size() < 10'000) commands_.push_back(std::move(cmd));
     return truth::unknown;
   }
@@ -1546,7 +1637,14 @@ std::vector<std::string> command_words(context& c, const shell& sh,
   for (int pass = 0; pass < 2 && chosen == nullptr; ++pass)
     for (const command& cmd : sh.commands()) {
       for (std::size_t k = 0; k < cmd.words.size(); ++k) {
-        if (!resolved(cmd.words[k]) || !is_program(cmd.words[k], pass)) continue;
+        // A program whose folder the script cannot resolve ("${DIR}/pretrain_gpt.py" with DIR
+        // from `pwd`) is still that program.
+        const std::string& w = cmd.words[k];
+        const std::size_t slash = w.rfind('/');
+        const bool named = resolved(w) || (slash != std::string::npos &&
+                                           resolved(w.substr(slash + 1)) &&
+                                           w.rfind(close_mark) < slash);
+        if (!named || !is_program(w, pass)) continue;
         chosen = &cmd;
         at = k;
         break;
@@ -1555,7 +1653,7 @@ std::vector<std::string> command_words(context& c, const shell& sh,
     }
   if (chosen != nullptr) {
     c.note("the arguments are those of the command at line " + std::to_string(chosen->line) +
-           " after " + chosen->words[at]);
+           " after " + shown(chosen->words[at]));
     launcher.assign(chosen->words.begin(), chosen->words.begin() + static_cast<std::ptrdiff_t>(at));
     if (launched != nullptr) *launched = chosen;
     return {chosen->words.begin() + static_cast<std::ptrdiff_t>(at) + 1, chosen->words.end()};

@@ -766,7 +766,20 @@ inline outcome import_megatron(const source& src) {
     c.note("--rampup-batch-size: the plan takes the final global batch");
 
   // ---- recomputation ---------------------------------------------------------------------------
-  const std::string granularity = a.choice("--recompute-granularity", "", {"full", "selective"});
+  // --recompute-activations sets the granularity to selective (validate_args); the Megatron-LM
+  // v2.x flag --checkpoint-activations recomputes every layer from its input (--checkpoint-num-
+  // layers 1 a chunk: ParallelTransformer._checkpointed_forward), and later versions exit on it.
+  std::string granularity = a.choice("--recompute-granularity", "", {"full", "selective"});
+  if (a.on("--recompute-activations")) granularity = "selective";
+  if (a.on("--checkpoint-activations")) {
+    if (!granularity.empty())
+      c.fail("--checkpoint-activations", "Megatron-LM v2.x's flag, given with the newer " +
+                                             std::string("--recompute-granularity or ") +
+                                             "--recompute-activations");
+    granularity = "full";
+    c.note("--checkpoint-activations: Megatron-LM v2.x's full recomputation of every layer "
+           "(versions from 3.0 refuse the flag)");
+  }
   if (granularity == "selective") {
     // --recompute-modules (nargs '+', default ["core_attn"]; the allowed names and the
     // requirements below as `TransformerConfig.__post_init__` checks them,
