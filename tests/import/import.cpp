@@ -137,10 +137,10 @@ TEST_CASE("megatron: the GPT-3 175B example needs the 128 GPUs its TP x PP spans
   CHECK(m.tied_embeddings);                // no --untie-embeddings-and-output-weights
   CHECK(m.biases);                         // no --disable-bias-linear
   CHECK_FALSE(m.gated_mlp);
-  // No --tokenizer-type: the shape is GPT-3 175B's, whose GPT-2 BPE vocabulary of 50257 tokens
-  // Megatron pads to a multiple of 128 x TP 8 = 1024: ceil(50257 / 1024) x 1024 = 51200.
+  // No --tokenizer-type: pretrain_gpt.py's default, GPT-2's BPE, 50257 tokens that Megatron pads
+  // to a multiple of 128 x TP 8 = 1024: ceil(50257 / 1024) x 1024 = 51200.
   CHECK(m.vocab == 51200);
-  CHECK(listed(r.notes, "vocabulary: assumed 50257"));
+  CHECK(listed(r.notes, "vocabulary 51200: GPT2BPETokenizer's 50257 tokens"));
   const parallel_degrees& d = degrees_of(f);
   CHECK(d.tensor == 8);                                    // line 56
   CHECK(d.pipeline == 16);                                 // line 57
@@ -286,6 +286,10 @@ TEST_CASE("megatron: flags held in a string and run through sh -c, as Megatron-L
   CHECK(f.plan.setup.batch.global_tokens == 1536 * 2048);            // lines 24, 27
   CHECK(f.plan.setup.recompute.kind == recompute_kind::full);        // line 52, v2's flag
   CHECK(listed(r.notes, "--fp16: counted as 16-bit mixed precision"));  // line 51
+  // Only --vocab-file and --merge-file: pretrain_gpt.py's default tokenizer, GPT-2's BPE (50257
+  // tokens), padded to a multiple of 128 x TP 8: 51200.
+  CHECK(f.plan.model.vocab == 51200);
+  CHECK(listed(r.notes, "--tokenizer-type: not given; pretrain_gpt.py's default GPT2BPETokenizer"));
   // The template's placeholders are values, not redirections: --fp16 after one is read, and
   // the flags they fill are listed with them.
   CHECK(listed(r.unused, "--vocab-file <PATH TO gpt-vocab.json> (a placeholder)"));

@@ -446,7 +446,8 @@ inline std::int64_t padded_vocab(std::int64_t vocab, std::int64_t divisible_by, 
 /// The words of the Megatron-LM command: those after the Python script of the first command
 /// that runs one (a pretrain_*.py script first), else an argument file's, else the arrays'.
 inline std::vector<std::string> megatron_words(context& c, const bash::shell& sh,
-                                               std::vector<std::string>& launcher) {
+                                               std::vector<std::string>& launcher,
+                                               std::string& program) {
   auto basename = [](const std::string& w) {
     const std::size_t slash = w.rfind('/');
     return slash == std::string::npos ? w : w.substr(slash + 1);
@@ -454,9 +455,15 @@ inline std::vector<std::string> megatron_words(context& c, const bash::shell& sh
   auto is_script = [](const std::string& w) {
     return w.size() >= 4 && w.compare(w.size() - 3, 3, ".py") == 0;
   };
-  return bash::command_words(c, sh, launcher, "Megatron-LM", [&](const std::string& w, int pass) {
-    return is_script(w) && (pass > 0 || basename(w).rfind("pretrain", 0) == 0);
-  });
+  const bash::command* launched = nullptr;
+  std::vector<std::string> words = bash::command_words(
+      c, sh, launcher, "Megatron-LM",
+      [&](const std::string& w, int pass) {
+        return is_script(w) && (pass > 0 || basename(w).rfind("pretrain", 0) == 0);
+      },
+      &launched);
+  if (launched != nullptr) program = basename(launched->words[launcher.size()]);
+  return words;
 }
 
 /// Reads a Megatron-LM launch script or argument file into a plan file.
@@ -467,7 +474,8 @@ inline outcome import_megatron(const source& src) {
   bash::shell sh(c, lexer.run());
   sh.run();
   std::vector<std::string> launcher;
-  arguments a(c, megatron_words(c, sh, launcher));
+  std::string program;  // the Python script the command runs, "" for an argument file
+  arguments a(c, megatron_words(c, sh, launcher, program));
   for (const std::string& o : src.overrides) {
     const auto [key, value] = split_override(c, o);
     a.override_with(key, value);
@@ -579,7 +587,13 @@ inline outcome import_megatron(const source& src) {
   // The vocabulary: --padded-vocab-size, else the tokenizer's size padded as build_tokenizer
   // pads it; unknown when the tokenizer is a file the importer cannot read.
   const std::int64_t divisible_by = a.integer("--make-vocab-size-divisible-by", 128, 1, max_dim);
-  const std::string tokenizer = a.text("--tokenizer-type").value_or("");
+  // pretrain_gpt.py runs pretrain(..., args_defaults={'tokenizer_type': 'GPT2BPETokenizer'}):
+  // a GPT script that names only --vocab-file and --merge-file has GPT-2's BPE.
+  std::string tokenizer = a.text("--tokenizer-type").value_or("");
+  if (tokenizer.empty() && program == "pretrain_gpt.py") {
+    tokenizer = "GPT2BPETokenizer";
+    c.note("--tokenizer-type: not given; pretrain_gpt.py's default GPT2BPETokenizer");
+  }
   std::int64_t vocab = 0;
   if (a.given("--padded-vocab-size")) {
     vocab = a.integer("--padded-vocab-size", 0, 1, max_dim);
