@@ -277,14 +277,14 @@ TEST_CASE("megatron: flags held in a string and run through sh -c, as Megatron-L
   const import_result r =
       run(import_format::megatron, sample("megatron/pretrain_gpt3_175B_sh_c.sh"), nodes_128);
   const io::plan_file f = read_back(r);
-  CHECK(f.plan.model.layers == 96);        // line 21
-  CHECK(f.plan.model.d_model == 12288);    // line 22
-  CHECK(f.plan.model.heads == 96);         // line 23
-  CHECK(degrees_of(f).tensor == 8);        // line 19
-  CHECK(degrees_of(f).pipeline == 16);     // line 20
-  CHECK(degrees_of(f).data == 8);          // 1024 / (8 x 16)
-  CHECK(f.plan.setup.batch.global_tokens == 1536 * 2048);            // lines 24, 27
-  CHECK(f.plan.setup.recompute.kind == recompute_kind::full);        // line 52, v2's flag
+  CHECK(f.plan.model.layers == 96);                                     // line 21
+  CHECK(f.plan.model.d_model == 12288);                                 // line 22
+  CHECK(f.plan.model.heads == 96);                                      // line 23
+  CHECK(degrees_of(f).tensor == 8);                                     // line 19
+  CHECK(degrees_of(f).pipeline == 16);                                  // line 20
+  CHECK(degrees_of(f).data == 8);                                       // 1024 / (8 x 16)
+  CHECK(f.plan.setup.batch.global_tokens == 1536 * 2048);               // lines 24, 27
+  CHECK(f.plan.setup.recompute.kind == recompute_kind::full);           // line 52, v2's flag
   CHECK(listed(r.notes, "--fp16: counted as 16-bit mixed precision"));  // line 51
   // Only --vocab-file and --merge-file: pretrain_gpt.py's default tokenizer, GPT-2's BPE (50257
   // tokens), padded to a multiple of 128 x TP 8: 51200.
@@ -313,6 +313,38 @@ torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 \
                              {"checkpoint-activations=true"});
                  }),
                  "--checkpoint-activations: Megatron-LM v2.x's flag, given with the newer"));
+}
+
+TEST_CASE("megatron: the gpt-oss example, its options loop and gpt-oss's attention") {
+  // examples/gptoss/02_train.sh (NVIDIA/Megatron-LM 3d5f9b67): a `while [[ $# -gt 0 ]]` loop
+  // reads the script's options (line 14), which a script read with no arguments skips; before,
+  // CHECKPOINT_PATH "assigned under a 'while' block" refused it.
+  const import_result r =
+      run(import_format::megatron, sample("megatron/gptoss_02_train.sh"), dgx_h100_1);
+  const io::plan_file f = read_back(r);
+  CHECK(listed(r.notes, "line 14: a 'while' loop whose condition is false on entry runs no time"));
+  const shardplan::model_shape& m = f.plan.model;
+  CHECK(m.layers == 12);     // line 116
+  CHECK(m.d_model == 512);   // line 131
+  CHECK(m.gated_mlp);        // line 147, --quick-geglu: a gated linear unit
+  CHECK(m.attention_sinks);  // line 149, --softmax-type learnable: an offset per head
+  // Lines 150, 152: Transformer Engine's window (128, 0) holds 128 + 0 + 1 keys; every second
+  // layer (layer_number % 2 == 0, 1-based) attends fully.
+  CHECK(m.local.window == 129);
+  CHECK(m.local.global_every == 2);
+  CHECK(m.local.kind == shardplan::local_attention_kind::sliding);
+  CHECK(m.moe.experts == 4);       // line 157
+  CHECK(m.moe.top_k == 2);         // line 158
+  CHECK(degrees_of(f).data == 8);  // --nproc_per_node 8 x --nnodes 1, PP_SIZE 1
+  CHECK(f.plan.setup.recompute.kind == recompute_kind::selective);  // line 216
+  // The loop at HEAD (d98e8a64) sets PP_SIZE to the world size, 8, with the same 12 layers:
+  // validate_args refuses that, and so does the import.
+  const std::string head = text_of(sample("megatron/gptoss_02_train.sh"));
+  std::string pp = head;
+  pp.replace(pp.find("PP_SIZE=1"), 9, "PP_SIZE=${WORLD_SIZE}");
+  CHECK(contains(
+      refusal([&] { (void)run(import_format::megatron, scratch("gptoss_pp.sh", pp), dgx_h100_1); }),
+      "--num-layers: 12 layers (embedding and loss counted as asked) do not divide among PP 8"));
 }
 
 TEST_CASE("megatron: a value the script cannot resolve is refused, naming the flag") {
@@ -597,7 +629,8 @@ TEST_CASE("torchtitan: its flavors are the released models' shapes, as published
   // DeepSeek-V3 and Kimi (K2.5's text tower is K2's) build the released checkpoints' decoders.
   int named = 0;
   for (const tt::flavor& f : tt::flavors) {
-    const shardplan::model_shape* m = shardplan::io::detail::importer::catalogue_model(f.shape.name);
+    const shardplan::model_shape* m =
+        shardplan::io::detail::importer::catalogue_model(f.shape.name);
     if (m == nullptr) continue;
     ++named;
     CAPTURE(f.name);
@@ -654,8 +687,8 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
   const io::plan_file fds = read_back(ds);
   CHECK(fds.model_name == "torchtitan deepseek_v3 16B");
   CHECK(shardplan::io::detail::importer::shape_difference(
-            fds.plan.model, shardplan::models::torchtitan::find_flavor("deepseek_v3", "16B")->shape) ==
-        "");
+            fds.plan.model,
+            shardplan::models::torchtitan::find_flavor("deepseek_v3", "16B")->shape) == "");
   CHECK(degrees_of(fds).expert == 8);
   CHECK(degrees_of(fds).data == 8);
   CHECK(fds.plan.setup.batch.micro_batch == 4);
@@ -663,16 +696,16 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
   CHECK(check(fds.values()).empty());
   // The same file at 8a2686c4a, local batch 8: "we run into OOM with the default command"
   // (pytorch/torchtitan#1789, 8 x H100 80GB).
-  const io::plan_file oom = read_back(
-      run(import_format::torchtitan, sample("torchtitan/deepseek_v3_16b_8a2686c.toml"), dgx_h100_1));
+  const io::plan_file oom = read_back(run(
+      import_format::torchtitan, sample("torchtitan/deepseek_v3_16b_8a2686c.toml"), dgx_h100_1));
   CHECK(oom.plan.setup.batch.micro_batch == 8);
   CHECK(check_plan(oom.plan).violations.has(plan_rule::fits_in_memory));
   CHECK(check_plan(oom.plan).violations.count == 1);
 
   // llama4_17bx16e.toml, line 1: "a preset for 64 H100 GPUs": TP 8 (42), FSDP over the rest.
   const json dgx_h100_8 = {{"preset", "dgx_h100_superpod"}, {"nodes", 8}};
-  const io::plan_file scout =
-      read_back(run(import_format::torchtitan, sample("torchtitan/llama4_17bx16e.toml"), dgx_h100_8));
+  const io::plan_file scout = read_back(
+      run(import_format::torchtitan, sample("torchtitan/llama4_17bx16e.toml"), dgx_h100_8));
   CHECK(scout.model_name == "torchtitan llama4 17bx16e");
   CHECK(scout.plan.model.moe.experts == 16);
   CHECK(degrees_of(scout).tensor == 8);
@@ -680,17 +713,17 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
   CHECK(scout.plan.setup.recompute.kind == recompute_kind::full);
   CHECK(check(scout.values()).empty());
   // llama4_17bx128e.toml ("still under development", no hardware stated): TP 8, PP 4.
-  const io::plan_file maverick = read_back(
-      run(import_format::torchtitan, sample("torchtitan/llama4_17bx128e.toml"),
-          json{{"preset", "dgx_h100_superpod"}, {"nodes", 32}}));
+  const io::plan_file maverick =
+      read_back(run(import_format::torchtitan, sample("torchtitan/llama4_17bx128e.toml"),
+                    json{{"preset", "dgx_h100_superpod"}, {"nodes", 32}}));
   CHECK(maverick.plan.model.moe.every == 2);
   CHECK(degrees_of(maverick).pipeline == 4);
 
   // qwen3_32b.toml, line 1: "a preset for 8 H100 GPUs (with 96GiB memory)", checked on the
   // catalogue's nearest, the 94 GB H100 NVL: FSDP over 8, local batch 2 x 4096, full AC.
-  const io::plan_file q32 = read_back(
-      run(import_format::torchtitan, sample("torchtitan/qwen3_32b.toml"),
-          json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
+  const io::plan_file q32 =
+      read_back(run(import_format::torchtitan, sample("torchtitan/qwen3_32b.toml"),
+                    json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
   CHECK(q32.model_name == "qwen3-32b");
   CHECK(check(q32.values()).empty());
   const io::plan_file q06 =
@@ -702,14 +735,16 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
   std::string other = text;
   other.replace(other.find("flavor = \"0.6B\""), 15, "flavor = \"7B\"");
   CHECK(contains(refusal([&] {
-                   (void)run(import_format::torchtitan, scratch("qwen3_7b.toml", other), dgx_h100_1);
+                   (void)run(import_format::torchtitan, scratch("qwen3_7b.toml", other),
+                             dgx_h100_1);
                  }),
                  "model.flavor: torchtitan's qwen3 has no flavor '7B' (its flavors: 0.6B, 1.7B, "
                  "4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B)"));
   std::string hybrid = text;
   hybrid.replace(hybrid.find("name = \"qwen3\""), 14, "name = \"qwen3_5\"");
   CHECK(contains(refusal([&] {
-                   (void)run(import_format::torchtitan, scratch("qwen3_5.toml", hybrid), dgx_h100_1);
+                   (void)run(import_format::torchtitan, scratch("qwen3_5.toml", hybrid),
+                             dgx_h100_1);
                  }),
                  "model.flavor: torchtitan's qwen3_5 0.6B puts GatedDeltaNet linear attention"));
 }
@@ -725,12 +760,13 @@ TEST_CASE("torchtitan: launch lines as its README writes them") {
   const io::plan_file f = read_back(r);
   CHECK(f.model_name == "torchtitan deepseek_v3 16B");
   CHECK(degrees_of(f).data * degrees_of(f).tensor * degrees_of(f).pipeline == 8);  // NGPU, not 16
-  CHECK(degrees_of(f).expert == 8);  // config_registry.py:170
+  CHECK(degrees_of(f).expert == 8);            // config_registry.py:170
   CHECK(f.plan.setup.batch.micro_batch == 4);  // 4 * 4096 tokens of 4096
   // The README's own line, MODULE and CONFIG only: NGPU's default 8.
-  const io::plan_file q = read_back(run(
-      import_format::torchtitan, scratch("titan_qwen.sh", "MODULE=qwen3 CONFIG=qwen3_32b ./run_train.sh\n"),
-      json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
+  const io::plan_file q =
+      read_back(run(import_format::torchtitan,
+                    scratch("titan_qwen.sh", "MODULE=qwen3 CONFIG=qwen3_32b ./run_train.sh\n"),
+                    json{{"preset", "nvlink_fat_tree"}, {"chip", "h100_nvl"}, {"nodes", 1}}));
   CHECK(q.model_name == "qwen3-32b");
   CHECK(q.plan.setup.recompute.kind == recompute_kind::full);  // config_registry.py:340, FullAC
   // torchrun's own flags give the world size, checked against the system.

@@ -35,8 +35,8 @@ namespace shardplan::models::torchtitan {
 /// One flavor: torchtitan's model name and flavor, and the decoder it builds. A flavor with the
 /// shape of a catalogue model carries that model's name (a test checks the two shapes are equal).
 struct flavor {
-  std::string_view model;   ///< "llama3", "llama4", "deepseek_v3", "qwen3", "gpt_oss", "kimi_k2_7"
-  std::string_view name;    ///< the flavor ("8B", "17bx16e", ...)
+  std::string_view model;  ///< "llama3", "llama4", "deepseek_v3", "qwen3", "gpt_oss", "kimi_k2_7"
+  std::string_view name;   ///< the flavor ("8B", "17bx16e", ...)
   model_shape shape;
   std::string_view source;  ///< where its numbers are, at v0.2.2 or HEAD
 };
@@ -53,7 +53,10 @@ constexpr model_shape llama4(std::string_view name, std::int64_t experts, std::i
                 .kv_heads = 8,
                 .head_dim = 128,
                 .vocab = 202048,
-                .moe = {.experts = experts, .top_k = 1, .shared_experts = 1, .expert_d_ff = 8192,
+                .moe = {.experts = experts,
+                        .top_k = 1,
+                        .shared_experts = 1,
+                        .expert_d_ff = 8192,
                         .every = every}};
   if (chunked) m.local = {.window = 8192, .global_every = 4, .kind = local_attention_kind::chunked};
   return m;
@@ -116,44 +119,101 @@ constexpr model_shape mla_moe(std::string_view name, std::int64_t layers, std::i
 
 }  // namespace detail
 
-// clang-format off
 /// Every flavor of torchtitan's language models but the debug models. Lines are of
 /// models/<model>/__init__.py at v0.2.2 unless HEAD is named.
 inline constexpr flavor flavors[] = {
-    {"llama3", "1B", {.name = "torchtitan llama3 1B", .layers = 16, .d_model = 2048, .d_ff = 8192, .heads = 32, .kv_heads = 8, .head_dim = 64, .vocab = 128256, .tied_embeddings = true},
-     "HEAD llama3/__init__.py:148-189 (multiplier 1.5, multiple_of 1024: 5461 x 1.5 -> 8192; tied)"},
-    {"llama3", "3B", {.name = "torchtitan llama3 3B", .layers = 28, .d_model = 3072, .d_ff = 8192, .heads = 24, .kv_heads = 8, .head_dim = 128, .vocab = 128256, .tied_embeddings = true},
+    {"llama3",
+     "1B",
+     {.name = "torchtitan llama3 1B",
+      .layers = 16,
+      .d_model = 2048,
+      .d_ff = 8192,
+      .heads = 32,
+      .kv_heads = 8,
+      .head_dim = 64,
+      .vocab = 128256,
+      .tied_embeddings = true},
+     "HEAD llama3/__init__.py:148-189 (multiplier 1.5, multiple_of 1024: 5461 x 1.5 -> 8192; "
+     "tied)"},
+    {"llama3",
+     "3B",
+     {.name = "torchtitan llama3 3B",
+      .layers = 28,
+      .d_model = 3072,
+      .d_ff = 8192,
+      .heads = 24,
+      .kv_heads = 8,
+      .head_dim = 128,
+      .vocab = 128256,
+      .tied_embeddings = true},
      "HEAD llama3/__init__.py:192-233 (multiplier 1.0, multiple_of 1024: 8192; tied)"},
     {"llama3", "8B", llama3_8b::shape, "llama3/__init__.py:51-59 (14336)"},
     {"llama3", "8B_flex", llama3_8b::shape, "llama3/__init__.py:60-70 (8B with flex attention)"},
-    {"llama3", "8B_varlen", llama3_8b::shape, "llama3/__init__.py:71-81 (8B with varlen attention)"},
+    {"llama3", "8B_varlen", llama3_8b::shape,
+     "llama3/__init__.py:71-81 (8B with varlen attention)"},
     {"llama3", "70B", llama3_70b::shape, "llama3/__init__.py:82-90 (28672)"},
     {"llama3", "405B", llama3_405b::shape, "llama3/__init__.py:91-99 (53248)"},
-    {"llama4", "17bx16e", detail::llama4("torchtitan llama4 17bx16e", 16, 1, false), "llama4/__init__.py:38-50"},
-    {"llama4", "17bx128e", detail::llama4("torchtitan llama4 17bx128e", 128, 2, false), "llama4/__init__.py:51-60 (interleave_moe_layer_step 2, args.py:63)"},
-    {"llama4", "17bx16e_irope", detail::llama4("torchtitan llama4 17bx16e_irope", 16, 1, true), "llama4/__init__.py:73-88"},
-    {"llama4", "17bx128e_irope", detail::llama4("torchtitan llama4 17bx128e_irope", 128, 2, true), "llama4/__init__.py:89-101"},
-    {"deepseek_v3", "16B", detail::mla_moe("torchtitan deepseek_v3 16B", 27, 2048, 10944, 16, 102400, {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1}, 0),
-     "deepseek_v3/__init__.py:78-102 (DeepSeek-V2-Lite's shape; its TOML loads deepseek-moe-16b-base's tokenizer only)"},
-    {"deepseek_v3", "236B", detail::mla_moe("torchtitan deepseek_v3 236B", 60, 5120, 12288, 128, 102400, {.experts = 160, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1536, .dense_layers = 1}, 1536),
+    {"llama4", "17bx16e", detail::llama4("torchtitan llama4 17bx16e", 16, 1, false),
+     "llama4/__init__.py:38-50"},
+    {"llama4", "17bx128e", detail::llama4("torchtitan llama4 17bx128e", 128, 2, false),
+     "llama4/__init__.py:51-60 (interleave_moe_layer_step 2, args.py:63)"},
+    {"llama4", "17bx16e_irope", detail::llama4("torchtitan llama4 17bx16e_irope", 16, 1, true),
+     "llama4/__init__.py:73-88"},
+    {"llama4", "17bx128e_irope", detail::llama4("torchtitan llama4 17bx128e_irope", 128, 2, true),
+     "llama4/__init__.py:89-101"},
+    {"deepseek_v3", "16B",
+     detail::mla_moe(
+         "torchtitan deepseek_v3 16B", 27, 2048, 10944, 16, 102400,
+         {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1},
+         0),
+     "deepseek_v3/__init__.py:78-102 (DeepSeek-V2-Lite's shape; its TOML loads "
+     "deepseek-moe-16b-base's tokenizer only)"},
+    {"deepseek_v3", "236B",
+     detail::mla_moe(
+         "torchtitan deepseek_v3 236B", 60, 5120, 12288, 128, 102400,
+         {.experts = 160, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1536, .dense_layers = 1},
+         1536),
      "deepseek_v3/__init__.py:103-129 (DeepSeek-V2's shape)"},
     {"deepseek_v3", "671B", deepseek_v3::shape, "deepseek_v3/__init__.py:130-156"},
-    {"qwen3", "0.6B", detail::qwen3("qwen3-0.6b", 28, 1024, 3072, 16, 8, true), "qwen3/__init__.py:46-58"},
-    {"qwen3", "1.7B", detail::qwen3("qwen3-1.7b", 28, 2048, 6144, 16, 8, true), "qwen3/__init__.py:59-71"},
-    {"qwen3", "4B", detail::qwen3("torchtitan qwen3 4B", 36, 2560, 9728, 32, 8, true), "qwen3/__init__.py:72-84"},
-    {"qwen3", "8B", detail::qwen3("qwen3-8b", 36, 4096, 12288, 32, 8, false), "qwen3/__init__.py:85-96"},
-    {"qwen3", "14B", detail::qwen3("torchtitan qwen3 14B", 40, 5120, 17408, 40, 8, false), "qwen3/__init__.py:97-108"},
-    {"qwen3", "32B", detail::qwen3("qwen3-32b", 64, 5120, 25600, 64, 8, false), "qwen3/__init__.py:109-120"},
-    {"qwen3", "30B-A3B", detail::qwen3_moe("qwen3-30b-a3b", 48, 2048, 32, 768), "qwen3/__init__.py:145-167"},
-    {"qwen3", "235B-A22B", detail::qwen3_moe("qwen3-235b-a22b", 94, 4096, 64, 1536), "qwen3/__init__.py:168-190"},
+    {"qwen3", "0.6B", detail::qwen3("qwen3-0.6b", 28, 1024, 3072, 16, 8, true),
+     "qwen3/__init__.py:46-58"},
+    {"qwen3", "1.7B", detail::qwen3("qwen3-1.7b", 28, 2048, 6144, 16, 8, true),
+     "qwen3/__init__.py:59-71"},
+    {"qwen3", "4B", detail::qwen3("torchtitan qwen3 4B", 36, 2560, 9728, 32, 8, true),
+     "qwen3/__init__.py:72-84"},
+    {"qwen3", "8B", detail::qwen3("qwen3-8b", 36, 4096, 12288, 32, 8, false),
+     "qwen3/__init__.py:85-96"},
+    {"qwen3", "14B", detail::qwen3("torchtitan qwen3 14B", 40, 5120, 17408, 40, 8, false),
+     "qwen3/__init__.py:97-108"},
+    {"qwen3", "32B", detail::qwen3("qwen3-32b", 64, 5120, 25600, 64, 8, false),
+     "qwen3/__init__.py:109-120"},
+    {"qwen3", "30B-A3B", detail::qwen3_moe("qwen3-30b-a3b", 48, 2048, 32, 768),
+     "qwen3/__init__.py:145-167"},
+    {"qwen3", "235B-A22B", detail::qwen3_moe("qwen3-235b-a22b", 94, 4096, 64, 1536),
+     "qwen3/__init__.py:168-190"},
     {"gpt_oss", "20b", detail::gpt_oss("gpt-oss-20b", 24, 32), "gpt_oss/__init__.py:47-61"},
     {"gpt_oss", "120b", detail::gpt_oss("gpt-oss-120b", 36, 128), "gpt_oss/__init__.py:62-76"},
-    {"kimi_k2_7", "moonlight-16B-A3B", detail::mla_moe("torchtitan kimi_k2_7 moonlight-16B-A3B", 27, 2048, 11264, 16, 163840, {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1, .router_bias = true}, 0),
+    {"kimi_k2_7", "moonlight-16B-A3B",
+     detail::mla_moe("torchtitan kimi_k2_7 moonlight-16B-A3B", 27, 2048, 11264, 16, 163840,
+                     {.experts = 64,
+                      .top_k = 6,
+                      .shared_experts = 2,
+                      .expert_d_ff = 1408,
+                      .dense_layers = 1,
+                      .router_bias = true},
+                     0),
      "HEAD kimi_k2_7/__init__.py:288-319 (the text tower)"},
-    {"kimi_k2_7", "Kimi-K2.5", detail::mla_moe("kimi-k2", 61, 7168, 18432, 64, 163840, {.experts = 384, .top_k = 8, .shared_experts = 1, .expert_d_ff = 2048, .dense_layers = 1, .router_bias = true}, 1536),
+    {"kimi_k2_7", "Kimi-K2.5",
+     detail::mla_moe("kimi-k2", 61, 7168, 18432, 64, 163840,
+                     {.experts = 384,
+                      .top_k = 8,
+                      .shared_experts = 1,
+                      .expert_d_ff = 2048,
+                      .dense_layers = 1,
+                      .router_bias = true},
+                     1536),
      "HEAD kimi_k2_7/__init__.py:384-467 (the text tower; the vision tower is not counted)"},
 };
-// clang-format on
 
 /// The flavor `name` of torchtitan's model `model`, or null.
 constexpr const flavor* find_flavor(std::string_view model, std::string_view name) {

@@ -1198,6 +1198,10 @@ class shell {
         skip_loop();
         return truth::yes;
       }
+      if (t.text == "while" && run && probe_depth_ == 0 && while_runs_no_time()) {
+        skip_loop();
+        return truth::yes;
+      }
       if (t.text == "for" || t.text == "while" || t.text == "until" || t.text == "select" ||
           t.text == "case") {
         if (run && probe_depth_ == 0)
@@ -1258,6 +1262,28 @@ class shell {
                            (list.text == "\"$@\"" || list.text == "$@" || list.text == "\"$*\"" ||
                             list.text == "$*");
     return arguments && (end.kind == tok::semi || end.kind == tok::newline);
+  }
+
+  /// Whether the `while` at the cursor has one test for its condition (`[[ $# -gt 0 ]]`, `[ -n
+  /// "$1" ]`) that is false on entry: the loop runs no time, as the loops that read a script's
+  /// options do when it is read with no arguments. The cursor stays at the `while`.
+  bool while_runs_no_time() {
+    const std::size_t at = i_;
+    const int line = cur().line;
+    ++i_;
+    truth first = truth::unknown;
+    if (at_word("[[")) {
+      first = double_bracket(true);
+    } else if (at_word("[") || at_word("test")) {
+      first = simple(true);
+    }
+    const bool one_test = cur().kind == tok::semi || cur().kind == tok::newline;
+    i_ = at;
+    if (first != truth::no || !one_test) return false;
+    c_.note("line " + std::to_string(line) +
+            ": a 'while' loop whose condition is false on entry runs no time (the script is "
+            "read with no arguments)");
+    return true;
   }
 
   /// for/while/until/select/case ... done/esac, read over (not run).

@@ -488,13 +488,17 @@ inline outcome import_megatron(const source& src) {
   m.layers = a.required("--num-layers", 1, max_count);
   m.d_model = a.required("--hidden-size", 1, max_dim);
   m.heads = a.required("--num-attention-heads", 1, max_count);
-  m.gated_mlp = a.on("--swiglu");
+  // --quick-geglu is a gated MLP too (argument_utils.py at d98e8a64: gated_linear_unit with
+  // quick_gelu), whose width defaults to 4h as the ungated one's.
+  const bool swiglu = a.on("--swiglu");
+  if (swiglu && a.on("--quick-geglu")) c.fail("--quick-geglu", "and --swiglu are both given");
+  m.gated_mlp = swiglu || a.on("--quick-geglu");
   const std::int64_t ffn_default =
-      m.gated_mlp ? static_cast<std::int64_t>(static_cast<double>(8 * m.d_model) / 3.0 / 64.0) * 64
-                  : 4 * m.d_model;
+      swiglu ? static_cast<std::int64_t>(static_cast<double>(8 * m.d_model) / 3.0 / 64.0) * 64
+             : 4 * m.d_model;
   if (!a.given("--ffn-hidden-size"))
     c.note("--ffn-hidden-size: not given; Megatron-LM's default " + std::to_string(ffn_default) +
-           (m.gated_mlp ? " (int((4h x 2 / 3) / 64) x 64 with --swiglu)" : " (4h)"));
+           (swiglu ? " (int((4h x 2 / 3) / 64) x 64 with --swiglu)" : " (4h)"));
   const std::int64_t ffn = a.integer("--ffn-hidden-size", ffn_default, 1, max_dim);
   m.d_ff = ffn;
   const bool mla = a.on("--multi-latent-attention");
@@ -522,6 +526,35 @@ inline outcome import_megatron(const source& src) {
         c.note("--num-query-groups without --group-query-attention: Megatron-LM ignores it");
     }
   }
+  // Window attention (megatron/core/transformer/utils.py is_layer_window_attention at d98e8a64):
+  // --window-size "L,R" is Transformer Engine's (left, right), L + R + 1 keys; every layer slides
+  // but each --window-attn-skip-freq N-th (1-based) one, which attends fully. --softmax-type
+  // learnable adds a softmax offset per head and layer (dot_product_attention.py), the sinks.
+  if (const std::optional<std::string> w = a.text("--window-size")) {
+    const std::size_t comma = w->find(',');
+    std::int64_t left = 0;
+    std::int64_t right = 0;
+    if (comma == std::string::npos || !parse_integer(w->substr(0, comma), left) ||
+        !parse_integer(w->substr(comma + 1), right) || left < 0 || right < 0 ||
+        left >= max_seq_len)
+      c.fail("--window-size", "must be two whole numbers L,R (given '" + *w + "')");
+    if (right != 0)
+      c.fail("--window-size", "a window that looks " + std::to_string(right) +
+                                  " tokens ahead is not causal attention");
+    m.local.window = left + 1;
+    m.local.kind = local_attention_kind::sliding;
+    if (const std::optional<std::string> f = a.text("--window-attn-skip-freq")) {
+      std::int64_t every = 0;
+      if (!parse_integer(*f, every) || every < 1 || every > max_count)
+        c.fail("--window-attn-skip-freq",
+               "'" + *f + "': only a whole period N (every N-th layer attends fully) is modelled");
+      m.local.global_every = every == 1 ? 0 : every;
+      if (every == 1) m.local.window = 0;  // every layer attends fully
+    }
+  }
+  const std::string softmax =
+      a.choice("--softmax-type", "vanilla", {"vanilla", "off-by-one", "learnable"});
+  m.attention_sinks = softmax == "learnable";
   const std::string norm = a.choice("--normalization", "LayerNorm", {"LayerNorm", "RMSNorm"});
   m.norm = norm == "RMSNorm" ? norm_kind::rms_norm : norm_kind::layer_norm;
   m.biases = !a.on("--disable-bias-linear");

@@ -600,7 +600,9 @@ inline nlohmann::json command_line_tree(context& c, const std::string& text,
   const bash::command* launched = nullptr;
   const std::vector<std::string> words = bash::command_words(
       c, sh, launcher, "torchtitan",
-      [](const std::string& w, int) { return w == "torchtitan.train" || w.ends_with("run_train.sh"); },
+      [](const std::string& w, int) {
+        return w == "torchtitan.train" || w.ends_with("run_train.sh");
+      },
       &launched);
   std::string module;
   std::string function;
