@@ -1211,18 +1211,31 @@ TEST_CASE("deepspeed: DeepSpeed's and DeepSpeedExamples' configs") {
                  "zero_optimization.offload_optimizer.device: must be \"none\", \"cpu\" or "
                  "\"nvme\""));
 
-  // Hugging Face's "auto" batch leaves DeepSpeed none to derive: the refusal names the "auto"
-  // key and how to give it; given as an override, the config imports.
-  CHECK(contains(refusal([&] {
-                   (void)run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
-                             dgx_a100_1, "llama3-8b", 0, {"seq_len=4096"});
-                 }),
-                 "train_micro_batch_size_per_gpu: is \"auto\", which the Hugging Face Trainer "
-                 "fills"));
+  // Hugging Face's "auto" values are what the Trainer fills (transformers' integrations/
+  // deepspeed.py, trainer_config_process): TrainingArguments' defaults, per-device batch 8 and
+  // accumulation 1, over the 8 GPUs' data parallelism, each said in a note.
+  const import_result hf = run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
+                               dgx_a100_1, "llama3-8b", 0, {"seq_len=4096"});
+  CHECK(read_back(hf).plan.setup.batch.micro_batch == 8);
+  CHECK(read_back(hf).plan.setup.batch.global_tokens == 8 * 1 * 8 * 4096);
+  CHECK(listed(hf.notes, "train_micro_batch_size_per_gpu \"auto\": 8, as the Hugging Face "
+                         "Trainer fills it (per_device_train_batch_size's default 8)"));
+  // The Trainer's own arguments as overrides, or the key itself.
+  const io::plan_file trainer = read_back(
+      run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"), dgx_a100_1,
+          "llama3-8b", 0, {"seq_len=4096", "per_device_train_batch_size=2",
+                           "gradient_accumulation_steps=4"}));
+  CHECK(trainer.plan.setup.batch.micro_batch == 2);
+  CHECK(trainer.plan.setup.batch.global_tokens == 2 * 4 * 8 * 4096);
   const io::plan_file given =
       read_back(run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
                     dgx_a100_1, "llama3-8b", 0, {"seq_len=4096", "train_micro_batch_size_per_gpu=2"}));
   CHECK(given.plan.setup.batch.micro_batch == 2);
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::deepspeed, sample("deepspeed/ds_config_fp16_z3.json"),
+                             dgx_a100_1, "llama3-8b", 0, {"seq_len=4096", "bf16=yes"});
+                 }),
+                 "override bf16: must be true or false (given 'yes')"));
   // DeepSpeed reads its config with hjson, which ignores trailing commas (hjson's syntax page);
   // a comma inside a string or a comment stays.
   const std::string trailing = scratch("ds_trailing.json", R"x({

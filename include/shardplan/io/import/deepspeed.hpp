@@ -19,8 +19,13 @@
 //     becomes true at stage 3 and false below it, overlap_comm_valid; read at 38327e07),
 //     mics_shard_size.
 //   - deepspeed/runtime/tensor_parallel/config.py: tensor_parallel.autotp_size (AutoTP).
-//   - "auto" values are filled by the Hugging Face Trainer integration before DeepSpeed sees
-//     them; the importer takes them as not given.
+//   - "auto" values are filled by the Hugging Face Trainer before DeepSpeed sees them
+//     (transformers' integrations/deepspeed.py, HfTrainerDeepSpeedConfig.trainer_config_process):
+//     train_micro_batch_size_per_gpu <- per_device_train_batch_size (TrainingArguments' default
+//     8), gradient_accumulation_steps <- gradient_accumulation_steps (1), train_batch_size <-
+//     world x both, fp16.enabled <- fp16, bf16.enabled <- bf16 (both false by default). The
+//     overrides per_device_train_batch_size=N, gradient_accumulation_steps=N, bf16=true and
+//     fp16=true give the Trainer's arguments; without them its defaults are used and said.
 // A DeepSpeed config names neither the model nor the sequence length (the data loader's):
 // the request names the model (--model) and the override seq_len=N gives the length; neither is
 // guessed. Tensor, pipeline and expert degrees live in the model code: the overrides
@@ -129,8 +134,28 @@ inline outcome import_deepspeed(const source& src) {
   std::int64_t tensor = 0;
   std::int64_t pipeline = 0;
   std::int64_t expert = 0;
+  std::int64_t per_device = 0;  // the Trainer's per_device_train_batch_size, when given
+  std::int64_t hf_accumulation = 0;
+  int hf_bf16 = -1;  // the Trainer's bf16 / fp16 arguments: -1 not given, else 0 or 1
+  int hf_fp16 = -1;
   for (const std::string& o : src.overrides) {
     const auto [key, value] = split_override(c, o);
+    if (key == "bf16" || key == "fp16") {
+      if (value != "true" && value != "false")
+        c.fail("override " + key, "must be true or false (given '" + value + "')");
+      (key == "bf16" ? hf_bf16 : hf_fp16) = value == "true" ? 1 : 0;
+      c.note("override: " + key + "=" + value + " (the Trainer's argument)");
+      continue;
+    }
+    if (key == "per_device_train_batch_size" ||
+        (key == "gradient_accumulation_steps" && root.value(key, nlohmann::json()) == "auto")) {
+      std::int64_t& x = key == "per_device_train_batch_size" ? per_device : hf_accumulation;
+      if (!parse_integer(value, x) || x < 1 || x > max_sequences)
+        c.fail("override " + key, "must be a whole number from 1 to " +
+                                      std::to_string(max_sequences) + " (given '" + value + "')");
+      c.note("override: " + key + "=" + value + " (the Trainer's argument)");
+      continue;
+    }
     std::int64_t* degree = key == "seq_len"             ? &seq_len
                            : key == "tensor_parallel"   ? &tensor
                            : key == "pipeline_parallel" ? &pipeline
@@ -198,21 +223,28 @@ inline outcome import_deepspeed(const source& src) {
   p.uneven_stages = p.pipeline > 1 && m.layers % p.pipeline != 0;
 
   // ---- batch: DeepSpeed's derivation -----------------------------------------------------------
-  std::string auto_key;  // the first batch key left "auto"
-  auto batch_key = [&](const char* key) -> std::int64_t {
+  // "auto": the Trainer's value (trainer_config_process), its default when not given.
+  const std::int64_t trainer_micro = per_device > 0 ? per_device : 8;
+  const std::int64_t trainer_accumulation = hf_accumulation > 0 ? hf_accumulation : 1;
+  auto batch_key = [&](const char* key, std::int64_t filled, const char* from) -> std::int64_t {
     const nlohmann::json* v = t.at(key);
     if (v == nullptr || v->is_null()) return 0;
     if (v->is_string() && v->get<std::string>() == "auto") {
-      c.note(std::string(key) +
-             " \"auto\": filled by the Hugging Face Trainer; taken as not given");
-      if (auto_key.empty()) auto_key = key;
-      return 0;
+      c.note(std::string(key) + " \"auto\": " + std::to_string(filled) +
+             ", as the Hugging Face Trainer fills it (" + from + ")");
+      return filled;
     }
     return t.integer(key, 0, 1, max_sequences);
   };
-  std::int64_t train = batch_key("train_batch_size");
-  std::int64_t micro = batch_key("train_micro_batch_size_per_gpu");
-  std::int64_t accumulation = batch_key("gradient_accumulation_steps");
+  std::int64_t micro = batch_key(
+      "train_micro_batch_size_per_gpu", trainer_micro,
+      per_device > 0 ? "per_device_train_batch_size" : "per_device_train_batch_size's default 8");
+  std::int64_t accumulation =
+      batch_key("gradient_accumulation_steps", trainer_accumulation,
+                hf_accumulation > 0 ? "gradient_accumulation_steps"
+                                    : "gradient_accumulation_steps' default 1");
+  std::int64_t train = batch_key("train_batch_size", p.data * trainer_micro * trainer_accumulation,
+                                 "world x per-device batch x accumulation");
   const std::int64_t dp = p.data;
   if (train > 0 && micro > 0 && accumulation > 0) {
   } else if (train > 0 && micro > 0) {
@@ -238,11 +270,6 @@ inline outcome import_deepspeed(const source& src) {
     train = micro * dp;
     c.note("only train_micro_batch_size_per_gpu: gradient accumulation 1, train_batch_size " +
            std::to_string(train));
-  } else if (!auto_key.empty()) {
-    c.fail(auto_key,
-           "is \"auto\", which the Hugging Face Trainer fills from its TrainingArguments "
-           "(per_device_train_batch_size, gradient_accumulation_steps); give the value as an "
-           "override, " + auto_key + "=N");
   } else {
     c.fail("train_batch_size",
            "either train_batch_size or train_micro_batch_size_per_gpu is "
@@ -324,8 +351,18 @@ inline outcome import_deepspeed(const source& src) {
 
   // ---- precision -------------------------------------------------------------------------------
   const std::string bf16_key = t.has("bf16") || !t.has("bfloat16") ? "bf16" : "bfloat16";
-  const bool bf16 = t.boolean(bf16_key + ".enabled", false);
-  const bool fp16 = t.boolean("fp16.enabled", false);
+  auto enabled = [&](const std::string& key, int trainer) {
+    const nlohmann::json* v = t.at(key);
+    if (v != nullptr && v->is_string() && v->get<std::string>() == "auto") {
+      c.note(key + " \"auto\": " + (trainer == 1 ? "true" : "false") +
+             ", as the Hugging Face Trainer fills it (" +
+             (trainer < 0 ? "TrainingArguments' default false" : "the override") + ")");
+      return trainer == 1;
+    }
+    return t.boolean(key, false);
+  };
+  const bool bf16 = enabled(bf16_key + ".enabled", hf_bf16);
+  const bool fp16 = enabled("fp16.enabled", hf_fp16);
   if (bf16 && fp16) c.fail("fp16.enabled", "and bf16.enabled are both true");
   p.precision = "bf16_mixed_adam";
   if (fp16)
