@@ -15,6 +15,7 @@
 #include <shardplan/io/plan_file.hpp>
 #include <shardplan/io/plan_writer.hpp>
 #include <shardplan/models/parameters.hpp>
+#include <shardplan/models/released.hpp>
 #include <shardplan/models/torchtitan.hpp>
 #include <string>
 #include <string_view>
@@ -938,6 +939,64 @@ TEST_CASE("maxtext: the GPU Llama 3 8B and Mixtral configs with their model file
   const import_result alone =
       run(import_format::maxtext, (dir / "gpu_llama3_8b.yml").string(), dgx_h100_1);
   CHECK(alone.plan == r.plan);
+}
+
+TEST_CASE("maxtext: its model files for today's decoder blocks give the released shapes") {
+  namespace importer = shardplan::io::detail::importer;
+  // base.yml with model_name=X reads models/X.yml (src/maxtext/configs/models at e591f30).
+  const json v5p = {{"preset", "tpu_v5p_slice"}, {"shape", {4, 4, 4}}};
+  auto model = [&](const std::string& name) {
+    return read_back(run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0,
+                         {"model_name=" + name}));
+  };
+  // The catalogue reads these from the config.json each model is published with: MaxText's
+  // blocks (qwen3, qwen3_moe, qwen2, gpt_oss, mixtral) build exactly those decoders.
+  for (const char* name : {"qwen3-8b", "qwen3-30b-a3b", "qwen3-235b-a22b", "qwen2.5-7b",
+                           "gpt-oss-20b", "gpt-oss-120b", "mixtral-8x7b"}) {
+    CAPTURE(name);
+    CHECK(model(name).model_name == name);
+  }
+  // gemma2: a MaxText layer is a (local, global) pair (gemma2.py:72-95), so the yml's 21 are
+  // Gemma 2 9B's 42; the first of each pair slides over 4096 tokens; four norms a layer. The
+  // vocabulary is 256128 where google/gemma-2-9b's config says 256000.
+  const io::plan_file g2 = model("gemma2-9b");
+  CHECK(g2.plan.model.layers == 42);
+  shardplan::model_shape same_vocab = g2.plan.model;
+  same_vocab.vocab = shardplan::models::gemma2_9b::shape.vocab;
+  CHECK(importer::shape_difference(same_vocab, shardplan::models::gemma2_9b::shape) == "");
+  // llama4: chunks of 8192 but every nope_layer_interval-th (4th) layer, MoE every
+  // interleave_moe_layer_step-th, one shared expert: torchtitan's iRoPE flavors, read from
+  // another codebase, are the same decoders.
+  CHECK(importer::shape_difference(
+            model("llama4-17b-16e").plan.model,
+            shardplan::models::torchtitan::find_flavor("llama4", "17bx16e_irope")->shape) == "");
+  CHECK(importer::shape_difference(
+            model("llama4-17b-128e").plan.model,
+            shardplan::models::torchtitan::find_flavor("llama4", "17bx128e_irope")->shape) == "");
+  // gemma3: five sliding layers of 1024 to one global (gemma3.py:37-49), q/k norms always
+  // (gemma3.py:125), four norms a layer. The Gemma 3 report's Table 1: 25,600M parameters
+  // without the embedding (and the vision encoder, which MaxText builds only multimodal).
+  const io::plan_file g3 = model("gemma3-27b");
+  CHECK(g3.plan.model.layers == 62);
+  CHECK(g3.plan.model.local.window == 1024);
+  CHECK(g3.plan.model.local.global_every == 6);
+  CHECK(g3.plan.model.qk_norm == shardplan::qk_norm_kind::per_head);
+  CHECK(g3.plan.model.layer_norms == 4);
+  const auto g3_counts = shardplan::parameters(g3.plan.model);
+  CHECK(static_cast<double>(g3_counts.total - g3_counts.embedding) / 1e6 ==
+        doctest::Approx(25600.0).epsilon(0.005).scale(0.0));
+  // olmo3: three sliding layers of 4096 to one global (olmo3.py:47-58), the q/k norm over the
+  // whole width for a model named olmo3-* (attentions.py:488).
+  const io::plan_file o3 = model("olmo3-7b");
+  CHECK(o3.plan.model.local.window == 4096);
+  CHECK(o3.plan.model.local.global_every == 4);
+  CHECK(o3.plan.model.qk_norm == shardplan::qk_norm_kind::whole);
+  // A block MaxText has and a shape cannot describe is refused, naming the key.
+  CHECK(contains(refusal([&] {
+                   (void)run(import_format::maxtext, sample("maxtext/base.yml"), v5p, "", 0,
+                             {"decoder_block=qwen3_next"});
+                 }),
+                 "decoder_block: 'qwen3_next' is not a block shardplan reads"));
 }
 
 TEST_CASE("maxtext: base.yml with the v5p 128B script's overrides") {

@@ -48,7 +48,7 @@ constexpr model_shape llama4(std::string_view name, std::int64_t experts, std::i
   model_shape m{.name = name,
                 .layers = 48,
                 .d_model = 5120,
-                .d_ff = 16384,
+                .d_ff = every > 1 ? 16384 : 0,  // no dense layer when every layer is MoE
                 .heads = 40,
                 .kv_heads = 8,
                 .head_dim = 128,

@@ -85,6 +85,19 @@ inline nlohmann::json base_defaults() {
       {"first_num_dense_layers", 0},
       {"shared_experts", 0},
       {"routed_bias", false},
+      {"mlp_bias", false},
+      {"attention_bias", false},
+      {"attention_sink", false},
+      {"sliding_window_size", 0},
+      {"chunk_attn_window_size", 0},
+      {"use_post_attn_norm", false},
+      {"use_post_ffw_norm", false},
+      {"use_qk_norm", false},
+      {"qk_norm_with_scale", true},
+      {"nope_layer_interval", -1},
+      {"interleave_moe_layer_step", 1},
+      {"inhomogeneous_layer_cycle_interval", 1},
+      {"scan_layers", true},
       {"num_layers_per_pipeline_stage", 1},
       {"num_pipeline_repeats", -1},
       {"pipeline_parallel_layers", -1},
@@ -268,25 +281,85 @@ inline model_shape model_of(context& c, key_tree& t) {
   const std::int64_t emb_scale = base_scale + (rem > 1 ? 1 : 0);
   const std::int64_t layer_scale = base_scale;
   model_shape m;
+  // The decoder blocks as src/maxtext/models/*.py build them at e591f30 (see below per block);
+  // mistral's passes no sliding window (decoders.py:448), mixtral's and gpt_oss's experts are
+  // base_mlp_dim wide (mixtral.py:108-115, gpt_oss.py:128; types.py makes base_moe_mlp_dim equal
+  // for mixtral).
   const std::string block = t.text("decoder_block", "llama2");
-  static constexpr std::string_view blocks[] = {"llama2", "mistral", "mixtral", "deepseek", "gpt3"};
+  static constexpr std::string_view blocks[] = {"llama2", "mistral", "mixtral", "deepseek",
+                                                "gpt3",   "gemma2",  "gemma3",  "gpt_oss",
+                                                "llama4", "qwen2",   "qwen3",   "qwen3_moe",
+                                                "olmo3"};
   bool known = false;
   for (std::string_view b : blocks) known = known || block == b;
   if (!known)
-    c.fail("decoder_block", "'" + block +
-                                "' is not a block shardplan reads (llama2, mistral, "
-                                "mixtral, deepseek, gpt3); give --model NAME");
+    c.fail("decoder_block", "'" + block + "' is not a block shardplan reads (" +
+                                name_list(std::vector<std::string_view>(std::begin(blocks),
+                                                                        std::end(blocks))) +
+                                "); give --model NAME or --model-config FILE");
   m.d_model = t.integer("base_emb_dim", 2048, 1, max_dim) << emb_scale;
   m.heads = t.integer("base_num_query_heads", 16, 1, max_count) << head_scale;
   m.kv_heads = t.integer("base_num_kv_heads", 16, 1, max_count) << head_scale;
   const std::int64_t mlp = t.integer("base_mlp_dim", 7168, 1, max_dim) << head_scale;
   m.layers = t.integer("base_num_decoder_layers", 16, 1, max_count) << layer_scale;
+  // gemma2.py:72-95, 147-169: a MaxText layer is a (local, global) pair of the model's layers.
+  if (block == "gemma2") m.layers *= 2;
   m.vocab = t.integer("vocab_size", 32000, 1, max_dim);
   const std::vector<std::string> activations = t.strings("mlp_activations");
   m.gated_mlp = activations.size() >= 2;
   m.tied_embeddings = t.boolean("logits_via_embedding", false);
   m.norm = block == "gpt3" ? norm_kind::layer_norm : norm_kind::rms_norm;
-  m.biases = block == "gpt3";
+  // Biases: gpt3's everywhere; attention_bias is q, k and v only in qwen2 (attentions.py:833
+  // drops the output's), q, k, v and o in gpt_oss and olmo3; mlp_bias the experts'.
+  const bool attention_bias = t.boolean("attention_bias", false);
+  const bool mlp_bias = t.boolean("mlp_bias", false);
+  m.biases = block == "gpt3" || (attention_bias && mlp_bias && block == "gpt_oss");
+  if (block == "qwen2") m.qkv_bias = attention_bias;
+  if (attention_bias && !m.biases && block != "qwen2")
+    c.note("attention_bias with decoder_block " + block +
+           ": biases on q, k, v and o are not counted (a shape has them on every linear layer "
+           "or on q, k and v only)");
+  m.attention_sinks = t.boolean("attention_sink", false);
+  // Four norms a layer where the block reads the post norms (gemma2.py, gemma3.py).
+  if (block == "gemma2" || block == "gemma3")
+    m.layer_norms = 2 + (t.boolean("use_post_attn_norm", false) ? 1 : 0) +
+                    (t.boolean("use_post_ffw_norm", false) ? 1 : 0);
+  // q/k norms: per head with weights in qwen2/qwen3 and gemma3 (always on, gemma3.py:125);
+  // olmo3's over the whole width when model_name starts with "olmo3" (attentions.py:488);
+  // llama4's is parameter-free (an L2 norm).
+  const bool qk_norm = block == "gemma3" || t.boolean("use_qk_norm", false);
+  const bool qk_weights = t.boolean("qk_norm_with_scale", true);
+  if (qk_norm && qk_weights &&
+      (block == "qwen2" || block == "qwen3" || block == "qwen3_moe" || block == "gemma3"))
+    m.qk_norm = qk_norm_kind::per_head;
+  if (qk_norm && qk_weights && block == "olmo3")
+    m.qk_norm = t.text("model_name", "default").rfind("olmo3", 0) == 0 ? qk_norm_kind::whole
+                                                                        : qk_norm_kind::per_head;
+  // Local attention: gemma2 and gpt_oss alternate sliding and global layers (the first
+  // sliding), gemma3 has five sliding to one global (gemma3.py:37-49), olmo3 three to one
+  // (olmo3.py:47-58); llama4 chunks every layer but each nope_layer_interval-th.
+  const std::int64_t window = t.integer("sliding_window_size", 0, 0, max_seq_len);
+  const std::int64_t period = block == "gemma2" || block == "gpt_oss" ? 2
+                              : block == "gemma3"                     ? 6
+                              : block == "olmo3"                      ? 4
+                                                                      : 0;
+  if (period > 0 && window > 0) m.local = {.window = window, .global_every = period};
+  if (block == "llama4") {
+    const std::int64_t chunk = t.integer("chunk_attn_window_size", 0, 0, max_seq_len);
+    const std::int64_t nope = t.integer("nope_layer_interval", -1, -1, max_count);
+    if (chunk > 0)
+      m.local = {.window = chunk,
+                 .global_every = nope > 0 ? nope : 0,
+                 .kind = local_attention_kind::chunked};
+  }
+  // A scanned stack builds int(layers / cycle) blocks of `cycle` layers (nnx_decoders.py:724).
+  const std::int64_t cycle = t.integer("inhomogeneous_layer_cycle_interval", 1, 1, max_count);
+  if (t.boolean("scan_layers", true) && cycle > 1 && m.layers % cycle != 0) {
+    c.note("inhomogeneous_layer_cycle_interval " + std::to_string(cycle) + ": MaxText scans " +
+           std::to_string(m.layers / cycle * cycle) + " of the " + std::to_string(m.layers) +
+           " layers (int(layers / cycle) blocks)");
+    m.layers = m.layers / cycle * cycle;
+  }
   const std::int64_t positions = t.integer("trainable_position_size", -1, -1, max_dim);
   m.position_embeddings = positions > 0 ? positions : 0;
   const std::int64_t experts = t.integer("num_experts", 1, 1, max_count);
@@ -295,14 +368,19 @@ inline model_shape model_of(context& c, key_tree& t) {
     m.moe.experts = experts;
     m.moe.top_k = t.integer("num_experts_per_tok", 1, 1, experts);
     const std::int64_t moe_mlp = t.integer("base_moe_mlp_dim", -1, -1, max_dim);
-    if (moe_mlp <= 0) c.fail("base_moe_mlp_dim", "must be positive for a mixture of experts");
-    m.moe.expert_d_ff = moe_mlp << head_scale;
-    if (block == "deepseek") {
-      m.moe.shared_experts = t.integer("shared_experts", 0, 0, max_count);
-      m.moe.dense_layers = t.integer("first_num_dense_layers", 0, 0, m.layers);
-      m.moe.router_bias = t.boolean("routed_bias", false);
+    if (block == "mixtral" || block == "gpt_oss") {
+      m.moe.expert_d_ff = mlp;
+    } else {
+      if (moe_mlp <= 0) c.fail("base_moe_mlp_dim", "must be positive for a mixture of experts");
+      m.moe.expert_d_ff = moe_mlp << head_scale;
     }
-    if (m.moe.dense_layers == 0) m.d_ff = 0;
+    m.moe.router_bias = t.boolean("routed_bias", false);
+    if (block == "deepseek" || block == "llama4")
+      m.moe.shared_experts = t.integer("shared_experts", 0, 0, max_count);
+    if (block == "deepseek")
+      m.moe.dense_layers = t.integer("first_num_dense_layers", 0, 0, m.layers);
+    if (block == "llama4") m.moe.every = t.integer("interleave_moe_layer_step", 1, 1, m.layers);
+    if (m.moe.dense_layers == 0 && m.moe.every <= 1) m.d_ff = 0;
   }
   const bool mla = t.text("attention_type", "global") == "mla";
   if (mla) {
