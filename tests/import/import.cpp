@@ -677,6 +677,11 @@ TEST_CASE("torchtitan: its flavors are the released models' shapes, as published
   // x 1.5 = 8191, up to a multiple of 1024: 8192; int(2·4·3072/3) = 8192 x 1.0: 8192.
   CHECK(tt::find_flavor("llama3", "1B")->shape.d_ff == 8192);
   CHECK(tt::find_flavor("llama3", "3B")->shape.d_ff == 8192);
+  // The debug models' widths by the same rules: int(2·4·256/3) = 682 up to 256: 768 (Llama 3);
+  // Llama 4's experts 682 / (top 1 + 1 shared) = 341 up to 256: 512 (model.py:385-412).
+  CHECK(tt::find_flavor("llama3", "debugmodel")->shape.d_ff == 768);
+  CHECK(tt::find_flavor("llama4", "debugmodel")->shape.d_ff == 768);
+  CHECK(tt::find_flavor("llama4", "debugmodel")->shape.moe.expert_d_ff == 512);
 }
 
 TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs") {
@@ -739,8 +744,8 @@ TEST_CASE("torchtitan: the v0.2.2 DeepSeek-V3 16B, Llama 4 and Qwen3 job configs
                    (void)run(import_format::torchtitan, scratch("qwen3_7b.toml", other),
                              dgx_h100_1);
                  }),
-                 "model.flavor: torchtitan's qwen3 has no flavor '7B' (its flavors: 0.6B, 1.7B, "
-                 "4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B)"));
+                 "model.flavor: torchtitan's qwen3 has no flavor '7B' (its flavors: debugmodel, "
+                 "debugmodel_moe, 0.6B, 1.7B, 4B, 8B, 14B, 32B, 30B-A3B, 235B-A22B)"));
   std::string hybrid = text;
   hybrid.replace(hybrid.find("name = \"qwen3\""), 14, "name = \"qwen3_5\"");
   CHECK(contains(refusal([&] {
@@ -864,8 +869,9 @@ TEST_CASE("torchtitan: bad job configs give one line naming the key") {
                              with("tt_flavor.toml", "flavor = \"70B\"", "flavor = \"13B\""),
                              dgx_a100_8);
                  }),
-                 "model.flavor: torchtitan's llama3 has no flavor '13B' (its flavors: 1B, 3B, 8B, "
-                 "8B_flex, 8B_varlen, 70B, 405B)"));
+                 "model.flavor: torchtitan's llama3 has no flavor '13B' (its flavors: debugmodel, "
+                 "debugmodel_flex_attn, debugmodel_varlen_attn, 1B, 3B, 8B, 8B_flex, "
+                 "8B_varlen, 70B, 405B)"));
   CHECK(contains(refusal([&] {
                    (void)run(import_format::torchtitan, sample("torchtitan/llama3_70b.toml"),
                              dgx_a100_8, "llama3-8b");

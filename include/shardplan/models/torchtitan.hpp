@@ -83,10 +83,11 @@ constexpr model_shape qwen3_moe(std::string_view name, std::int64_t layers, std:
   return m;
 }
 
-constexpr model_shape gpt_oss(std::string_view name, std::int64_t layers, std::int64_t experts) {
+constexpr model_shape gpt_oss(std::string_view name, std::int64_t layers, std::int64_t experts,
+                              std::int64_t dim = 2880) {
   return {.name = name,
           .layers = layers,
-          .d_model = 2880,
+          .d_model = dim,
           .heads = 64,
           .kv_heads = 8,
           .head_dim = 64,
@@ -117,11 +118,85 @@ constexpr model_shape mla_moe(std::string_view name, std::int64_t layers, std::i
                   .v_head_dim = 128}};
 }
 
+/// `m` with the vocabulary `vocab`.
+constexpr model_shape with_vocab(model_shape m, std::int64_t vocab) {
+  m.vocab = vocab;
+  return m;
+}
+
+/// The debug models (models/<m>/__init__.py's "debugmodel" entries at v0.2.2): a Llama 3 of
+/// dim 256, 6 layers and 16 heads has d_ff int(2·4·256/3) = 682, rounded up to 256: 768.
+constexpr model_shape llama3_debug(std::string_view name) {
+  return {.name = name,
+          .layers = 6,
+          .d_model = 256,
+          .d_ff = 768,
+          .heads = 16,
+          .kv_heads = 16,
+          .head_dim = 16,
+          .vocab = 2048};
+}
+
+/// Llama 4's debug model: MoE every second layer (interleave_moe_layer_step's default 2) of 8
+/// experts (MoEArgs' default), top 1 and one shared, each int(682 / 2) = 341 rounded up to 256:
+/// 512 wide; the dense layers 768.
+constexpr model_shape llama4_debug(std::string_view name, bool chunked) {
+  model_shape m = llama3_debug(name);
+  m.moe = {.experts = 8, .top_k = 1, .shared_experts = 1, .expert_d_ff = 512, .every = 2};
+  if (chunked) m.local = {.window = 256, .global_every = 4, .kind = local_attention_kind::chunked};
+  return m;
+}
+
 }  // namespace detail
 
 /// Every flavor of torchtitan's language models but the debug models. Lines are of
 /// models/<model>/__init__.py at v0.2.2 unless HEAD is named.
 inline constexpr flavor flavors[] = {
+    {"llama3", "debugmodel", detail::llama3_debug("torchtitan llama3 debugmodel"),
+     "llama3/__init__.py:30-32"},
+    {"llama3", "debugmodel_flex_attn", detail::llama3_debug("torchtitan llama3 debugmodel"),
+     "llama3/__init__.py:33-41"},
+    {"llama3", "debugmodel_varlen_attn", detail::llama3_debug("torchtitan llama3 debugmodel"),
+     "llama3/__init__.py:42-50"},
+    {"llama4", "debugmodel", detail::llama4_debug("torchtitan llama4 debugmodel", false),
+     "llama4/__init__.py:30-37 (model.py:385-412 for the widths)"},
+    {"llama4", "debugmodel_irope", detail::llama4_debug("torchtitan llama4 debugmodel_irope", true),
+     "llama4/__init__.py:61-72"},
+    {"deepseek_v3", "debugmodel",
+     detail::mla_moe(
+         "torchtitan deepseek_v3 debugmodel", 6, 256, 1024, 16, 2048,
+         {.experts = 8, .top_k = 3, .shared_experts = 2, .expert_d_ff = 256, .dense_layers = 1}, 0),
+     "deepseek_v3/__init__.py:30-52"},
+    {"deepseek_v3", "debugmodel_flex_attn",
+     detail::mla_moe(
+         "torchtitan deepseek_v3 debugmodel", 6, 256, 1024, 16, 2048,
+         {.experts = 8, .top_k = 3, .shared_experts = 2, .expert_d_ff = 256, .dense_layers = 1}, 0),
+     "deepseek_v3/__init__.py:53-77"},
+    {"deepseek_v2", "deepseek-ai/DeepSeek-V2-Lite",
+     detail::mla_moe(
+         "torchtitan deepseek_v3 16B", 27, 2048, 10944, 16, 102400,
+         {.experts = 64, .top_k = 6, .shared_experts = 2, .expert_d_ff = 1408, .dense_layers = 1},
+         0),
+     "v0.1.0 experiments/deepseek_v3/model_config.py:162-198 (DeepSeek-V2-Lite, the 16B flavor's "
+     "shape)"},
+    {"qwen3", "debugmodel",
+     detail::with_vocab(detail::qwen3("torchtitan qwen3 debugmodel", 8, 256, 3072, 16, 8, true),
+                        2048),
+     "qwen3/__init__.py:33-45"},
+    {"qwen3",
+     "debugmodel_moe",
+     {.name = "torchtitan qwen3 debugmodel_moe",
+      .layers = 8,
+      .d_model = 256,
+      .heads = 16,
+      .kv_heads = 8,
+      .head_dim = 128,
+      .vocab = 2048,
+      .moe = {.experts = 64, .top_k = 8, .expert_d_ff = 768},
+      .qk_norm = qk_norm_kind::per_head},
+     "qwen3/__init__.py:122-144"},
+    {"gpt_oss", "debugmodel", detail::gpt_oss("torchtitan gpt_oss debugmodel", 4, 8, 256),
+     "gpt_oss/__init__.py:30-46 (the dimensions of GptOssModelArgs but dim 256 and 4 layers)"},
     {"llama3",
      "1B",
      {.name = "torchtitan llama3 1B",

@@ -1615,17 +1615,23 @@ class shell {
       return truth::unknown;
     }
     static constexpr std::string_view quiet[] = {
-        "echo",     "printf",     "mkdir",  "cd",    "set",   "shift", "sleep",
-        "wait",     "trap",       "ulimit", "umask", "pushd", "popd",  "cat",
-        "rm",       "cp",         "mv",     "ln",    "touch", "chmod", "date",
-        "hostname", "nvidia-smi", "ls",     "pwd",   "eval",  "alias", "shopt"};
+        "echo",   "printf", "mkdir", "cd",       "set",        "shift", "sleep", "wait",  "trap",
+        "ulimit", "umask",  "pushd", "popd",     "cat",        "rm",    "cp",    "mv",    "ln",
+        "touch",  "chmod",  "date",  "hostname", "nvidia-smi", "ls",    "pwd",   "alias", "shopt"};
     for (std::string_view q : quiet)
       if (name == q) return truth::unknown;
     // "sh -c STRING" (or bash, after a launcher such as srun's options): STRING is read here as
-    // script text, as the shell it starts would read it.
+    // script text, as the shell it starts would read it; so are eval's words.
     std::vector<std::string> expanded;
     for (const token& w : words)
       for (std::string& f : expand(w.text, {true, false})) expanded.push_back(std::move(f));
+    // `eval WORDS`: the words joined by spaces are read as script text, as eval reads them.
+    if (!expanded.empty() && expanded[0] == "eval") {
+      std::string text;
+      for (std::size_t k = 1; k < expanded.size(); ++k) text += (k > 1 ? " " : "") + expanded[k];
+      run_string(text, line);
+      return truth::unknown;
+    }
     for (std::size_t k = 0; k + 2 < expanded.size(); ++k) {
       const std::string& program = expanded[k];
       const std::string base = program.substr(program.rfind('/') + 1);

@@ -270,10 +270,19 @@ inline outcome import_deepspeed(const source& src) {
     train = micro * dp;
     c.note("only train_micro_batch_size_per_gpu: gradient accumulation 1, train_batch_size " +
            std::to_string(train));
+  } else if (per_device > 0) {
+    // A config that leaves the batch to the Trainer (transformers' deepspeed integration sets
+    // train_micro_batch_size_per_gpu and the accumulation from its arguments).
+    micro = per_device;
+    if (accumulation == 0) accumulation = trainer_accumulation;
+    train = micro * accumulation * dp;
+    c.note("no batch key: the Hugging Face Trainer's per_device_train_batch_size " +
+           std::to_string(micro) + " and gradient_accumulation_steps " +
+           std::to_string(accumulation));
   } else {
     c.fail("train_batch_size",
-           "either train_batch_size or train_micro_batch_size_per_gpu is "
-           "needed (DeepSpeedConfig asserts it)");
+           "either train_batch_size or train_micro_batch_size_per_gpu is needed (DeepSpeedConfig "
+           "asserts it); under the Hugging Face Trainer, give per_device_train_batch_size=N");
   }
   if (micro < 1 || accumulation < 1 || train != micro * accumulation * dp)
     c.fail("train_batch_size", std::to_string(train) + " is not micro-batch " +

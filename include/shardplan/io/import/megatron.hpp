@@ -113,6 +113,15 @@ class arguments {
   bool on(std::string_view name) {
     const flag* f = find(name);
     if (f == nullptr) return false;
+    // What the script cannot resolve after a switch is most often a variable it leaves unset,
+    // which bash expands to no word at all ("--use-distributed-optimizer $EXTRA"): listed.
+    bool unresolved = !f->values.empty();
+    for (const std::string& v : f->values) unresolved = unresolved && !bash::resolved(v);
+    if (unresolved) {
+      for (const std::string& v : f->values)
+        c_.unused_key("'" + bash::shown(v) + "' after the switch " + std::string(name));
+      return true;
+    }
     if (!f->values.empty())
       c_.fail(std::string(name),
               "is a switch and takes no value (given '" + bash::shown(f->values[0]) + "')");
@@ -483,6 +492,10 @@ inline outcome import_megatron(const source& src) {
   plan_parts p;
   p.framework = "megatron_core";
   model_shape& m = p.model;
+  if (program == "pretrain_t5.py" || program == "pretrain_bert.py")
+    c.fail("script", "runs " + program + ", an encoder" +
+                         (program == "pretrain_t5.py" ? std::string("-decoder") : std::string()) +
+                         " model; shardplan describes decoder-only models");
 
   // ---- model ---------------------------------------------------------------------------------
   m.layers = a.required("--num-layers", 1, max_count);
@@ -620,12 +633,13 @@ inline outcome import_megatron(const source& src) {
   // The vocabulary: --padded-vocab-size, else the tokenizer's size padded as build_tokenizer
   // pads it; unknown when the tokenizer is a file the importer cannot read.
   const std::int64_t divisible_by = a.integer("--make-vocab-size-divisible-by", 128, 1, max_dim);
-  // pretrain_gpt.py runs pretrain(..., args_defaults={'tokenizer_type': 'GPT2BPETokenizer'}):
-  // a GPT script that names only --vocab-file and --merge-file has GPT-2's BPE.
+  // pretrain_gpt.py (and 2020's pretrain_gpt2.py, at a5a4192 line 144) runs pretrain(...,
+  // args_defaults={'tokenizer_type': 'GPT2BPETokenizer'}): a GPT script that names only
+  // --vocab-file and --merge-file has GPT-2's BPE.
   std::string tokenizer = a.text("--tokenizer-type").value_or("");
-  if (tokenizer.empty() && program == "pretrain_gpt.py") {
+  if (tokenizer.empty() && (program == "pretrain_gpt.py" || program == "pretrain_gpt2.py")) {
     tokenizer = "GPT2BPETokenizer";
-    c.note("--tokenizer-type: not given; pretrain_gpt.py's default GPT2BPETokenizer");
+    c.note("--tokenizer-type: not given; " + program + "'s default GPT2BPETokenizer");
   }
   std::int64_t vocab = 0;
   if (a.given("--padded-vocab-size")) {
@@ -805,7 +819,16 @@ inline outcome import_megatron(const source& src) {
         "every data-parallel replica (an approximation)");
 
   // ---- batch -----------------------------------------------------------------------------------
-  p.micro_batch = a.required("--micro-batch-size", 1, max_sequences);
+  // Megatron-LM of 2020 (arguments.py at a5a4192, line 210): --batch-size is "per model
+  // instance (local batch size). Global batch size is local batch size times data parallel
+  // size": the micro-batch, with no accumulation. Later versions refuse the flag.
+  if (!a.given("--micro-batch-size") && a.given("--batch-size")) {
+    p.micro_batch = a.integer("--batch-size", 1, 1, max_sequences);
+    c.note("--batch-size: Megatron-LM 2020's local batch, the micro-batch, x data parallelism " +
+           std::to_string(p.data) + " the global batch");
+  } else {
+    p.micro_batch = a.required("--micro-batch-size", 1, max_sequences);
+  }
   if (!a.given("--global-batch-size"))
     c.note("--global-batch-size: not given; Megatron-LM's default is micro-batch x DP");
   p.global_sequences = a.integer("--global-batch-size", p.micro_batch * p.data, 1, max_sequences);
