@@ -1179,10 +1179,10 @@ TEST_CASE("a file that is not the named framework's config is refused, naming wh
   CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("empty.yml", ""), tpu); }),
                  "empty.yml: config: is empty"));
   CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("pod.yaml", pod), tpu); }),
-                 "pod.yaml: config: holds none of the keys MaxText's base.yml sets a model, mesh "
+                 "pod.yaml: config: has none of the keys MaxText's base.yml sets a model, mesh "
                  "or batch with (it has apiVersion, kind, metadata, spec)"));
   CHECK(contains(refusal([&] { (void)run(import_format::maxtext, scratch("nemo.yaml", nemo), tpu); }),
-                 "nemo.yaml: config: holds none of the keys MaxText's base.yml"));
+                 "nemo.yaml: config: has none of the keys MaxText's base.yml"));
   // One key of base.yml is enough, from the file or an override.
   CHECK(run(import_format::maxtext, scratch("one_key.yml", "per_device_batch_size: 2\n"), tpu)
             .plan.contains("training"));

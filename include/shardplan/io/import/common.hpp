@@ -120,6 +120,33 @@ inline std::string config_text(const source& src) {
   return src.text != nullptr ? *src.text : read_text(src.path, src.path);
 }
 
+/// Refuses a config none of whose top-level `keys` `known` accepts (an empty file, another
+/// program's), naming what it holds: "config: is empty; EMPTY" when it has none, else "config:
+/// has none of WHAT (it has a, b, ...); is it a FRAMEWORK config?".
+template <class Known>
+void refuse_unless_known(const context& c, const std::vector<std::string>& keys, Known known,
+                         const std::string& empty, const std::string& what,
+                         const std::string& framework) {
+  std::string shown;
+  for (const std::string& key : keys) {
+    if (known(key)) return;
+    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
+  }
+  if (keys.empty()) c.fail("config", "is empty; " + empty);
+  c.fail("config",
+         "has none of " + what + " (it has " + shown + "); is it a " + framework + " config?");
+}
+
+/// The top-level keys of a JSON object.
+inline std::vector<std::string> top_level_keys(const nlohmann::json& root) {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : root.items()) {
+    (void)value;
+    out.push_back(key);
+  }
+  return out;
+}
+
 /// "key=value" split at the first '='; `bad_input` naming the override when it has no '=' or no
 /// key.
 inline std::pair<std::string, std::string> split_override(const context& c,

@@ -108,18 +108,13 @@ inline void refuse_unless_deepspeed(const context& c, const nlohmann::json& root
       "flops_profiler", "tensorboard", "wandb", "csv_monitor", "comms_logger", "aio",
       "compression_training", "data_efficiency", "elasticity", "autotuning", "eigenvalue",
       "progressive_layer_drop", "vocabulary_size"};
-  std::string shown;
-  for (const auto& [key, value] : root.items()) {
-    (void)value;
-    for (std::string_view known : keys)
-      if (key == known) return;
-    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
-  }
-  if (shown.empty())
-    c.fail("config", "is empty; a DeepSpeed config gives train_batch_size or "
-                     "train_micro_batch_size_per_gpu at least");
-  c.fail("config", "has none of DeepSpeed's config keys (it has " + shown +
-                       "); is it a DeepSpeed config?");
+  refuse_unless_known(
+      c, top_level_keys(root),
+      [](const std::string& key) {
+        return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
+      },
+      "a DeepSpeed config gives train_batch_size or train_micro_batch_size_per_gpu at least",
+      "DeepSpeed's config keys", "DeepSpeed");
 }
 
 /// Reads a DeepSpeed config into a plan file.

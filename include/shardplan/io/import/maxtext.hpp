@@ -582,16 +582,10 @@ inline void refuse_unless_maxtext(const context& c, const std::vector<std::strin
   };
   std::vector<std::string> given = keys;
   for (const std::string& o : overrides) given.push_back(o.substr(0, o.find('=')));
-  std::string shown;
-  for (const std::string& key : given) {
-    if (known(key)) return;
-    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
-  }
-  if (given.empty())
-    c.fail("config", "is empty; a MaxText config is key: value lines over base.yml (model_name, "
-                     "per_device_batch_size, ici_fsdp_parallelism, ...)");
-  c.fail("config", "holds none of the keys MaxText's base.yml sets a model, mesh or batch with (it "
-                   "has " + shown + "); is it a MaxText config?");
+  refuse_unless_known(c, given, known,
+                      "a MaxText config is key: value lines over base.yml (model_name, "
+                      "per_device_batch_size, ici_fsdp_parallelism, ...)",
+                      "the keys MaxText's base.yml sets a model, mesh or batch with", "MaxText");
 }
 
 /// Reads a MaxText YAML config, or a launch script that names one, into a plan file.

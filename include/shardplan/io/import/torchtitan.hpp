@@ -811,18 +811,13 @@ inline void refuse_unless_torchtitan(const context& c, const nlohmann::json& roo
       "compile",    "quantize",   "comm",       "memory_estimation", "fault_tolerance",
       "experimental", "validation", "debug",    "float8",         "mx",
       "model_spec"};
-  std::string shown;
-  for (const auto& [key, value] : root.items()) {
-    (void)value;
-    for (std::string_view known : sections)
-      if (key == known) return;
-    if (shown.size() < 60) shown += (shown.empty() ? "" : ", ") + key;
-  }
-  if (shown.empty())
-    c.fail("config", "is empty; a torchtitan job config has sections such as [model], [training] "
-                     "and [parallelism]");
-  c.fail("config", "has none of the sections of torchtitan's JobConfig (it has " + shown +
-                       "); is it a torchtitan config?");
+  refuse_unless_known(
+      c, top_level_keys(root),
+      [](const std::string& key) {
+        return std::find(std::begin(sections), std::end(sections), key) != std::end(sections);
+      },
+      "a torchtitan job config has sections such as [model], [training] and [parallelism]",
+      "the sections of torchtitan's JobConfig", "torchtitan");
 }
 
 /// Reads a torchtitan job config (TOML), the JSON current versions save, or current command-line
