@@ -467,6 +467,9 @@ class shell {
   void run_string(const std::string& text, int line) {
     depth_guard guard(*this);
     std::vector<std::string> parts;
+    auto placeholder = [](std::size_t n) {
+      return "__shardplan_unresolved_" + std::to_string(n) + "__";
+    };
     std::string plain;
     for (std::size_t k = 0; k < text.size(); ++k) {
       // A template's placeholder ("--vocab-file <PATH TO gpt-vocab.json>", as Megatron-LM's
@@ -474,7 +477,7 @@ class shell {
       if (text[k] == '<' && k + 1 < text.size() && text[k + 1] >= 'A' && text[k + 1] <= 'Z') {
         const std::size_t end = text.find_first_of("<>\n\"'$`", k + 1);
         if (end != std::string::npos && text[end] == '>') {
-          plain += "__shardplan_unresolved_" + std::to_string(parts.size()) + "__";
+          plain += placeholder(parts.size());
           parts.push_back(unresolved(text.substr(k, end - k + 1) + " (a placeholder)"));
           k = end;
           continue;
@@ -486,7 +489,7 @@ class shell {
       }
       const std::size_t end = text.find(close_mark, k);
       if (end == std::string::npos) break;
-      plain += "__shardplan_unresolved_" + std::to_string(parts.size()) + "__";
+      plain += placeholder(parts.size());
       parts.push_back(text.substr(k, end - k + 1));
       k = end;
     }
@@ -505,9 +508,9 @@ class shell {
         s.i_ = at;
       }
     } back{*this, tokens, at};
-    auto put_back = [&parts](std::string& w) {
+    auto put_back = [&](std::string& w) {
       for (std::size_t n = parts.size(); n-- > 0;) {
-        const std::string mark = "__shardplan_unresolved_" + std::to_string(n) + "__";
+        const std::string mark = placeholder(n);
         for (std::size_t p = w.find(mark); p != std::string::npos; p = w.find(mark, p))
           w.replace(p, mark.size(), parts[n]);
       }
@@ -1723,7 +1726,6 @@ std::vector<std::string> command_words(context& c, const shell& sh,
 inline std::int64_t launcher_world(context& c, const std::vector<std::string>& launcher) {
   std::int64_t nproc = 0;
   std::int64_t nnodes = 1;
-  std::string said;
   for (std::size_t k = 1; k < launcher.size(); ++k) {
     std::string name = launcher[k];
     std::string value;
@@ -1752,7 +1754,6 @@ inline std::int64_t launcher_world(context& c, const std::vector<std::string>& l
       nproc = x;
     else
       nnodes = x;
-    said += (said.empty() ? "" : " x ") + name + " " + value;
   }
   if (nproc == 0) return 0;
   if (nproc > max_world / nnodes) return 0;

@@ -504,8 +504,9 @@ inline outcome import_megatron(const source& src) {
   // --quick-geglu is a gated MLP too (argument_utils.py at d98e8a64: gated_linear_unit with
   // quick_gelu), whose width defaults to 4h as the ungated one's.
   const bool swiglu = a.on("--swiglu");
-  if (swiglu && a.on("--quick-geglu")) c.fail("--quick-geglu", "and --swiglu are both given");
-  m.gated_mlp = swiglu || a.on("--quick-geglu");
+  const bool quick_geglu = a.on("--quick-geglu");
+  if (swiglu && quick_geglu) c.fail("--quick-geglu", "and --swiglu are both given");
+  m.gated_mlp = swiglu || quick_geglu;
   const std::int64_t ffn_default =
       swiglu ? static_cast<std::int64_t>(static_cast<double>(8 * m.d_model) / 3.0 / 64.0) * 64
              : 4 * m.d_model;
@@ -561,8 +562,10 @@ inline outcome import_megatron(const source& src) {
       if (!parse_integer(*f, every) || every < 1 || every > max_count)
         c.fail("--window-attn-skip-freq",
                "'" + *f + "': only a whole period N (every N-th layer attends fully) is modelled");
-      m.local.global_every = every == 1 ? 0 : every;
-      if (every == 1) m.local.window = 0;  // every layer attends fully
+      if (every == 1)
+        m.local = {};  // every layer attends fully
+      else
+        m.local.global_every = every;
     }
   }
   const std::string softmax =

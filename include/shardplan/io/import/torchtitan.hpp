@@ -87,10 +87,11 @@ inline nlohmann::json from_toml(const toml::node& n, int depth) {
 
 /// The decoder of torchtitan's model `name` and `flavor` (models/torchtitan.hpp), or a refusal
 /// naming the key: a hybrid model the shape cannot describe, or a flavor the table lacks.
-inline const model_shape& flavor_model(const context& c, const std::string& key,
-                                       const std::string& name, const std::string& flavor) {
+inline const models::torchtitan::flavor& flavor_model(const context& c, const std::string& key,
+                                                      const std::string& name,
+                                                      const std::string& flavor) {
   if (const models::torchtitan::flavor* f = models::torchtitan::find_flavor(name, flavor))
-    return f->shape;
+    return *f;
   if (name == "qwen3_5")
     c.fail(key, "torchtitan's qwen3_5 " + flavor +
                     " puts GatedDeltaNet linear attention in three layers of four, which a "
@@ -124,9 +125,10 @@ inline void read_model(context& c, plan_parts& p, key_tree& t, const std::string
     const model_shape& m = requested_model(c);
     const models::torchtitan::flavor* f =
         named ? models::torchtitan::find_flavor(name, flavor) : nullptr;
-    if (f != nullptr && !shape_difference(f->shape, m).empty())
+    const std::string difference = f != nullptr ? shape_difference(f->shape, m) : "";
+    if (!difference.empty())
       c.fail(key, "torchtitan's " + name + " " + flavor + " is not the requested " +
-                      std::string(m.name) + " (" + shape_difference(f->shape, m) + ")");
+                      std::string(m.name) + " (" + difference + ")");
     if (f == nullptr && named)
       c.note("model: torchtitan's " + name + " " + flavor + " is taken as the requested " +
              std::string(m.name));
@@ -138,11 +140,11 @@ inline void read_model(context& c, plan_parts& p, key_tree& t, const std::string
     c.fail(section + ".flavor",
            "no model.name and model.flavor (torchtitan's default is llama3 debugmodel, a test "
            "model); give --model NAME");
-  const model_shape& m = flavor_model(c, key, name, flavor);
-  p.model = m;
-  p.model_name = std::string(m.name);
+  const models::torchtitan::flavor& f = flavor_model(c, key, name, flavor);
+  p.model = f.shape;
+  p.model_name = std::string(f.shape.name);
   c.note("model: torchtitan's " + name + " " + flavor + " as its code builds it, " +
-         std::string(models::torchtitan::find_flavor(name, flavor)->source) +
+         std::string(f.source) +
          (catalogue_model(p.model_name) != nullptr ? "; the catalogue's " + p.model_name : ""));
 }
 
